@@ -1,0 +1,85 @@
+/// Splits a byte range into whitespace-separated tokens, counting lines as it goes.
+struct ASCIITokenizer {
+  /// One token: a pointer into the mapped bytes and a length.
+  struct Token {
+    let start: UnsafePointer<UInt8>
+    let length: Int
+    /// Byte offset of the token in the file.
+    let offset: Int
+
+    var text: String {
+      String(decoding: UnsafeBufferPointer(start: start, count: min(length, 64)), as: UTF8.self)
+    }
+
+    /// The token as a number of `type`, widened to `Double`; `nil` when it is not a
+    /// number of that type (integers must be integral and in range).
+    @inline(__always)
+    func double(as type: ScalarType) -> Double? {
+      switch type {
+      case .float32: return ASCIINumberParser.parseFloat(start, length).map(Double.init)
+      case .float64: return ASCIINumberParser.parseDouble(start, length)
+      default:
+        guard let value = ASCIINumberParser.parseInteger(start, length),
+          type.integerRange.contains(value)
+        else { return nil }
+        return Double(value)
+      }
+    }
+
+    /// The token as a number of `type`, rounded to `Float` once.
+    @inline(__always)
+    func float(as type: ScalarType) -> Float? {
+      if type == .float32 { return ASCIINumberParser.parseFloat(start, length) }
+      return double(as: type).map(Float.init)
+    }
+  }
+
+  let bytes: UnsafeRawBufferPointer
+  private(set) var cursor: Int
+  /// The line the next token search starts on.
+  private(set) var line: Int
+  /// The line of the last token returned.
+  private(set) var tokenLine: Int
+
+  init(bytes: UnsafeRawBufferPointer, start: Int, line: Int) {
+    self.bytes = bytes
+    self.cursor = start
+    self.line = line
+    self.tokenLine = line
+  }
+
+  @inline(__always)
+  mutating func next() -> Token? {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    let end = bytes.count
+    var i = cursor
+    while i < end && base[i] <= 32 {
+      if base[i] == 10 { line += 1 }
+      i += 1
+    }
+    guard i < end else {
+      cursor = i
+      return nil
+    }
+    let start = i
+    while i < end && base[i] > 32 { i += 1 }
+    cursor = i
+    tokenLine = line
+    return Token(start: base + start, length: i - start, offset: start)
+  }
+}
+
+extension ScalarType {
+  /// The values an integer type holds (empty for floating point).
+  var integerRange: ClosedRange<Int64> {
+    switch self {
+    case .int8: Int64(Int8.min)...Int64(Int8.max)
+    case .uint8: 0...Int64(UInt8.max)
+    case .int16: Int64(Int16.min)...Int64(Int16.max)
+    case .uint16: 0...Int64(UInt16.max)
+    case .int32: Int64(Int32.min)...Int64(Int32.max)
+    case .uint32: 0...Int64(UInt32.max)
+    case .float32, .float64: Int64.min...Int64.max  // not used for floating point
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/// A PLY file read into memory: its header and the points of its vertex element.
+public struct PLYDocument: Sendable {
+  public var header: PLYHeader
+  public var cloud: PointCloud
+}
+
+/// Reads PLY files: ASCII, binary little-endian and binary big-endian.
+///
+/// The points are the records of the `vertex` element; other elements (faces, edges,
+/// anything else) are walked past and checked, so a truncated file is reported even when
+/// the damage is after the vertices.
+public enum PLYReader {
+  /// Reads the PLY file at `path` through a memory map.
+  ///
+  /// - Throws: `FileError` whose reason says what is wrong (a `PLYError` with the line
+  ///   or byte offset for malformed content) and whose path names the file.
+  public static func read(path: String, progress: ProgressHandler? = nil) throws -> PLYDocument {
+    let file = try MappedFile(path: path)
+    do {
+      return try read(bytes: file.bytes, progress: progress)
+    } catch {
+      throw FileError(.ply(error), path: path)
+    }
+  }
+
+  /// Reads only the header of the PLY file at `path`.
+  public static func readHeader(path: String) throws -> PLYHeader {
+    let file = try MappedFile(path: path)
+    do {
+      return try PLYHeaderParser.parse(file.bytes)
+    } catch {
+      throw FileError(.ply(error), path: path)
+    }
+  }
+
+  /// Reads a whole PLY file held in memory.
+  ///
+  /// - Throws: `PLYError` naming what is wrong and where.
+  public static func read(
+    bytes: UnsafeRawBufferPointer, progress: ProgressHandler? = nil
+  ) throws(PLYError) -> PLYDocument {
+    let header = try PLYHeaderParser.parse(bytes)
+    let cloud: PointCloud
+    switch header.format {
+    case .ascii:
+      cloud = try PLYASCIIReader.read(bytes, header: header, progress: progress)
+    case .binaryLittleEndian, .binaryBigEndian:
+      cloud = try PLYBinaryReader.read(bytes, header: header, progress: progress)
+    }
+    return PLYDocument(header: header, cloud: cloud)
+  }
+
+  /// Reads a whole PLY file from an array of bytes.
+  public static func read(data: [UInt8]) throws(PLYError) -> PLYDocument {
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(PLYError) -> PLYDocument in try read(bytes: bytes) }
+    }
+    return try result.get()
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A read-only memory map of a whole file, unmapped when released.
+///
+/// Readers work on `bytes` directly, so large binary bodies are copied into their
+/// destination arrays without an intermediate buffer.
+public final class MappedFile {
+  public let path: String
+  private let address: UnsafeMutableRawPointer?
+  private let length: Int
+
+  /// Maps the file at `path`.
+  ///
+  /// - Throws: `FileError` when the path cannot be opened, is not a regular file, or
+  ///   cannot be mapped.
+  public init(path: String) throws {
+    self.path = path
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw FileError(.cannotOpen(String(cString: strerror(errno))), path: path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw FileError(.cannotRead(String(cString: strerror(errno))), path: path)
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError(.notARegularFile, path: path) }
+    length = Int(info.st_size)
+    if length == 0 {
+      address = nil
+      return
+    }
+    let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0)
+    guard let mapped, mapped != MAP_FAILED else {
+      throw FileError(.cannotRead(String(cString: strerror(errno))), path: path)
+    }
+    // The whole file is read front to back: tell the kernel to read ahead.
+    _ = madvise(mapped, length, MADV_SEQUENTIAL)
+    address = mapped
+  }
+
+  deinit {
+    if let address { munmap(address, length) }
+  }
+
+  /// The file's bytes; valid while this object is alive.
+  public var bytes: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: address, count: length)
+  }
+}
