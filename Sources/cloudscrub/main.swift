@@ -1,1 +1,4 @@
-print("x")
+import CloudScrubCLI
+import Foundation
+
+exit(CloudScrubCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -69,6 +69,38 @@ struct ASCIITokenizer {
   }
 }
 
+extension ASCIITokenizer {
+  /// Moves past the rest of the current line and then `count` non-blank lines; returns
+  /// `false` (leaving the position undefined) when the bytes end first.
+  mutating func skipLines(_ count: Int) -> Bool {
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+      return count == 0
+    }
+    let end = bytes.count
+    var i = cursor
+    func finishLine() {
+      while i < end && base[i] != 10 { i += 1 }
+      if i < end {
+        i += 1
+        line += 1
+      }
+    }
+    if i > 0 && base[i - 1] != 10 { finishLine() }
+    var skipped = 0
+    while skipped < count {
+      while i < end && base[i] <= 32 {
+        if base[i] == 10 { line += 1 }
+        i += 1
+      }
+      guard i < end else { return false }
+      finishLine()
+      skipped += 1
+    }
+    cursor = i
+    return true
+  }
+}
+
 extension ScalarType {
   /// The values an integer type holds (empty for floating point).
   var integerRange: ClosedRange<Int64> {

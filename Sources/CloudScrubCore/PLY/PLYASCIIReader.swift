@@ -17,7 +17,9 @@ enum PLYASCIIReader {
   static func read(
     _ bytes: UnsafeRawBufferPointer, header: PLYHeader, progress: ProgressHandler?
   ) throws(PLYError) -> PointCloud {
-    guard let vertexIndex = header.elements.firstIndex(where: { $0.name == "vertex" }) else {
+    guard let vertexIndex = header.vertexElementIndex else {
+      // A header with no elements at all describes an empty cloud.
+      if header.elements.isEmpty { return PointCloud() }
       throw .missingVertexElement(elements: header.elements.map(\.name))
     }
     let layout = try PLYVertexLayout(element: header.elements[vertexIndex])
@@ -35,10 +37,20 @@ enum PLYASCIIReader {
           case .list(let count, let item): .skipList(count: count, item: item)
           }
         }
+        let start = tokens
         var scratch = RecordScratch()
-        for record in 0..<element.count {
-          try readRecord(
-            element, record: record, actions: actions, tokens: &tokens, scratch: &scratch)
+        do {
+          for record in 0..<element.count {
+            try readRecord(
+              element, record: record, actions: actions, tokens: &tokens, scratch: &scratch)
+          }
+        } catch {
+          // Past the points, an element whose records disagree with its header (some
+          // writers add values at the ends of face lines) is read past line by line,
+          // one record a line, when the file has that many lines left.
+          guard index > vertexIndex else { throw error }
+          tokens = start
+          guard tokens.skipLines(element.count) else { throw error }
         }
       }
     }
@@ -82,6 +94,7 @@ enum PLYASCIIReader {
       preconditionFailure("the vertex layout only selects scalar properties")
     }
     for (slot, property) in layout.position.enumerated() {
+      guard let property else { continue }
       actions[property] = .component(slot: slot, type: type(property))
     }
     for (slot, property) in (layout.normal ?? []).enumerated() {

@@ -9,7 +9,9 @@ enum PLYBinaryReader {
     _ bytes: UnsafeRawBufferPointer, header: PLYHeader, progress: ProgressHandler?
   ) throws(PLYError) -> PointCloud {
     let swapped = header.format == .binaryBigEndian
-    guard let vertexIndex = header.elements.firstIndex(where: { $0.name == "vertex" }) else {
+    guard let vertexIndex = header.vertexElementIndex else {
+      // A header with no elements at all describes an empty cloud.
+      if header.elements.isEmpty { return PointCloud() }
       throw .missingVertexElement(elements: header.elements.map(\.name))
     }
     let layout = try PLYVertexLayout(element: header.elements[vertexIndex])

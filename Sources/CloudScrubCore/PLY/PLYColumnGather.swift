@@ -29,7 +29,7 @@ struct PLYColumnGather<Source: PLYColumnSource> {
       step()
     }
     if let normal = layout.normal {
-      cloud.normals = points(normal)
+      cloud.normals = points(normal.map { $0 })
       step()
     }
     for property in layout.attributes {
@@ -53,12 +53,19 @@ struct PLYColumnGather<Source: PLYColumnSource> {
 
   // MARK: - Fields
 
-  private func points(_ properties: [Int]) -> [Point3] {
+  private func points(_ properties: [Int?]) -> [Point3] {
     [Point3](unsafeUninitializedCapacity: count) { buffer, initialized in
       let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
-      if !copyPackedFloats(properties, into: out) {
+      let present = properties.compactMap { $0 }
+      if present.count < 3 || !copyPackedFloats(present, into: out) {
         for (component, property) in properties.enumerated() {
-          gatherFloats(property, into: out + component * 4)
+          if let property {
+            gatherFloats(property, into: out + component * 4)
+          } else {
+            for index in 0..<count {
+              out.storeBytes(of: 0, toByteOffset: index * 12 + component * 4, as: Float.self)
+            }
+          }
         }
       }
       initialized = count

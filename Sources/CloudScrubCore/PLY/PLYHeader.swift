@@ -80,8 +80,20 @@ public struct PLYHeader: Equatable, Sendable {
     self.bodyOffset = bodyOffset
   }
 
-  /// The element named `vertex`, whose records are the points.
-  public var vertexElement: PLYElement? { elements.first { $0.name == "vertex" } }
+  /// Names of the element whose records are the points, in order of preference.
+  public static let pointElementNames = ["vertex", "vertices", "point", "points"]
+
+  /// The index of the element whose records are the points: `vertex`, or failing that
+  /// `vertices`, `point` or `points`.
+  public var vertexElementIndex: Int? {
+    for name in Self.pointElementNames {
+      if let index = elements.firstIndex(where: { $0.name == name }) { return index }
+    }
+    return nil
+  }
+
+  /// The element whose records are the points.
+  public var vertexElement: PLYElement? { vertexElementIndex.map { elements[$0] } }
 }
 
 extension ScalarType {

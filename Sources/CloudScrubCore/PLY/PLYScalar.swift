@@ -2,6 +2,7 @@
 /// order and widens to `Double` (exactly, for every PLY type).
 protocol PLYScalar: Sendable {
   static func load(from pointer: UnsafeRawPointer, swapped: Bool) -> Self
+  func store(to pointer: UnsafeMutableRawPointer, swapped: Bool)
   var doubleValue: Double { get }
   var floatValue: Float { get }
 }
@@ -11,6 +12,11 @@ extension PLYScalar where Self: FixedWidthInteger {
   static func load(from pointer: UnsafeRawPointer, swapped: Bool) -> Self {
     let raw = pointer.loadUnaligned(as: Self.self)
     return swapped ? raw.byteSwapped : raw
+  }
+
+  @inline(__always)
+  func store(to pointer: UnsafeMutableRawPointer, swapped: Bool) {
+    pointer.storeBytes(of: swapped ? byteSwapped : self, as: Self.self)
   }
 }
 
@@ -45,6 +51,10 @@ extension Float: PLYScalar {
     let raw = pointer.loadUnaligned(as: UInt32.self)
     return Float(bitPattern: swapped ? raw.byteSwapped : raw)
   }
+  @inline(__always)
+  func store(to pointer: UnsafeMutableRawPointer, swapped: Bool) {
+    pointer.storeBytes(of: swapped ? bitPattern.byteSwapped : bitPattern, as: UInt32.self)
+  }
   var doubleValue: Double { Double(self) }
   var floatValue: Float { self }
 }
@@ -54,6 +64,10 @@ extension Double: PLYScalar {
   static func load(from pointer: UnsafeRawPointer, swapped: Bool) -> Double {
     let raw = pointer.loadUnaligned(as: UInt64.self)
     return Double(bitPattern: swapped ? raw.byteSwapped : raw)
+  }
+  @inline(__always)
+  func store(to pointer: UnsafeMutableRawPointer, swapped: Bool) {
+    pointer.storeBytes(of: swapped ? bitPattern.byteSwapped : bitPattern, as: UInt64.self)
   }
   var doubleValue: Double { self }
   var floatValue: Float { Float(self) }

@@ -5,8 +5,8 @@
 /// kept as an attribute. Every other scalar property becomes an attribute under its own
 /// name; list properties are read past.
 struct PLYVertexLayout {
-  /// Property indices of x, y, z.
-  var position: [Int]
+  /// Property indices of x, y, z; a missing z (a 2D file) reads as 0.
+  var position: [Int?]
   /// Property indices of red, green, blue, when all three are present.
   var color: [Int]?
   /// Property indices of nx, ny, nz, when all three are present.
@@ -21,7 +21,7 @@ struct PLYVertexLayout {
 
   /// Resolves the layout of `element`.
   ///
-  /// - Throws: `PLYError.missingProperty` when x, y or z is absent or is a list.
+  /// - Throws: `PLYError.missingProperty` when x or y is absent or is a list.
   init(element: PLYElement) throws(PLYError) {
     var scalarIndex: [String: Int] = [:]
     for (index, property) in element.properties.enumerated() {
@@ -29,13 +29,14 @@ struct PLYVertexLayout {
         scalarIndex[property.name] = index
       }
     }
-    var position: [Int] = []
-    for name in ["x", "y", "z"] {
+    var position: [Int?] = []
+    for name in ["x", "y"] {
       guard let index = scalarIndex[name] else {
         throw .missingProperty(name: name, element: element.name)
       }
       position.append(index)
     }
+    position.append(scalarIndex["z"])
     self.position = position
     color = Self.colorNames.lazy.compactMap { names in
       let found = names.compactMap { scalarIndex[$0] }
@@ -45,7 +46,7 @@ struct PLYVertexLayout {
       let found = names.compactMap { scalarIndex[$0] }
       return found.count == 3 ? found : nil
     }.first
-    let used = Set(position + (color ?? []) + (normal ?? []))
+    let used = Set(position.compactMap { $0 } + (color ?? []) + (normal ?? []))
     attributes = element.properties.indices.filter { index in
       guard case .scalar = element.properties[index].kind else { return false }
       return !used.contains(index) && scalarIndex[element.properties[index].name] == index

@@ -1,0 +1,73 @@
+import CloudScrubCore
+import Foundation
+
+/// The `cloudscrub` command line: subcommands, help, errors and exit statuses.
+///
+/// Exit status 0 is success, 1 bad input (a file that cannot be read or written), 2 bad
+/// usage. Errors go to standard error.
+public enum CloudScrubCommand {
+  static let subcommands: [(name: String, summary: String, run: @Sendable ([String]) throws -> Void)] = [
+    ("info", "describe a point cloud file", InfoCommand.run),
+    ("export", "write a point cloud to PLY", ExportCommand.run),
+    ("synth", "write a synthetic sample cloud", SynthCommand.run),
+    ("bench", "measure PLY read and write speed", BenchCommand.run),
+  ]
+
+  static var usage: String {
+    let width = subcommands.map(\.name.count).max() ?? 0
+    let lines = subcommands.map {
+      "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
+    }
+    return """
+      CloudScrub: view, scrub and clean LiDAR captures.
+
+      usage: cloudscrub <command> [options]
+
+      commands:
+      \(lines.joined(separator: "\n"))
+
+      Run 'cloudscrub <command> --help' for a command's options.
+      """
+  }
+
+  /// Runs the command line `arguments` (without the program name) and returns the exit
+  /// status.
+  public static func run(_ arguments: [String]) -> Int32 {
+    installInterruptHandler()
+    guard let name = arguments.first else {
+      Terminal.error(usage)
+      return 2
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+      Terminal.out(usage)
+      return 0
+    }
+    guard let command = subcommands.first(where: { $0.name == name }) else {
+      Terminal.error("error: unknown command '\(name)'\n\n\(usage)")
+      return 2
+    }
+    do {
+      try command.run(Array(arguments.dropFirst()))
+      return 0
+    } catch let error as UsageError {
+      Terminal.error("error: \(error)\nRun 'cloudscrub \(name) --help' for usage.")
+      return 2
+    } catch {
+      Terminal.error("error: \(error)")
+      return 1
+    }
+  }
+
+  /// On Ctrl-C, removes any export's temporary file before exiting, so an interrupted
+  /// export leaves neither a half-written target nor litter.
+  private static func installInterruptHandler() {
+    signal(SIGINT) { _ in
+      TemporaryFiles.removeAll()
+      _exit(130)
+    }
+    signal(SIGTERM) { _ in
+      TemporaryFiles.removeAll()
+      _exit(143)
+    }
+  }
+}

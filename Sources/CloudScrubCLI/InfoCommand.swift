@@ -1,0 +1,126 @@
+import CloudScrubCore
+
+/// `cloudscrub info PATH [--json]`: what a file holds.
+enum InfoCommand {
+  static let help = """
+    usage: cloudscrub info PATH [--json]
+
+    Describes a point cloud file: its format, point count, bounds, and the fields and
+    attributes each point carries, with the file's elements and comments.
+
+    options:
+      --json      print one JSON object (keys in a fixed order) instead of text
+      -h, --help  show this help
+    """
+
+  static let spec = ArgumentSpec(
+    flags: ["--json": "json", "--help": "help", "-h": "help"], positionals: 1...1)
+
+  static func run(_ arguments: [String]) throws {
+    let parsed = try ParsedArguments(arguments, spec: spec)
+    if parsed.has("help") { return Terminal.out(help) }
+    let input = try InputLoader.load(parsed.positionals[0])
+    Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
+  }
+
+  // MARK: - JSON
+
+  static func json(_ input: LoadedInput) -> JSON {
+    let cloud = input.cloud
+    let header = input.header
+    let bounds: JSON = cloud.bounds.map { bounds in
+      .object([
+        ("min", .array([.float(bounds.min.x), .float(bounds.min.y), .float(bounds.min.z)])),
+        ("max", .array([.float(bounds.max.x), .float(bounds.max.y), .float(bounds.max.z)])),
+      ])
+    } ?? .null
+    return .object([
+      ("path", .string(input.path)),
+      ("format", .string("ply")),
+      ("encoding", .string(header.format.rawValue)),
+      ("version", .string(header.version)),
+      ("points", .int(cloud.count)),
+      ("bounds", bounds),
+      ("fields", .array(fields(cloud).map(JSON.string))),
+      (
+        "attributes",
+        .array(
+          cloud.attributes.map {
+            .object([("name", .string($0.name)), ("type", .string($0.values.scalarType.plyName))])
+          })
+      ),
+      (
+        "elements",
+        .array(
+          header.elements.map { element in
+            .object([
+              ("name", .string(element.name)),
+              ("count", .int(element.count)),
+              (
+                "properties",
+                .array(
+                  element.properties.map {
+                    .object([("name", .string($0.name)), ("type", .string($0.kind.plyName))])
+                  })
+              ),
+            ])
+          })
+      ),
+      ("comments", .array(header.comments.map(JSON.string))),
+      ("obj_info", .array(header.objInfo.map(JSON.string))),
+    ])
+  }
+
+  // MARK: - Text
+
+  static func text(_ input: LoadedInput) -> String {
+    let cloud = input.cloud
+    let header = input.header
+    var rows: [(String, String)] = [
+      ("format", "PLY \(header.format.rawValue) \(header.version)"),
+      ("points", String(cloud.count)),
+    ]
+    if let bounds = cloud.bounds {
+      let size = Point3(
+        bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)
+      rows.append(
+        ("bounds", "min (\(bounds.min.x), \(bounds.min.y), \(bounds.min.z))"
+          + "  max (\(bounds.max.x), \(bounds.max.y), \(bounds.max.z))"))
+      rows.append(("size", "\(size.x) × \(size.y) × \(size.z)"))
+    } else {
+      rows.append(("bounds", "none (no finite points)"))
+    }
+    rows.append(("fields", fields(cloud).joined(separator: ", ")))
+    for (index, element) in header.elements.enumerated() {
+      let properties = element.properties.map { "\($0.name) \($0.kind.plyName)" }
+      rows.append(
+        (index == 0 ? "elements" : "",
+          "\(element.name) \(element.count): \(properties.joined(separator: ", "))"))
+    }
+    for (index, comment) in header.comments.enumerated() {
+      rows.append((index == 0 ? "comments" : "", comment))
+    }
+    for (index, info) in header.objInfo.enumerated() {
+      rows.append((index == 0 ? "obj_info" : "", info))
+    }
+    let width = rows.map(\.0.count).max() ?? 0
+    let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    return ([input.path] + lines).joined(separator: "\n")
+  }
+
+  /// What each point carries: position, colour, normal, then attributes by name and type.
+  static func fields(_ cloud: PointCloud) -> [String] {
+    ["position"] + (cloud.colors == nil ? [] : ["color"]) + (cloud.normals == nil ? [] : ["normal"])
+      + cloud.attributes.map { "\($0.name) (\($0.values.scalarType.plyName))" }
+  }
+}
+
+extension PLYPropertyKind {
+  /// The type as a PLY header spells it: `float`, or `list uchar int`.
+  var plyName: String {
+    switch self {
+    case .scalar(let type): type.plyName
+    case .list(let count, let item): "list \(count.plyName) \(item.plyName)"
+    }
+  }
+}

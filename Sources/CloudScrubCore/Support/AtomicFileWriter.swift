@@ -1,0 +1,128 @@
+import Foundation
+
+/// Writes a file under a temporary name beside its target and renames it into place
+/// on `commit()`, so that an interrupted write never leaves a half-written target.
+///
+/// A writer that is released without `commit()` removes its temporary file. While a
+/// writer is open its temporary path is also kept in `TemporaryFiles`, so that a
+/// signal handler can remove it when the process is interrupted.
+public final class AtomicFileWriter {
+  public let path: String
+  public let temporaryPath: String
+  private var descriptor: Int32
+  private var finished = false
+
+  /// Opens a temporary file beside `path`.
+  ///
+  /// - Parameter inputs: files the caller reads from; writing over any of them (the same
+  ///   path, or another name for the same file) is refused.
+  /// - Throws: `FileError` when the target is one of `inputs` or the folder is not
+  ///   writable.
+  public init(path: String, protecting inputs: [String] = []) throws {
+    self.path = path
+    var target = stat()
+    if stat(path, &target) == 0 {
+      for input in inputs {
+        var source = stat()
+        if stat(input, &source) == 0 && source.st_dev == target.st_dev
+          && source.st_ino == target.st_ino
+        {
+          throw FileError(.wouldOverwriteInput, path: path)
+        }
+      }
+      guard (target.st_mode & S_IFMT) == S_IFREG else {
+        throw FileError(.notARegularFile, path: path)
+      }
+    }
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    let name = ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    temporaryPath = folder + "/" + name
+    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw FileError(.cannotWrite(String(cString: strerror(errno))), path: path)
+    }
+    TemporaryFiles.register(temporaryPath)
+  }
+
+  deinit {
+    if !finished { abandon() }
+  }
+
+  /// Appends `bytes` to the temporary file.
+  ///
+  /// - Throws: `FileError` on a write error (a full disk, say); the target is untouched.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    guard var pointer = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      let written = Foundation.write(descriptor, pointer, remaining)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw FileError(.cannotWrite(String(cString: strerror(errno))), path: path)
+      }
+      pointer += written
+      remaining -= written
+    }
+  }
+
+  public func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  /// Closes the temporary file and renames it over the target.
+  public func commit() throws {
+    precondition(!finished, "commit() called twice")
+    finished = true
+    TemporaryFiles.unregister(temporaryPath)
+    let closed = close(descriptor)
+    descriptor = -1
+    guard closed == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporaryPath)
+      throw FileError(.cannotWrite(reason), path: path)
+    }
+    guard rename(temporaryPath, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporaryPath)
+      throw FileError(.cannotWrite(reason), path: path)
+    }
+  }
+
+  /// Closes and removes the temporary file, leaving the target as it was.
+  public func abandon() {
+    guard !finished else { return }
+    finished = true
+    TemporaryFiles.unregister(temporaryPath)
+    close(descriptor)
+    unlink(temporaryPath)
+  }
+}
+
+/// Temporary files that are still being written, for removal on interruption.
+///
+/// Paths are kept as C strings so that `removeAll()` does only what a signal handler
+/// may do: `unlink` each one.
+public enum TemporaryFiles {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var paths: [UnsafeMutablePointer<CChar>] = []
+
+  static func register(_ path: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    paths.append(strdup(path))
+  }
+
+  static func unregister(_ path: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let index = paths.firstIndex(where: { String(cString: $0) == path }) {
+      free(paths.remove(at: index))
+    }
+  }
+
+  /// Unlinks every registered file. Meant for a signal handler just before exiting.
+  public static func removeAll() {
+    for path in paths { unlink(path) }
+  }
+}

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, builds, and runs every test.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bash scripts/install-deps.sh
+swift build --build-tests
+swift test --skip-build "$@"
