@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Compares text with a golden file in `Tests/CloudScrubCLITests/Golden/`. A missing
+/// or different golden file fails the test, and the actual text is written beside it
+/// (`NAME.actual`) to inspect and, if right, to move into place.
+enum Golden {
+  static let folder = TestData.packageRoot.appendingPathComponent("Tests/CloudScrubCLITests/Golden")
+
+  static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let url = folder.appendingPathComponent(name)
+    let actualURL = folder.appendingPathComponent(name + ".actual")
+    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+      try? actual.write(to: actualURL, atomically: true, encoding: .utf8)
+      Issue.record(
+        "no golden file \(url.path); the actual output is in \(actualURL.path)",
+        sourceLocation: sourceLocation)
+      return
+    }
+    if expected == actual {
+      try? FileManager.default.removeItem(at: actualURL)
+    } else {
+      try? actual.write(to: actualURL, atomically: true, encoding: .utf8)
+      Issue.record(
+        "output differs from \(url.path); the actual output is in \(actualURL.path)",
+        sourceLocation: sourceLocation)
+    }
+  }
+}
