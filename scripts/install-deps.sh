@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in scripts/debian-packages.txt that are missing.
-# Idempotent, and silent when nothing is missing.
+# Installs the Debian packages listed in scripts/debian-packages.txt (or in the lists
+# given as arguments) that are missing. Idempotent, and silent when nothing is missing.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lists=("$@")
+if [ ${#lists[@]} -eq 0 ]; then lists=("$here/debian-packages.txt"); fi
 
 missing=()
 while read -r package; do
@@ -10,7 +12,7 @@ while read -r package; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
-done < <(sed -e 's/#.*//' "$here/debian-packages.txt" | awk 'NF { print $1 }')
+done < <(cat "${lists[@]}" | sed -e 's/#.*//' | awk 'NF { print $1 }')
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"

@@ -16,6 +16,12 @@ enum JSON {
     switch self {
     case .object(let members):
       guard !members.isEmpty else { return "{}" }
+      // Small objects of scalars (a property's name and type) stay on one line.
+      if members.allSatisfy({ $0.1.isScalar }) {
+        let inline = "{" + members.map { "\(JSON.quote($0.0)): \($0.1.rendered())" }
+          .joined(separator: ", ") + "}"
+        if inline.count <= 72 { return inline }
+      }
       let lines = members.map { "\(inner)\(JSON.quote($0.0)): \($0.1.rendered(indent: inner))" }
       return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
     case .array(let items):

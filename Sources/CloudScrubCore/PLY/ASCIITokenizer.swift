@@ -1,27 +1,35 @@
 /// Splits a byte range into whitespace-separated tokens, counting lines as it goes.
+///
+/// Any byte at or below the space character separates tokens. While it finds a
+/// token's end, the tokenizer also reads it as a decimal, so that a number is scanned
+/// once.
 struct ASCIITokenizer {
-  /// One token: a pointer into the mapped bytes and a length.
+  /// One token: a pointer into the mapped bytes and a length, with its decimal parts
+  /// when it is a plain decimal.
   struct Token {
     let start: UnsafePointer<UInt8>
     let length: Int
     /// Byte offset of the token in the file.
     let offset: Int
+    let decimal: DecimalParts?
 
     var text: String {
       String(decoding: UnsafeBufferPointer(start: start, count: min(length, 64)), as: UTF8.self)
     }
 
     /// The token as a number of `type`, widened to `Double`; `nil` when it is not a
-    /// number of that type (integers must be integral and in range).
+    /// number of that type (integers must be whole and in range).
     @inline(__always)
     func double(as type: ScalarType) -> Double? {
       switch type {
-      case .float32: return ASCIINumberParser.parseFloat(start, length).map(Double.init)
-      case .float64: return ASCIINumberParser.parseDouble(start, length)
+      case .float32: return float32().map(Double.init)
+      case .float64:
+        if let decimal, let value = ASCIINumberParser.double(decimal) { return value }
+        return ASCIINumberParser.parseDouble(start, length)
       default:
-        guard let value = ASCIINumberParser.parseInteger(start, length),
-          type.integerRange.contains(value)
-        else { return nil }
+        let value = decimal.map(ASCIINumberParser.integer)
+          ?? ASCIINumberParser.parseInteger(start, length)
+        guard let value, type.integerRange.contains(value) else { return nil }
         return Double(value)
       }
     }
@@ -29,8 +37,13 @@ struct ASCIITokenizer {
     /// The token as a number of `type`, rounded to `Float` once.
     @inline(__always)
     func float(as type: ScalarType) -> Float? {
-      if type == .float32 { return ASCIINumberParser.parseFloat(start, length) }
-      return double(as: type).map(Float.init)
+      type == .float32 ? float32() : double(as: type).map(Float.init)
+    }
+
+    @inline(__always)
+    private func float32() -> Float? {
+      if let decimal, let value = ASCIINumberParser.float(decimal) { return value }
+      return ASCIINumberParser.parseFloat(start, length)
     }
   }
 
@@ -62,14 +75,26 @@ struct ASCIITokenizer {
       return nil
     }
     let start = i
-    while i < end && base[i] > 32 { i += 1 }
+    var decimal = ASCIINumberParser.scanDecimal(base, &i, end)
+    if i < end && base[i] > 32 {
+      // Not a plain decimal after all: find the token's end.
+      decimal = nil
+      while i < end && base[i] > 32 { i += 1 }
+    }
     cursor = i
     tokenLine = line
-    return Token(start: base + start, length: i - start, offset: start)
+    return Token(start: base + start, length: i - start, offset: start, decimal: decimal)
   }
 }
 
 extension ASCIITokenizer {
+  /// Continues from `cursor` on `line`, after another reader consumed the bytes before.
+  mutating func move(to cursor: Int, line: Int) {
+    self.cursor = cursor
+    self.line = line
+    tokenLine = line
+  }
+
   /// Moves past the rest of the current line and then `count` non-blank lines; returns
   /// `false` (leaving the position undefined) when the bytes end first.
   mutating func skipLines(_ count: Int) -> Bool {
@@ -102,7 +127,7 @@ extension ASCIITokenizer {
 }
 
 extension ScalarType {
-  /// The values an integer type holds (empty for floating point).
+  /// The values an integer type holds (all of `Int64` for floating point, unused).
   var integerRange: ClosedRange<Int64> {
     switch self {
     case .int8: Int64(Int8.min)...Int64(Int8.max)
@@ -111,7 +136,7 @@ extension ScalarType {
     case .uint16: 0...Int64(UInt16.max)
     case .int32: Int64(Int32.min)...Int64(Int32.max)
     case .uint32: 0...Int64(UInt32.max)
-    case .float32, .float64: Int64.min...Int64.max  // not used for floating point
+    case .float32, .float64: Int64.min...Int64.max
     }
   }
 }

@@ -28,7 +28,10 @@ enum PLYASCIIReader {
     var cloud = PointCloud()
     for (index, element) in header.elements.enumerated() {
       try checkMinimumSize(element, tokens: tokens)
-      if index == vertexIndex {
+      if index == vertexIndex && ASCIIVertexReader.applies(to: element) {
+        let reader = ASCIIVertexReader(bytes: bytes, element: element, layout: layout)
+        cloud = try reader.read(tokens: &tokens, progress: progress)
+      } else if index == vertexIndex {
         cloud = try readVertices(element, layout: layout, tokens: &tokens, progress: progress)
       } else {
         let actions = element.properties.map { property -> Action in
@@ -79,6 +82,7 @@ enum PLYASCIIReader {
     var attributes: [Double] = []
   }
 
+  /// Reads vertex records that hold lists, one token at a time.
   private static func readVertices(
     _ element: PLYElement, layout: PLYVertexLayout, tokens: inout ASCIITokenizer,
     progress: ProgressHandler?

@@ -56,6 +56,7 @@ struct PLYColumnGather<Source: PLYColumnSource> {
   private func points(_ properties: [Int?]) -> [Point3] {
     [Point3](unsafeUninitializedCapacity: count) { buffer, initialized in
       let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+      adviseHugePages(out, byteCount: count * 12)
       let present = properties.compactMap { $0 }
       if present.count < 3 || !copyPackedFloats(present, into: out) {
         for (component, property) in properties.enumerated() {
@@ -80,9 +81,17 @@ struct PLYColumnGather<Source: PLYColumnSource> {
       source.fixedOffset(of: properties[1]) == first + 4,
       source.fixedOffset(of: properties[2]) == first + 8
     else { return false }
-    let column = source.column(properties[0])
-    for index in 0..<count {
-      out.advanced(by: index * 12).copyMemory(from: column.address(index), byteCount: 12)
+    nonisolated(unsafe) let column = source.column(properties[0])
+    nonisolated(unsafe) let out = out
+    Parallel.forEachRange(count) { range in
+      for index in range {
+        let from = column.address(index)
+        let to = out + index * 12
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(
+          of: from.loadUnaligned(fromByteOffset: 8, as: UInt32.self), toByteOffset: 8,
+          as: UInt32.self)
+      }
     }
     return true
   }
@@ -110,14 +119,22 @@ struct PLYColumnGather<Source: PLYColumnSource> {
   private func colors(_ properties: [Int]) -> [RGB8] {
     [RGB8](unsafeUninitializedCapacity: count) { buffer, initialized in
       let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+      adviseHugePages(out, byteCount: count * 3)
       let types = properties.map(scalarType(of:))
       if types.allSatisfy({ $0 == .uint8 }), let first = source.fixedOffset(of: properties[0]),
         source.fixedOffset(of: properties[1]) == first + 1,
         source.fixedOffset(of: properties[2]) == first + 2
       {
-        let column = source.column(properties[0])
-        for index in 0..<count {
-          out.advanced(by: index * 3).copyMemory(from: column.address(index), byteCount: 3)
+        nonisolated(unsafe) let column = source.column(properties[0])
+        nonisolated(unsafe) let out = out
+        Parallel.forEachRange(count) { range in
+          for index in range {
+            let from = column.address(index)
+            let to = out + index * 3
+            to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            to.storeBytes(
+              of: from.load(fromByteOffset: 2, as: UInt8.self), toByteOffset: 2, as: UInt8.self)
+          }
         }
       } else {
         for (channel, property) in properties.enumerated() {

@@ -90,9 +90,9 @@ extension PLYWritePlan {
       append(p.z, &buffer)
       if let colors = cloud.colors {
         let c = colors[index]
-        append(c.r, &buffer)
-        append(c.g, &buffer)
-        append(c.b, &buffer)
+        appendInteger(c.r, &buffer)
+        appendInteger(c.g, &buffer)
+        appendInteger(c.b, &buffer)
       }
       if writesNormals, let normals = cloud.normals {
         let n = normals[index]
@@ -102,12 +102,12 @@ extension PLYWritePlan {
       }
       for attribute in attributes {
         switch attribute.values {
-        case .int8(let v): append(v[index], &buffer)
-        case .uint8(let v): append(v[index], &buffer)
-        case .int16(let v): append(v[index], &buffer)
-        case .uint16(let v): append(v[index], &buffer)
-        case .int32(let v): append(v[index], &buffer)
-        case .uint32(let v): append(v[index], &buffer)
+        case .int8(let v): appendInteger(v[index], &buffer)
+        case .uint8(let v): appendInteger(v[index], &buffer)
+        case .int16(let v): appendInteger(v[index], &buffer)
+        case .uint16(let v): appendInteger(v[index], &buffer)
+        case .int32(let v): appendInteger(v[index], &buffer)
+        case .uint32(let v): appendInteger(v[index], &buffer)
         case .float32(let v): append(v[index], &buffer)
         case .float64(let v): append(v[index], &buffer)
         }
@@ -116,11 +116,32 @@ extension PLYWritePlan {
     }
   }
 
+  /// Appends a float in its shortest form that reads back to the same bits.
   @inline(__always)
   private func append(
-    _ value: some CustomStringConvertible, _ buffer: inout [UInt8], separator: Bool = true
+    _ value: some BinaryFloatingPoint & CustomStringConvertible, _ buffer: inout [UInt8],
+    separator: Bool = true
   ) {
     if separator { buffer.append(UInt8(ascii: " ")) }
     buffer.append(contentsOf: value.description.utf8)
+  }
+
+  /// Appends an integer of at most 32 bits in decimal without making a string.
+  @inline(__always)
+  private func appendInteger(_ value: some FixedWidthInteger, _ buffer: inout [UInt8]) {
+    assert(value.bitWidth <= 32, "attribute integers have at most 32 bits")
+    buffer.append(UInt8(ascii: " "))
+    if value < 0 { buffer.append(UInt8(ascii: "-")) }
+    var magnitude = UInt32(truncatingIfNeeded: value.magnitude)
+    var digits: (UInt64, UInt64) = (0, 0)  // 16 bytes of scratch; 32 bits need 10
+    withUnsafeMutableBytes(of: &digits) { scratch in
+      var first = 16
+      repeat {
+        first -= 1
+        scratch[first] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      buffer.append(contentsOf: scratch[first...])
+    }
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The properties one export writes and how it encodes them.
 struct PLYWritePlan {
   let cloud: PointCloud
@@ -46,23 +48,41 @@ struct PLYWritePlan {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Encodes the body in chunks of about a megabyte, handing each to `sink`.
+  /// Encodes the body in chunks of about a megabyte, handing each to `sink` in order.
+  /// ASCII, whose number formatting is the slow part, encodes one chunk a core at a
+  /// time.
   func encodeBody(
     progress: ProgressHandler?, sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    let chunkRecords = max(1, (1 << 20) / recordSize)
-    var start = 0
-    var buffer: [UInt8] = []
-    while start < cloud.count {
-      let end = min(start + chunkRecords, cloud.count)
-      switch format {
-      case .ascii: encodeASCII(start..<end, into: &buffer)
-      case .binaryLittleEndian: encodeBinary(start..<end, swapped: false, into: &buffer)
-      case .binaryBigEndian: encodeBinary(start..<end, swapped: true, into: &buffer)
+    let chunkRecords = max(1, (1 << 20) / (format == .ascii ? 40 : recordSize))
+    let chunks = (cloud.count + chunkRecords - 1) / chunkRecords
+    let batch = format == .ascii ? ProcessInfo.processInfo.activeProcessorCount : 1
+    let buffers = ParallelSlots<[UInt8]>(count: batch, initial: [])
+    var chunk = 0
+    while chunk < chunks {
+      let inBatch = min(batch, chunks - chunk)
+      let first = chunk
+      let encode = { @Sendable [self] (k: Int) in
+        let start = (first + k) * chunkRecords
+        let records = start..<min(start + chunkRecords, cloud.count)
+        buffers.modify(k) { buffer in
+          switch format {
+          case .ascii: encodeASCII(records, into: &buffer)
+          case .binaryLittleEndian: encodeBinary(records, swapped: false, into: &buffer)
+          case .binaryBigEndian: encodeBinary(records, swapped: true, into: &buffer)
+          }
+        }
       }
-      try buffer.withUnsafeBytes { try sink($0) }
-      progress?(Double(end) / Double(cloud.count))
-      start = end
+      if inBatch > 1 {
+        DispatchQueue.concurrentPerform(iterations: inBatch, execute: encode)
+      } else {
+        encode(0)
+      }
+      for k in 0..<inBatch {
+        try buffers.modify(k) { buffer in try buffer.withUnsafeBytes { try sink($0) } }
+      }
+      chunk += inBatch
+      progress?(Double(min(chunk * chunkRecords, cloud.count)) / Double(cloud.count))
     }
   }
 }

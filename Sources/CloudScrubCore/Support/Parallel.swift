@@ -1,0 +1,65 @@
+import Foundation
+
+/// Splitting index ranges across the machine's cores.
+public enum Parallel {
+  /// Calls `body` on consecutive sub-ranges of `0..<count` that together cover it, on
+  /// up to one thread a core; small counts run on the calling thread in one call.
+  ///
+  /// `body` must only write to places that belong to its own range.
+  public static func forEachRange(
+    _ count: Int, minimumPerTask: Int = 1 << 18, _ body: @Sendable (Range<Int>) -> Void
+  ) {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let tasks = max(1, min(cores, count / max(minimumPerTask, 1)))
+    guard tasks > 1 else {
+      body(0..<count)
+      return
+    }
+    DispatchQueue.concurrentPerform(iterations: tasks) { task in
+      body((count * task / tasks)..<(count * (task + 1) / tasks))
+    }
+  }
+}
+
+/// A fixed number of slots that concurrent tasks write, each task only its own slot.
+///
+/// Unlike an array in a shared box, writing one slot touches no other: no
+/// copy-on-write check and no exclusive access to the whole collection.
+final class ParallelSlots<Element>: @unchecked Sendable {
+  private let storage: UnsafeMutablePointer<Element>
+  let count: Int
+
+  init(count: Int, initial: Element) {
+    self.count = count
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: initial, count: count)
+  }
+
+  deinit {
+    storage.deinitialize(count: count)
+    storage.deallocate()
+  }
+
+  subscript(index: Int) -> Element {
+    get { storage[index] }
+    set { storage[index] = newValue }
+  }
+
+  /// Runs `body` with exclusive access to one slot.
+  func modify<R>(_ index: Int, _ body: (inout Element) throws -> R) rethrows -> R {
+    try body(&storage[index])
+  }
+}
+
+/// Asks the kernel to back `byteCount` bytes at `pointer` with huge pages where it can,
+/// before they are first touched: a large fresh array then costs a few hundred page
+/// faults instead of tens of thousands. Has no effect where the kernel does not offer
+/// transparent huge pages.
+func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+  let hugePage = 2 << 20
+  guard byteCount >= 2 * hugePage else { return }
+  let start = (Int(bitPattern: pointer) + hugePage - 1) & ~(hugePage - 1)
+  let end = (Int(bitPattern: pointer) + byteCount) & ~(hugePage - 1)
+  guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+  _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+}
