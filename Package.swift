@@ -18,6 +18,7 @@ let package = Package(
     .testTarget(name: "CloudScrubCoreTests", dependencies: ["CloudScrubCore", "TestSupport"]),
     .testTarget(
       name: "CloudScrubCLITests",
-      dependencies: ["CloudScrubCLI", "CloudScrubCore", "TestSupport", "cloudscrub"]),
+      dependencies: ["CloudScrubCLI", "CloudScrubCore", "TestSupport", "cloudscrub"],
+      exclude: ["Golden"]),
   ]
 )

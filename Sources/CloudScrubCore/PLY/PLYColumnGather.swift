@@ -81,7 +81,7 @@ struct PLYColumnGather<Source: PLYColumnSource> {
       source.fixedOffset(of: properties[1]) == first + 4,
       source.fixedOffset(of: properties[2]) == first + 8
     else { return false }
-    nonisolated(unsafe) let column = source.column(properties[0])
+    let column = source.column(properties[0])
     nonisolated(unsafe) let out = out
     Parallel.forEachRange(count) { range in
       for index in range {
@@ -125,7 +125,7 @@ struct PLYColumnGather<Source: PLYColumnSource> {
         source.fixedOffset(of: properties[1]) == first + 1,
         source.fixedOffset(of: properties[2]) == first + 2
       {
-        nonisolated(unsafe) let column = source.column(properties[0])
+        let column = source.column(properties[0])
         nonisolated(unsafe) let out = out
         Parallel.forEachRange(count) { range in
           for index in range {

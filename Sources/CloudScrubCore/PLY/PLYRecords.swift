@@ -1,5 +1,6 @@
-/// Where one property's value sits in each record of an element.
-protocol PLYColumn {
+/// Where one property's value sits in each record of an element. Columns point into a
+/// mapped file that outlives every task using them, so tasks may share them.
+protocol PLYColumn: Sendable {
   func address(_ record: Int) -> UnsafeRawPointer
 }
 
@@ -13,7 +14,7 @@ protocol PLYColumnSource {
 
 /// Records of a fixed size, one after another.
 struct PLYFixedRecords: PLYColumnSource {
-  struct Column: PLYColumn {
+  struct Column: PLYColumn, @unchecked Sendable {
     let start: UnsafeRawPointer
     let stride: Int
     @inline(__always) func address(_ record: Int) -> UnsafeRawPointer { start + record * stride }
@@ -45,7 +46,7 @@ struct PLYFixedRecords: PLYColumnSource {
 /// Records whose size varies because they hold lists: the start of each is found by
 /// walking the element once, and a property's place by walking its record.
 struct PLYRecordTable: PLYColumnSource {
-  struct Column: PLYColumn {
+  struct Column: PLYColumn, @unchecked Sendable {
     let table: PLYRecordTable
     let property: Int
     func address(_ record: Int) -> UnsafeRawPointer {
