@@ -29,7 +29,7 @@ import TestSupport
     let values: [Float] = [
       0, -0.0, 1, -1, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude,
       .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity, 0.1, 1e-7,
-      16_777_218, 3.4028235e38, 1.17549435e-38, 0.3333333, 123456.79,
+      16_777_218, 3.4028235e38, Float(bitPattern: 0x007F_FFFF), 0.3333333, 123456.79,
     ]
     let cloud = PointCloud(positions: values.map { Point3($0, -$0, $0 * 0.5) })
     let ascii = try PLYWriter.encode(cloud, options: PLYWriteOptions(format: .ascii))
