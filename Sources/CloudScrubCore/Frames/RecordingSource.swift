@@ -1,0 +1,42 @@
+/// A recording that can hand out its frames by index, in timeline order.
+///
+/// Implementations must allow `frame(at:)` to be called from several threads at once.
+public protocol RecordingSource: Sendable {
+  /// What the recording is and which app made it.
+  var description: RecordingDescription { get }
+  var frameCount: Int { get }
+  /// Reads and converts frame `index` (0-based).
+  ///
+  /// - Throws: an error naming the frame and the file when it cannot be read.
+  func frame(at index: Int) throws -> CapturedFrame
+}
+
+/// What `info` says about a recording before any frame is decoded.
+public struct RecordingDescription: Equatable, Sendable {
+  /// The format, as `info` names it ("CloudScrub recording", "Record3D EXR+JPG export").
+  public var format: String
+  /// The app that recorded it, when known.
+  public var app: String?
+  /// The recording's nominal frame rate, when it says.
+  public var framesPerSecond: Double?
+  public var depthWidth: Int
+  public var depthHeight: Int
+  public var colorWidth: Int?
+  public var colorHeight: Int?
+  /// Choices the importer made that a user should know of, one line each.
+  public var notes: [String]
+
+  public init(
+    format: String, app: String? = nil, framesPerSecond: Double? = nil, depthWidth: Int,
+    depthHeight: Int, colorWidth: Int? = nil, colorHeight: Int? = nil, notes: [String] = []
+  ) {
+    self.format = format
+    self.app = app
+    self.framesPerSecond = framesPerSecond
+    self.depthWidth = depthWidth
+    self.depthHeight = depthHeight
+    self.colorWidth = colorWidth
+    self.colorHeight = colorHeight
+    self.notes = notes
+  }
+}
