@@ -1,0 +1,57 @@
+/// The merged cloud of a recording: every frame's points appended in timeline order, so
+/// that the points of frames a…b are one contiguous range.
+///
+/// 16 bytes a point: position (12), colour (3), confidence (1). A point's frame is not
+/// stored per point: `frameRanges` gives it.
+public struct PointStore: Equatable, Sendable {
+  public private(set) var positions: [Point3] = []
+  public private(set) var colors: [RGB8] = []
+  public private(set) var confidence: [UInt8] = []
+  /// Prefix sums of per-frame point counts: the points of the k-th appended frame are
+  /// `frameRanges[k]..<frameRanges[k + 1]`. Always one longer than `frameIndices`.
+  public private(set) var frameRanges: [Int] = [0]
+  /// The recording's index of each appended frame (frames can be skipped).
+  public private(set) var frameIndices: [Int] = []
+
+  public init() {}
+
+  public var count: Int { positions.count }
+  public var frameCount: Int { frameIndices.count }
+
+  /// Appends one frame's points after every frame already there.
+  public mutating func append(_ points: FramePoints, frameIndex: Int) {
+    precondition(frameIndices.last.map { frameIndex > $0 } ?? true, "frames arrive in order")
+    positions.append(contentsOf: points.positions)
+    colors.append(contentsOf: points.colors)
+    confidence.append(contentsOf: points.confidence)
+    frameRanges.append(positions.count)
+    frameIndices.append(frameIndex)
+  }
+
+  /// The range of points of the appended frames `first…last` (positions in
+  /// `frameIndices`, not recording indices).
+  public func pointRange(ofAppendedFrames frames: ClosedRange<Int>) -> Range<Int> {
+    frameRanges[frames.lowerBound]..<frameRanges[frames.upperBound + 1]
+  }
+
+  /// Bytes of point data held in memory.
+  public var storageByteCount: Int {
+    positions.count * MemoryLayout<Point3>.stride + colors.count * MemoryLayout<RGB8>.stride
+      + confidence.count
+  }
+
+  /// The merged points as a cloud with `confidence` (uchar) and `frame` (uint, the
+  /// recording's frame index) attributes.
+  public func cloud() -> PointCloud {
+    var frames = [UInt32](repeating: 0, count: count)
+    for (k, frame) in frameIndices.enumerated() {
+      for i in frameRanges[k]..<frameRanges[k + 1] { frames[i] = UInt32(frame) }
+    }
+    return PointCloud(
+      positions: positions, colors: colors,
+      attributes: [
+        PointAttribute(name: "confidence", values: .uint8(confidence)),
+        PointAttribute(name: "frame", values: .uint32(frames)),
+      ])
+  }
+}

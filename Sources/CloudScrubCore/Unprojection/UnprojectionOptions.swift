@@ -1,0 +1,68 @@
+/// The sensor-grid filters and sampling applied while depth pixels become points.
+///
+/// Every filter runs on the depth grid, before a point exists: a pixel that fails one
+/// is skipped and the rest of the frame goes on.
+public struct UnprojectionOptions: Equatable, Sendable {
+  /// Pixels below this confidence are skipped. Frames without a confidence map pass.
+  public var minConfidence: ConfidenceLevel
+  /// Pixels whose depth lies outside this range, in metres, are skipped.
+  public var depthRangeMeters: ClosedRange<Float>
+  /// Drops pixels on depth discontinuities; `nil` keeps them.
+  public var flyingPixels: FlyingPixelFilter?
+  /// Uses every `stride`-th pixel in each direction (1: all), for quick previews.
+  public var stride: Int
+
+  public init(
+    minConfidence: ConfidenceLevel = .low, depthRangeMeters: ClosedRange<Float> = 0...1_000,
+    flyingPixels: FlyingPixelFilter? = FlyingPixelFilter(), stride: Int = 1
+  ) {
+    precondition(stride >= 1, "stride is at least 1")
+    self.minConfidence = minConfidence
+    self.depthRangeMeters = depthRangeMeters
+    self.flyingPixels = flyingPixels
+    self.stride = stride
+  }
+}
+
+/// Finds "flying pixels": depths interpolated across a silhouette, smeared between a
+/// foreground edge and the wall behind it.
+///
+/// A pixel is flying when, along a row, a column or a diagonal, its depth steps by more
+/// than `maxRelativeStep × depth` to the neighbour on one side *and* on to the other
+/// side in the same direction: it sits between two surfaces. The threshold scales with
+/// depth because the depth difference between neighbouring pixels of one surface grows
+/// with distance. A real edge keeps its pixels (one side is continuous), and so does a
+/// thin object (both neighbours lie behind it: the steps have opposite signs).
+public struct FlyingPixelFilter: Equatable, Sendable {
+  public var maxRelativeStep: Float
+
+  public init(maxRelativeStep: Float = 0.04) {
+    self.maxRelativeStep = maxRelativeStep
+  }
+
+  /// Whether pixel (x, y) of a `width` × `height` grid of depths (0 = invalid) is
+  /// flying. Neighbours outside the grid or without depth count as continuous.
+  @inline(__always)
+  public func isFlying(
+    _ depths: UnsafeBufferPointer<Float>, width: Int, height: Int, x: Int, y: Int
+  ) -> Bool {
+    let d = depths[y * width + x]
+    let limit = maxRelativeStep * d
+    func step(_ dx: Int, _ dy: Int) -> Float {
+      let nx = x + dx
+      let ny = y + dy
+      guard nx >= 0, ny >= 0, nx < width, ny < height else { return 0 }
+      let n = depths[ny * width + nx]
+      return n > 0 ? n - d : 0
+    }
+    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+      let forward = step(dx, dy)
+      let backward = step(-dx, -dy)
+      // Between: one neighbour nearer, the other farther, both by more than the limit.
+      if (forward > limit && backward < -limit) || (forward < -limit && backward > limit) {
+        return true
+      }
+    }
+    return false
+  }
+}
