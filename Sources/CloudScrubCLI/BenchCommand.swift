@@ -6,19 +6,26 @@ import Foundation
 /// installed, Open3D on the same files.
 enum BenchCommand {
   static let help = """
-    usage: cloudscrub bench [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
+    usage: cloudscrub bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
+           cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
 
-    Generates a coloured cloud (xyz float + rgb uchar), writes it as binary and ASCII
-    PLY, and prints read and write speeds in MB/s and points per second, memory in
-    bytes per point, and ratios to 'cat' and 'cp' of the same files from the page
-    cache. With python3 and Open3D installed, runs Open3D on the same files too.
+    ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
+    binary and ASCII PLY, and prints read and write speeds in MB/s and points per
+    second, memory in bytes per point, and ratios to 'cat' and 'cp' of the same files
+    from the page cache.
+
+    ingest: loads a recording (default ../shared/data/record3d-exr-desk) and prints
+    frames per second of the whole ingest beside decoding alone, and bytes per point.
+
+    With python3 and Open3D installed, Open3D runs on the same data in the same run.
 
     options:
       --points N            points to generate (default 10000000)
       --dir DIR             where to write the files (default: a folder in /tmp,
                             removed afterwards)
       --repeat R            timed runs per measurement; the best is kept (default 3)
-      --open3d-script PATH  the Open3D side (default bench/open3d_ply.py)
+      --open3d-script PATH  the Open3D side (default bench/open3d_ply.py, or
+                            bench/open3d_ingest.py for ingest)
       -h, --help            show this help
     """
 
@@ -27,11 +34,24 @@ enum BenchCommand {
       "--points": "points", "--dir": "dir", "--repeat": "repeat",
       "--open3d-script": "open3d-script",
     ],
-    flags: ["--help": "help", "-h": "help"], positionals: 0...0)
+    flags: ["--help": "help", "-h": "help"], positionals: 0...2)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
+    let mode = parsed.positionals.first ?? "ply"
+    if mode == "ingest" {
+      return try IngestBenchmark(
+        path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3,
+        open3DScript: parsed.value("open3d-script") ?? "bench/open3d_ingest.py"
+      ).run()
+    }
+    guard mode == "ply", parsed.positionals.count == 1 || parsed.positionals.isEmpty else {
+      throw UsageError("bench runs 'ply' or 'ingest', not '\(parsed.positionals.joined(separator: " "))'")
+    }
     let count = try parsed.value("points").map {
       try SynthCommand.positiveInteger($0, option: "--points")
     } ?? 10_000_000

@@ -16,18 +16,23 @@ struct BenchReport {
       + value.padding(toLength: 12, withPad: " ", startingAt: 0) + detail + mark + "\n"
   }
 
-  /// A peer's figures beside ours, as seconds and as how many times faster we are.
-  mutating func peer(_ result: PeerResult, ours: [String: Double]) {
+  /// A peer's figures beside ours, with how many times faster we are. Figures are
+  /// seconds unless `higherIsBetter` (rates such as frames per second).
+  mutating func peer(_ result: PeerResult, ours: [String: Double], higherIsBetter: Bool = false) {
     switch result {
     case .unavailable(let reason):
       section("peers")
       text += "  \(reason)\n"
-    case .measured(let name, let seconds):
+    case .measured(let name, let figures):
       section(name)
-      for key in seconds.keys.sorted() {
-        guard let theirs = seconds[key] else { continue }
-        let comparison = ours[key].map { "ours \(PLYBenchmark.fixed(theirs / $0, 1))× faster" } ?? ""
-        row(key.replacingOccurrences(of: "_", with: " "), PLYBenchmark.seconds(theirs), comparison)
+      for key in figures.keys.sorted() {
+        guard let theirs = figures[key] else { continue }
+        let comparison = ours[key].map { mine in
+          let ratio = higherIsBetter ? mine / theirs : theirs / mine
+          return "ours \(PLYBenchmark.fixed(ratio, 1))× faster"
+        } ?? ""
+        let value = higherIsBetter ? PLYBenchmark.fixed(theirs, 1) : PLYBenchmark.seconds(theirs)
+        row(key.replacingOccurrences(of: "_", with: " "), value, comparison)
       }
     }
   }
@@ -39,40 +44,52 @@ enum PeerResult {
   case unavailable(String)
 }
 
-/// Open3D, run through a Python script on the same files (for benchmarks only).
-struct Open3DPeer {
+/// A peer measured by a Python script that prints one JSON object of figures (and
+/// `version`), or exits non-zero when its library is not installed.
+struct PythonPeer {
   let script: String
+  let name: String
 
-  func measure(binary: String, ascii: String, output: String, repeats: Int) -> PeerResult {
+  func run(arguments: [String]) -> PeerResult {
     guard FileManager.default.fileExists(atPath: script) else {
-      return .unavailable("Open3D: script \(script) not found (run from the project's root)")
+      return .unavailable("\(name): script \(script) not found (run from the project's root)")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", script, "--binary", binary, "--ascii", ascii, "--output", output,
-      "--repeats", String(repeats),
-    ]
+    process.arguments = ["python3", script] + arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
     do {
       try process.run()
     } catch {
-      return .unavailable("Open3D: python3 could not be started (\(error))")
+      return .unavailable("\(name): python3 could not be started (\(error))")
     }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0,
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     else {
-      return .unavailable("Open3D is not installed (pip install open3d) — no peer figures")
+      return .unavailable(
+        "\(name): not measured (pip install open3d; the script exited "
+          + "\(process.terminationStatus))")
     }
     let version = object["version"] as? String ?? "?"
-    var seconds: [String: Double] = [:]
+    var figures: [String: Double] = [:]
     for (key, value) in object where key != "version" {
-      if let number = value as? Double { seconds[key] = number }
+      if let number = value as? Double { figures[key] = number }
     }
-    return .measured(name: "Open3D \(version) (same files, same run)", seconds: seconds)
+    return .measured(name: "\(name) \(version) (same files, same run)", seconds: figures)
+  }
+}
+
+/// Open3D's PLY reading and writing, through a Python script (for benchmarks only).
+struct Open3DPeer {
+  let script: String
+
+  func measure(binary: String, ascii: String, output: String, repeats: Int) -> PeerResult {
+    PythonPeer(script: script, name: "Open3D").run(arguments: [
+      "--binary", binary, "--ascii", ascii, "--output", output, "--repeats", String(repeats),
+    ])
   }
 }

@@ -5,22 +5,29 @@ import Foundation
 enum ExportCommand {
   static let help = """
     usage: cloudscrub export PATH -o OUT.ply [--ascii] [--attributes LIST]
+                             [recording options]
 
-    Writes the points of PATH to OUT.ply: binary little-endian by default, x y z as
-    float and red green blue as uchar. The file is written under a temporary name and
-    renamed into place; an input is never overwritten.
+    Writes the points of PATH to OUT.ply: a PLY point cloud's points, or the merged
+    cloud of a recording's frames in the recording's own world frame. Binary
+    little-endian by default, x y z as float and red green blue as uchar. The file is
+    written under a temporary name and renamed into place; an input is never
+    overwritten.
 
     options:
       -o, --output OUT.ply  where to write (required)
       --ascii               write ASCII PLY instead of binary
       --attributes LIST     also write these fields, comma-separated: 'normal' and any
-                            attribute the cloud carries (see 'cloudscrub info'), or
-                            'all' or 'none' (the default)
+                            attribute the cloud carries ('confidence' and 'frame' for
+                            recordings), or 'all' or 'none' (the default)
       -h, --help            show this help
+
+    recording options (ignored, with a note, for a PLY input):
+    \(RecordingFlags.help)
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["-o": "output", "--output": "output", "--attributes": "attributes"],
+    valueOptions: ["-o": "output", "--output": "output", "--attributes": "attributes"]
+      .merging(RecordingFlags.valueOptions) { a, _ in a },
     flags: ["--ascii": "ascii", "--help": "help", "-h": "help"], positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
@@ -29,12 +36,49 @@ enum ExportCommand {
     guard let output = parsed.value("output") else {
       throw UsageError("export needs an output file: -o OUT.ply")
     }
-    let options = try writeOptions(parsed, source: parsed.positionals[0])
-    let input = try InputLoader.load(parsed.positionals[0])
+    let path = parsed.positionals[0]
+    var options = try writeOptions(parsed, source: path)
+    let selection = try RecordingFlags.selection(parsed)
+    let unprojection = try RecordingFlags.unprojection(parsed)
+    let cloud: PointCloud
+    var inputs = [path]
+    switch try InputLoader.open(path) {
+    case .cloud(let input):
+      if RecordingFlags.anyGiven(parsed) {
+        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+      }
+      cloud = input.cloud
+    case .recording(let recordingPath, let source):
+      let store = try InputLoader.load(
+        source, path: recordingPath, selection: selection, unprojection: unprojection)
+      cloud = store.cloud()
+      options.comments.append(describe(selection, unprojection, frames: store.frameIndices))
+      inputs.append(contentsOf: try recordingFiles(recordingPath))
+    }
     let progress = Terminal.progress("writing \(output)")
     defer { progress?.finish() }
     try PLYWriter.write(
-      input.cloud, to: output, options: options, inputs: [input.path], progress: progress.handler)
+      cloud, to: output, options: options, inputs: inputs, progress: progress.handler)
+  }
+
+  /// One header comment with the options that made the cloud.
+  static func describe(
+    _ selection: FrameSelection, _ options: UnprojectionOptions, frames: [Int]
+  ) -> String {
+    let range = frames.first.map { first in "\(first)-\(frames.last ?? first)" } ?? "none"
+    let depth = "\(options.depthRangeMeters.lowerBound)-\(options.depthRangeMeters.upperBound)"
+    return "frames \(range) every \(selection.every), min confidence \(options.minConfidence), "
+      + "depth range \(depth) m, flying pixels \(options.flyingPixels == nil ? "off" : "on"), "
+      + "stride \(options.stride)"
+  }
+
+  /// The files inside a recording folder, which an export must not overwrite either.
+  static func recordingFiles(_ path: String) throws -> [String] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+    else { return [] }
+    let names = (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []
+    return names.map { path + "/" + $0 }
   }
 
   /// The write options the flags describe.

@@ -5,8 +5,10 @@ enum InfoCommand {
   static let help = """
     usage: cloudscrub info PATH [--json]
 
-    Describes a point cloud file: its format, point count, bounds, and the fields and
-    attributes each point carries, with the file's elements and comments.
+    Describes a PLY point cloud (format, point count, bounds, the fields and attributes
+    each point carries, the file's elements and comments) or a recording (format and
+    app, frames, duration, frame rate, depth and colour sizes, intrinsics, trajectory
+    length and the camera's bounds). The format is detected from the content.
 
     options:
       --json      print one JSON object (keys in a fixed order) instead of text
@@ -19,8 +21,13 @@ enum InfoCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    let input = try InputLoader.load(parsed.positionals[0])
-    Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
+    switch try InputLoader.open(parsed.positionals[0]) {
+    case .cloud(let input):
+      Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
+    case .recording(let path, let source):
+      let info = try RecordingInfo(path: path, source: source)
+      Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
+    }
   }
 
   // MARK: - JSON

@@ -1,21 +1,50 @@
 import CloudScrubCore
+import CloudScrubFormats
 
-/// A point cloud opened from a file, with what `info` reports about its source.
+/// A PLY point cloud opened from a file, with its header for `info`.
 struct LoadedInput {
   var path: String
   var header: PLYHeader
   var cloud: PointCloud
 }
 
-/// Opens the inputs the command line accepts.
+/// What a command-line path turned out to be.
+enum Input {
+  case cloud(LoadedInput)
+  case recording(path: String, source: any RecordingSource)
+}
+
+/// Opens the inputs the command line accepts, detected by content.
 enum InputLoader {
-  /// Reads the PLY file at `path`, with progress on a terminal.
+  /// Opens `path`: a PLY file is read whole (with progress on a terminal); a recording
+  /// is opened and its frames are left for the caller to load.
   ///
-  /// - Throws: `FileError` naming what is wrong and the path.
-  static func load(_ path: String) throws -> LoadedInput {
+  /// - Throws: an error naming what is wrong and the path.
+  static func open(_ path: String) throws -> Input {
+    switch try InputDetector.kind(of: path) {
+    case .ply: return .cloud(try loadPLY(path))
+    case .cloudScrubRecording, .record3DEXRFolder:
+      return .recording(path: path, source: try InputDetector.openRecording(path))
+    }
+  }
+
+  static func loadPLY(_ path: String) throws -> LoadedInput {
     let progress = Terminal.progress("reading \(path)")
     defer { progress?.finish() }
     let document = try PLYReader.read(path: path, progress: progress.handler)
     return LoadedInput(path: path, header: document.header, cloud: document.cloud)
+  }
+
+  /// Loads a recording's selected frames into a merged store, with progress.
+  static func load(
+    _ source: any RecordingSource, path: String, selection: FrameSelection,
+    unprojection: UnprojectionOptions
+  ) throws -> PointStore {
+    let progress = Terminal.progress("loading \(path)")
+    defer { progress?.finish() }
+    let loader = RecordingLoader(
+      source: source, selection: selection, unprojection: unprojection,
+      decoder: TurboJPEGDecoder())
+    return try loader.load(progress: { progress?.update($0.fraction) })
   }
 }

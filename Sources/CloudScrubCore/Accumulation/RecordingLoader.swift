@@ -37,6 +37,11 @@ public struct FrameLoadError: Error, CustomStringConvertible {
   public var frameIndex: Int
   public var underlying: any Error
 
+  public init(frameIndex: Int, underlying: any Error) {
+    self.frameIndex = frameIndex
+    self.underlying = underlying
+  }
+
   public var description: String { "frame \(frameIndex): \(underlying)" }
 }
 

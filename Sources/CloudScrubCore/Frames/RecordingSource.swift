@@ -9,6 +9,8 @@ public protocol RecordingSource: Sendable {
   ///
   /// - Throws: an error naming the frame and the file when it cannot be read.
   func frame(at index: Int) throws -> CapturedFrame
+  /// Frame `index`'s time, intrinsics and pose; a default reads the whole frame.
+  func frameInfo(at index: Int) throws -> FrameInfo
 }
 
 /// What `info` says about a recording before any frame is decoded.
@@ -38,5 +40,29 @@ public struct RecordingDescription: Equatable, Sendable {
     self.colorWidth = colorWidth
     self.colorHeight = colorHeight
     self.notes = notes
+  }
+}
+
+/// A frame's time, intrinsics and pose: what `info` and a trajectory need, without the
+/// images.
+public struct FrameInfo: Equatable, Sendable {
+  public var timestampSeconds: Double
+  public var intrinsics: CameraIntrinsics
+  public var pose: CameraPose
+
+  public init(timestampSeconds: Double, intrinsics: CameraIntrinsics, pose: CameraPose) {
+    self.timestampSeconds = timestampSeconds
+    self.intrinsics = intrinsics
+    self.pose = pose
+  }
+}
+
+extension RecordingSource {
+  /// Frame `index`'s time, intrinsics and pose. Formats that keep these apart from the
+  /// images answer without decoding any; this default reads the whole frame.
+  public func frameInfo(at index: Int) throws -> FrameInfo {
+    let frame = try frame(at: index)
+    return FrameInfo(
+      timestampSeconds: frame.timestampSeconds, intrinsics: frame.intrinsics, pose: frame.pose)
   }
 }

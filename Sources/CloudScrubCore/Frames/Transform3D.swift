@@ -88,17 +88,18 @@ public struct Transform3D: Equatable, Sendable {
     return SIMD3(r.x, r.y, r.z)
   }
 
-  /// The inverse of a rigid transform (rotation and translation only).
+  /// The inverse of a rigid transform (rotation and translation only): rotation Rᵀ,
+  /// translation −Rᵀ·t.
   public var rigidInverse: Transform3D {
-    let r0 = SIMD3(columns.0.x, columns.1.x, columns.2.x)
-    let r1 = SIMD3(columns.0.y, columns.1.y, columns.2.y)
-    let r2 = SIMD3(columns.0.z, columns.1.z, columns.2.z)
+    let c0 = SIMD3(columns.0.x, columns.0.y, columns.0.z)
+    let c1 = SIMD3(columns.1.x, columns.1.y, columns.1.z)
+    let c2 = SIMD3(columns.2.x, columns.2.y, columns.2.z)
     let t = translation
-    let it = -SIMD3((r0 * t).sum(), (r1 * t).sum(), (r2 * t).sum())
+    // Column i of Rᵀ is row i of R; entry i of Rᵀ·t is column i of R dotted with t.
     return Transform3D(
       columns: (
-        SIMD4(r0.x, r1.x, r2.x, 0), SIMD4(r0.y, r1.y, r2.y, 0), SIMD4(r0.z, r1.z, r2.z, 0),
-        SIMD4(it.x, it.y, it.z, 1)
+        SIMD4(c0.x, c1.x, c2.x, 0), SIMD4(c0.y, c1.y, c2.y, 0), SIMD4(c0.z, c1.z, c2.z, 0),
+        SIMD4(-(c0 * t).sum(), -(c1 * t).sum(), -(c2 * t).sum(), 1)
       ))
   }
 

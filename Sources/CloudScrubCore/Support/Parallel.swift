@@ -25,11 +25,11 @@ public enum Parallel {
 ///
 /// Unlike an array in a shared box, writing one slot touches no other: no
 /// copy-on-write check and no exclusive access to the whole collection.
-final class ParallelSlots<Element>: @unchecked Sendable {
+public final class ParallelSlots<Element>: @unchecked Sendable {
   private let storage: UnsafeMutablePointer<Element>
-  let count: Int
+  public let count: Int
 
-  init(count: Int, initial: Element) {
+  public init(count: Int, initial: Element) {
     self.count = count
     storage = .allocate(capacity: count)
     storage.initialize(repeating: initial, count: count)
@@ -40,13 +40,13 @@ final class ParallelSlots<Element>: @unchecked Sendable {
     storage.deallocate()
   }
 
-  subscript(index: Int) -> Element {
+  public subscript(index: Int) -> Element {
     get { storage[index] }
     set { storage[index] = newValue }
   }
 
   /// Runs `body` with exclusive access to one slot.
-  func modify<R>(_ index: Int, _ body: (inout Element) throws -> R) rethrows -> R {
+  public func modify<R>(_ index: Int, _ body: (inout Element) throws -> R) rethrows -> R {
     try body(&storage[index])
   }
 }

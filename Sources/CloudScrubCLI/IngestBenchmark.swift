@@ -1,0 +1,89 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+
+/// Measures loading a recording (decode, unproject, filter, accumulate) against decoding
+/// its frames alone, in the same run, and Open3D's RGB-D pipeline on the same frames.
+struct IngestBenchmark {
+  let path: String
+  let repeats: Int
+  let open3DScript: String
+
+  func run() throws {
+    let source = try InputDetector.openRecording(path)
+    let frames = source.frameCount
+    let decoder = TurboJPEGDecoder()
+    let d = source.description
+    Terminal.out("CloudScrub ingest benchmark: \(path)")
+    Terminal.out(
+      "\(frames) frames, depth \(d.depthWidth)×\(d.depthHeight), colour "
+        + "\(d.colorWidth ?? 0)×\(d.colorHeight ?? 0); cores: "
+        + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+
+    // Decoding alone: every frame's depth and colour, on every core, as the loader does.
+    let decodeOnly = try best {
+      let failures = ParallelSlots<String?>(count: frames, initial: nil)
+      DispatchQueue.concurrentPerform(iterations: frames) { index in
+        do {
+          let frame = try source.frame(at: index)
+          if case .jpeg(let bytes) = frame.color {
+            _ = try decoder.decodeJPEG(
+              bytes, preferredWidth: frame.depth.width, preferredHeight: frame.depth.height)
+          }
+          _ = frame.depth.metersGrid()
+        } catch {
+          failures[index] = "\(error)"
+        }
+      }
+      if let failure = (0..<frames).lazy.compactMap({ failures[$0] }).first {
+        throw BenchError(failure)
+      }
+    }
+    var store = PointStore()
+    let ingest = try best {
+      store = try RecordingLoader(source: source, decoder: decoder).load()
+    }
+    let bytesPerPoint = Double(store.storageByteCount) / Double(max(store.count, 1))
+
+    var report = BenchReport()
+    report.section("CloudScrub (all frames, default filters)")
+    report.row(
+      "decode only", PLYBenchmark.seconds(decodeOnly),
+      "\(Int(Double(frames) / decodeOnly)) frames/s")
+    report.row(
+      "ingest", PLYBenchmark.seconds(ingest),
+      "\(Int(Double(frames) / ingest)) frames/s  \(PLYBenchmark.fixed(ingest / decodeOnly, 2))× decode",
+      target: Double(frames) / ingest >= 300 && ingest <= 1.3 * decodeOnly,
+      goal: "≥ 300 frames/s and ≤ 1.3× decode")
+    report.row(
+      "points", "\(store.count)",
+      "\(PLYBenchmark.fixed(bytesPerPoint, 1)) bytes/point in memory",
+      target: bytesPerPoint <= 20, goal: "≤ 20 bytes/point")
+    report.peer(
+      Open3DIngestPeer(script: open3DScript).measure(path: path, frames: frames),
+      ours: ["frames_per_second": Double(frames) / ingest], higherIsBetter: true)
+    Terminal.out(report.text)
+  }
+
+  private func best(_ body: () throws -> Void) throws -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<repeats {
+      let start = ContinuousClock.now
+      try body()
+      let elapsed = ContinuousClock.now - start
+      fastest = min(
+        fastest,
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return fastest
+  }
+}
+
+/// Open3D's `create_from_rgbd_image` on the same frames, through a Python script.
+struct Open3DIngestPeer {
+  let script: String
+
+  func measure(path: String, frames: Int) -> PeerResult {
+    PythonPeer(script: script, name: "Open3D RGB-D pipeline").run(arguments: [path])
+  }
+}

@@ -1,0 +1,116 @@
+import CloudScrubCore
+
+/// What `info` reports about a recording: from its description and every frame's time,
+/// intrinsics and pose, without decoding images where the format allows.
+struct RecordingInfo {
+  var path: String
+  var description: RecordingDescription
+  var frameCount: Int
+  var firstFrame: FrameInfo?
+  var durationSeconds: Double
+  var trajectoryLengthMeters: Double
+  var cameraBounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
+
+  init(path: String, source: any RecordingSource) throws {
+    self.path = path
+    description = source.description
+    frameCount = source.frameCount
+    var infos: [FrameInfo] = []
+    infos.reserveCapacity(frameCount)
+    for index in 0..<frameCount {
+      do {
+        infos.append(try source.frameInfo(at: index))
+      } catch {
+        throw FrameLoadError(frameIndex: index, underlying: error)
+      }
+    }
+    firstFrame = infos.first
+    durationSeconds = (infos.last?.timestampSeconds ?? 0) - (infos.first?.timestampSeconds ?? 0)
+    let positions = infos.map(\.pose.position)
+    trajectoryLengthMeters = zip(positions, positions.dropFirst()).reduce(0) { sum, pair in
+      let d = pair.1 - pair.0
+      return sum + (d * d).sum().squareRoot()
+    }
+    if let first = positions.first {
+      var low = first
+      var high = first
+      for p in positions {
+        low = pointwiseMin(low, p)
+        high = pointwiseMax(high, p)
+      }
+      cameraBounds = (low, high)
+    }
+  }
+
+  var json: JSON {
+    let d = description
+    func size(_ w: Int?, _ h: Int?) -> JSON {
+      guard let w, let h else { return .null }
+      return .object([("width", .int(w)), ("height", .int(h))])
+    }
+    let intrinsics: JSON = firstFrame.map { f in
+      let k = f.intrinsics
+      return .object([
+        ("fx", .double(k.fx)), ("fy", .double(k.fy)), ("cx", .double(k.cx)), ("cy", .double(k.cy)),
+        ("width", .int(k.width)), ("height", .int(k.height)),
+      ])
+    } ?? .null
+    let bounds: JSON = cameraBounds.map { b in
+      .object([
+        ("min", .array([.double(b.min.x), .double(b.min.y), .double(b.min.z)])),
+        ("max", .array([.double(b.max.x), .double(b.max.y), .double(b.max.z)])),
+      ])
+    } ?? .null
+    return .object([
+      ("path", .string(path)),
+      ("format", .string(d.format)),
+      ("app", d.app.map(JSON.string) ?? .null),
+      ("frames", .int(frameCount)),
+      ("duration_seconds", .double(durationSeconds)),
+      ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
+      ("depth", size(d.depthWidth, d.depthHeight)),
+      ("color", size(d.colorWidth, d.colorHeight)),
+      ("intrinsics", intrinsics),
+      (
+        "trajectory",
+        .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
+      ),
+      ("notes", .array(d.notes.map(JSON.string))),
+    ])
+  }
+
+  var text: String {
+    let d = description
+    var rows: [(String, String)] = [
+      ("format", d.format + (d.app.map { " (\($0))" } ?? "")),
+      ("frames", String(frameCount)),
+      (
+        "duration",
+        "\(fixed(durationSeconds, 3)) s" + (d.framesPerSecond.map { " at \(fixed($0, 2)) fps" } ?? "")
+      ),
+      ("depth", "\(d.depthWidth)×\(d.depthHeight)"),
+      ("colour", d.colorWidth.flatMap { w in d.colorHeight.map { "\(w)×\($0)" } } ?? "none"),
+    ]
+    if let k = firstFrame?.intrinsics {
+      rows.append(
+        ("intrinsics",
+          "fx \(fixed(k.fx, 2)) fy \(fixed(k.fy, 2)) cx \(fixed(k.cx, 2)) cy \(fixed(k.cy, 2)) "
+            + "(for \(k.width)×\(k.height), frame 0)"))
+    }
+    rows.append(("trajectory", "\(fixed(trajectoryLengthMeters, 3)) m"))
+    if let b = cameraBounds {
+      rows.append(
+        ("camera in",
+          "min (\(fixed(b.min.x, 3)), \(fixed(b.min.y, 3)), \(fixed(b.min.z, 3)))  "
+            + "max (\(fixed(b.max.x, 3)), \(fixed(b.max.y, 3)), \(fixed(b.max.z, 3)))"))
+    }
+    for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
+    let width = rows.map(\.0.count).max() ?? 0
+    let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    return ([path] + lines).joined(separator: "\n")
+  }
+
+  private func fixed(_ value: Double, _ digits: Int) -> String {
+    PLYBenchmark.fixed(value, digits)
+  }
+}

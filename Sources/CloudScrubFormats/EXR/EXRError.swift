@@ -1,0 +1,55 @@
+/// What is wrong with an EXR depth file, and which file.
+public struct EXRError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, without the path.
+  public var reason: Reason
+  /// The file the bytes came from (or the name the caller gave them); printed last.
+  public var path: String
+
+  public enum Reason: Equatable, Sendable {
+    /// The bytes do not start with OpenEXR's magic number (a text file, a PNG…).
+    case notEXR(byteCount: Int)
+    /// The file has no channel of that name; `available` lists the ones it has.
+    case missingChannel(name: String, available: [String])
+    /// A tiled or deep file: the depth reader reads flat scanline images only.
+    case unsupportedStorage(String)
+    /// The channel's samples are not HALF or FLOAT (`UINT`).
+    case unsupportedPixelType(channel: String, type: String)
+    /// The channel is subsampled (x or y sampling other than 1).
+    case subsampledChannel(name: String, xSampling: Int, ySampling: Int)
+    /// The data window is empty or larger than `EXRDepthReader.maximumPixelCount`.
+    case unsupportedSize(width: Int, height: Int)
+    /// OpenEXR's core library failed while doing `stage` (corrupt or truncated data);
+    /// `message` is the library's.
+    case corrupt(stage: String, message: String)
+  }
+
+  public init(_ reason: Reason, path: String) {
+    self.reason = reason
+    self.path = path
+  }
+
+  public var description: String { "\(reason): \(path)" }
+}
+
+extension EXRError.Reason: CustomStringConvertible {
+  /// What went wrong, without the path.
+  public var description: String {
+    switch self {
+    case .notEXR(let byteCount):
+      return "not an OpenEXR file: the \(byteCount) bytes do not start with its magic number"
+    case .missingChannel(let name, let available):
+      let list = available.isEmpty ? "none" : available.map { "'\($0)'" }.joined(separator: ", ")
+      return "EXR has no channel '\(name)' (channels: \(list))"
+    case .unsupportedStorage(let storage):
+      return "EXR storage '\(storage)' is not supported (only flat scanline images)"
+    case .unsupportedPixelType(let channel, let type):
+      return "EXR channel '\(channel)' holds \(type) samples, not HALF or FLOAT"
+    case .subsampledChannel(let name, let xSampling, let ySampling):
+      return "EXR channel '\(name)' is subsampled (\(xSampling)×\(ySampling)); depth needs 1×1"
+    case .unsupportedSize(let width, let height):
+      return "EXR data window of \(width)×\(height) pixels is empty or too large"
+    case .corrupt(let stage, let message):
+      return "corrupt or truncated EXR while \(stage): \(message)"
+    }
+  }
+}

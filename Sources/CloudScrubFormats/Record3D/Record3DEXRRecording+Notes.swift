@@ -1,0 +1,45 @@
+import CloudScrubCore
+
+extension Record3DEXRRecording {
+  /// The choices the importer made that a user should know of, one line each.
+  static func notes(
+    _ metadata: Record3DMetadata, depthFrames: (count: Int, present: Set<Int>), frameCount: Int,
+    hasColor: Bool
+  ) -> [String] {
+    var notes = [String]()
+    let poseCount = metadata.worldFromCameraPoses.count
+    if depthFrames.count != poseCount {
+      notes.append(
+        "\(depthFrames.count) consecutive depth files from depth/0.exr but \(poseCount) poses: "
+          + "using the first \(frameCount) frames")
+    }
+    let ignored = depthFrames.present.filter { $0 > depthFrames.count }.count
+    if ignored > 0 {
+      notes.append(
+        "depth/\(depthFrames.count).exr is missing: \(ignored) depth files after it are ignored")
+    }
+    if !metadata.hasDepthSize {
+      notes.append(
+        "metadata has no dw/dh: depth size taken as \(metadata.depthWidth)×\(metadata.depthHeight)")
+    }
+    let timestamps = metadata.frameTimestampsSeconds.count
+    if timestamps < frameCount {
+      notes.append(
+        "\(timestamps) frame timestamps for \(frameCount) frames: later frames timed by fps")
+    }
+    let coefficients = metadata.perFrameIntrinsics.count
+    if coefficients < frameCount {
+      notes.append(
+        coefficients == 0
+          ? "no per-frame intrinsics: K used for every frame"
+          : "\(coefficients) per-frame intrinsics for \(frameCount) frames: K used for the rest")
+    }
+    if !hasColor {
+      notes.append("no rgb/0.jpg: frames have no colour")
+    }
+    if metadata.cameraType == 0 {
+      notes.append("front TrueDepth camera (cameraType 0)")
+    }
+    return notes
+  }
+}

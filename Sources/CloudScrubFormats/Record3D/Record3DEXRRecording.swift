@@ -1,0 +1,180 @@
+import CloudScrubCore
+import Foundation
+
+/// A Record3D "EXR + JPG" export: a folder with `metadata.json`, `depth/<i>.exr` (one
+/// HALF channel `R`, metres) and `rgb/<i>.jpg`, frames numbered from 0.
+///
+/// Frames come out with depth in metres, the JPEG bytes undecoded (`.jpeg`, for a
+/// `ColorDecoder` to decode at the size it needs), intrinsics for the colour image's
+/// size, and the camera-to-world pose in OpenGL camera axes. The export has no
+/// confidence. A value type holding no open files: `frame(at:)` may run on several
+/// threads at once.
+public struct Record3DEXRRecording: RecordingSource {
+  public let folder: String
+  public let metadata: Record3DMetadata
+  public let description: RecordingDescription
+  /// Frames `0..<frameCount`: the depth files numbered consecutively from 0, and no more
+  /// than there are poses.
+  public let frameCount: Int
+  /// Whether the export has colour images (`rgb/0.jpg` exists).
+  public let hasColor: Bool
+  /// Reads the depth images (channel `R`).
+  public var depthReader = EXRDepthReader(channelName: "R")
+
+  /// Whether `folder` looks like a Record3D EXR export: it holds `metadata.json` and a
+  /// `depth` folder with `.exr` files. Reads no file.
+  public static func looksLike(folder: String) -> Bool {
+    let files = FileManager.default
+    var isFolder: ObjCBool = false
+    let metadataPath = (folder as NSString).appendingPathComponent("metadata.json")
+    guard files.fileExists(atPath: metadataPath, isDirectory: &isFolder), !isFolder.boolValue
+    else { return false }
+    let depthFolder = (folder as NSString).appendingPathComponent("depth")
+    let names = (try? files.contentsOfDirectory(atPath: depthFolder)) ?? []
+    return names.contains { $0.hasSuffix(".exr") }
+  }
+
+  /// Opens the export in `folder`: reads and checks `metadata.json` and counts the
+  /// frames. Decodes no image.
+  ///
+  /// - Throws: `Record3DError` when the folder or `metadata.json` is missing, a required
+  ///   metadata key is missing or malformed (naming the key), or `depth/0.exr` is absent.
+  public init(folder: String) throws {
+    self.folder = folder
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
+      isFolder.boolValue
+    else { throw Record3DError(.notAFolder, path: folder) }
+
+    let metadataPath = (folder as NSString).appendingPathComponent("metadata.json")
+    guard FileManager.default.fileExists(atPath: metadataPath) else {
+      throw Record3DError(.missingMetadata, path: metadataPath)
+    }
+    let json: [UInt8]
+    do {
+      json = try FileBytes.read(metadataPath)
+    } catch let error as FileError {
+      throw Record3DError(.unreadableMetadata(message: FileBytes.reason(error)), path: metadataPath)
+    }
+    metadata = try Record3DMetadata(json: json, path: metadataPath)
+
+    let depthFrames = Self.consecutiveDepthFrames(in: folder)
+    guard depthFrames.count > 0 else {
+      throw Record3DError(
+        .missingDepthFile(frame: 0), path: Self.depthPath(folder: folder, frame: 0))
+    }
+    frameCount = min(depthFrames.count, metadata.worldFromCameraPoses.count)
+    hasColor = FileManager.default.fileExists(atPath: Self.colorPath(folder: folder, frame: 0))
+    try Self.checkTimes(metadata, frameCount: frameCount, path: metadataPath)
+
+    description = RecordingDescription(
+      format: "Record3D EXR+JPG export", app: "Record3D",
+      framesPerSecond: metadata.framesPerSecond, depthWidth: metadata.depthWidth,
+      depthHeight: metadata.depthHeight, colorWidth: metadata.colorWidth,
+      colorHeight: metadata.colorHeight,
+      notes: Self.notes(
+        metadata, depthFrames: depthFrames, frameCount: frameCount, hasColor: hasColor))
+  }
+
+  // MARK: - Frames
+
+  /// Reads frame `index`: `depth/<index>.exr` in metres and `rgb/<index>.jpg` as JPEG
+  /// bytes, with that frame's intrinsics, pose and time.
+  ///
+  /// - Throws: `Record3DError` naming the frame and the file when `index` is out of
+  ///   range, or a file is missing, unreadable or not a valid image.
+  public func frame(at index: Int) throws -> CapturedFrame {
+    guard index >= 0, index < frameCount else {
+      throw Record3DError(.frameOutOfRange(index: index, frameCount: frameCount), path: folder)
+    }
+    let depthPath = Self.depthPath(folder: folder, frame: index)
+    let depthBytes = try Self.read(
+      depthPath, frame: index, missing: .missingDepthFile(frame: index))
+    let depth: DepthMap
+    do {
+      depth = try depthBytes.withUnsafeBytes {
+        try depthReader.readDepth(bytes: $0, path: depthPath)
+      }
+    } catch let error as EXRError {
+      throw Record3DError(.depth(frame: index, error.reason), path: depthPath)
+    }
+    var color: ColorImage?
+    if hasColor {
+      let colorPath = Self.colorPath(folder: folder, frame: index)
+      color = .jpeg(
+        try Self.read(colorPath, frame: index, missing: .missingColorFile(frame: index)))
+    }
+    let info = try frameInfo(at: index)
+    return CapturedFrame(
+      timestampSeconds: info.timestampSeconds, depth: depth, color: color,
+      intrinsics: info.intrinsics, pose: info.pose)
+  }
+
+  /// Frame `index`'s time: its `frameTimestamps` entry, or `index / fps` without one.
+  public func timestampSeconds(frame index: Int) -> Double {
+    if index < metadata.frameTimestampsSeconds.count {
+      return metadata.frameTimestampsSeconds[index]
+    }
+    return Double(index) / (metadata.framesPerSecond ?? 1)
+  }
+
+  /// Frame `index`'s intrinsics for the colour image's size: its
+  /// `perFrameIntrinsicCoeffs` row, or `K` without one.
+  public func intrinsics(frame index: Int) -> CameraIntrinsics {
+    index < metadata.perFrameIntrinsics.count
+      ? metadata.perFrameIntrinsics[index] : metadata.intrinsics
+  }
+
+  /// Where frame `frame`'s depth image is in an export folder: `depth/<frame>.exr`.
+  public static func depthPath(folder: String, frame: Int) -> String {
+    (folder as NSString).appendingPathComponent("depth/\(frame).exr")
+  }
+
+  /// Where frame `frame`'s colour image is in an export folder: `rgb/<frame>.jpg`.
+  public static func colorPath(folder: String, frame: Int) -> String {
+    (folder as NSString).appendingPathComponent("rgb/\(frame).jpg")
+  }
+
+  // MARK: - Helpers
+
+  /// A whole file's bytes, with errors naming the frame.
+  private static func read(_ path: String, frame: Int, missing: Record3DError.Reason) throws
+    -> [UInt8]
+  {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw Record3DError(missing, path: path)
+    }
+    do {
+      return try FileBytes.read(path)
+    } catch let error as FileError {
+      throw Record3DError(
+        .unreadableFile(frame: frame, message: FileBytes.reason(error)), path: path)
+    }
+  }
+
+  /// Which numbers `n.exr` the depth folder holds, and how many of them run from 0
+  /// without a gap.
+  static func consecutiveDepthFrames(in folder: String) -> (count: Int, present: Set<Int>) {
+    let depthFolder = (folder as NSString).appendingPathComponent("depth")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: depthFolder)) ?? []
+    // Only canonical numbers: `05.exr` or `+5.exr` is not frame 5's file.
+    let present = Set(
+      names.compactMap { name -> Int? in
+        guard name.hasSuffix(".exr"), let number = Int(name.dropLast(4)), number >= 0,
+          "\(number).exr" == name
+        else { return nil }
+        return number
+      })
+    var count = 0
+    while present.contains(count) { count += 1 }
+    return (count, present)
+  }
+
+  private static func checkTimes(_ metadata: Record3DMetadata, frameCount: Int, path: String)
+    throws
+  {
+    if metadata.frameTimestampsSeconds.count < frameCount && metadata.framesPerSecond == nil {
+      throw Record3DError(.missingKey("fps"), path: path)
+    }
+  }
+}
