@@ -47,13 +47,16 @@ def main():
             channel = exr.channels()["R"].pixels
         return np.ascontiguousarray(channel.astype(np.float32))
 
+    # The colour pixel under each depth pixel's centre.
+    rows = ((np.arange(depth_height) + 0.5) * height / depth_height).astype(int)
+    columns = ((np.arange(depth_width) + 0.5) * width / depth_width).astype(int)
+
     start = time.perf_counter()
     points = 0
     for i in range(frames):
         depth = o3d.geometry.Image(read_depth(i))
         color = o3d.io.read_image(os.path.join(folder, "rgb", f"{i}.jpg"))
-        small = np.asarray(color)[:: int(round(1 / sy)), :: int(round(1 / sx))]
-        small = np.ascontiguousarray(small[:depth_height, :depth_width])
+        small = np.ascontiguousarray(np.asarray(color)[rows][:, columns])
         rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
             o3d.geometry.Image(small), depth, depth_scale=1.0, depth_trunc=10.0,
             convert_rgb_to_intensity=False)

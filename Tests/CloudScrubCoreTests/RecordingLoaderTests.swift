@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 
@@ -72,4 +73,51 @@ import TestSupport
     #expect(cloud.attribute(named: "frame")?.values == .uint32([0, 0, 0, 0, 2, 2, 2, 2]))
     #expect(cloud.attribute(named: "confidence")?.values == .uint8([UInt8](repeating: 255, count: 8)))
   }
+}
+
+@Suite struct BackgroundLoadTests {
+  @Test func startReturnsAtOnceAndTheFirstFrameArrivesBeforeTheEnd() async throws {
+    let recording = RecordingLoaderTests.recording(frames: 40)
+    let events = EventLog()
+    let finished: PointStore = try await withCheckedThrowingContinuation { continuation in
+      _ = RecordingLoader(source: recording).start(
+        onFrame: { store in events.record(store.frameCount) },
+        completion: { continuation.resume(with: $0) })
+      events.record(0)  // start returned: the caller goes on
+    }
+    #expect(finished.frameCount == 40)
+    let seen = events.values
+    #expect(seen.contains(0))
+    #expect(seen.filter { $0 > 0 } == Array(1...40))
+  }
+
+  @Test func cancelStopsEarly() async throws {
+    let recording = RecordingLoaderTests.recording(frames: 200)
+    let stopped: PointStore = try await withCheckedThrowingContinuation { continuation in
+      let box = HandleBox()
+      box.handle = RecordingLoader(source: recording).start(
+        onFrame: { store in if store.frameCount == 5 { box.handle?.cancel() } },
+        completion: { continuation.resume(with: $0) })
+    }
+    #expect(stopped.frameCount >= 5 && stopped.frameCount < 200)
+  }
+}
+
+private final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var log: [Int] = []
+  func record(_ value: Int) {
+    lock.lock()
+    log.append(value)
+    lock.unlock()
+  }
+  var values: [Int] {
+    lock.lock()
+    defer { lock.unlock() }
+    return log
+  }
+}
+
+private final class HandleBox: @unchecked Sendable {
+  var handle: BackgroundLoad?
 }

@@ -87,6 +87,21 @@ import Testing
     }
   }
 
+  @Test func dataWindowAwayFromTheOriginIsReadWhole() throws {
+    let (width, height) = (10, 40)
+    let values = (0..<width * height).map { Float($0 % 50) / 8 + 0.25 }
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("offset.exr").path
+    try TestImages.writeEXR(
+      path: path, width: width, height: height,
+      channels: [TestImages.EXRChannel(name: "R", type: EXR_PIXEL_FLOAT, values: values)],
+      origin: (x: -3, y: 21))
+    let depth = try reader.readDepth(path: path)
+    #expect(depth.width == width && depth.height == height)
+    #expect(depth.metersGrid() == values)
+  }
+
   // MARK: - Bad input
 
   @Test(.enabled(if: TestData.sharedData != nil))
@@ -109,6 +124,32 @@ import Testing
     #expect(error?.description.hasSuffix(": \(path)") == true)
     #expect(throws: EXRError(.notEXR(byteCount: 0), path: "empty")) {
       try reader.readDepth(bytes: UnsafeRawBufferPointer(start: nil, count: 0), path: "empty")
+    }
+  }
+
+  @Test func tiledFileIsRefused() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("tiled.exr").path
+    try TestImages.writeEXR(
+      path: path, width: 32, height: 32,
+      channels: [TestImages.EXRChannel(name: "R", type: EXR_PIXEL_HALF, values: [])],
+      tiled: true)
+    #expect(throws: EXRError(.unsupportedStorage("tiled"), path: path)) {
+      try reader.readDepth(path: path)
+    }
+  }
+
+  @Test func unsignedIntegerChannelIsRefused() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("uint.exr").path
+    try TestImages.writeEXR(
+      path: path, width: 4, height: 4,
+      channels: [TestImages.EXRChannel(name: "R", type: EXR_PIXEL_UINT, values: [])],
+      headerOnly: true)
+    #expect(throws: EXRError(.unsupportedPixelType(channel: "R", type: "UINT"), path: path)) {
+      try reader.readDepth(path: path)
     }
   }
 

@@ -53,9 +53,29 @@ enum TestImages {
   }
 
   /// Writes a flat scanline EXR with `channels` (each `width × height` samples) to `path`.
+  ///
+  /// `origin` moves the data window's top-left corner. `headerOnly` stops after the
+  /// header (enough for a reader that must refuse the file before any pixel); `tiled`
+  /// makes a tiled header, and implies it.
   static func writeEXR(
     path: String, width: Int, height: Int, channels: [EXRChannel],
-    compression: exr_compression_t = EXR_COMPRESSION_ZIP
+    compression: exr_compression_t = EXR_COMPRESSION_ZIP, origin: (x: Int, y: Int) = (0, 0),
+    tiled: Bool = false, headerOnly: Bool = false
+  ) throws {
+    // Written to memory, then to the file: the library deletes a file it could not
+    // finish, and a header-only file is unfinished.
+    let sink = EXRMemorySink()
+    try withExtendedLifetime(sink) {
+      try encodeEXR(
+        sink: sink, width: width, height: height, channels: channels, compression: compression,
+        origin: origin, tiled: tiled, headerOnly: headerOnly || tiled)
+    }
+    try Data(sink.bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  private static func encodeEXR(
+    sink: EXRMemorySink, width: Int, height: Int, channels: [EXRChannel],
+    compression: exr_compression_t, origin: (x: Int, y: Int), tiled: Bool, headerOnly: Bool
   ) throws {
     func check(_ status: exr_result_t, _ what: String) throws {
       guard status == EXR_ERR_SUCCESS.rawValue else {
@@ -63,21 +83,45 @@ enum TestImages {
         throw Failure(description: "\(what): \(message)")
       }
     }
+    var initializer = exr_context_initializer_t()
+    initializer.size = MemoryLayout<exr_context_initializer_t>.size
+    initializer.user_data = Unmanaged.passUnretained(sink).toOpaque()
+    initializer.write_fn = { _, userData, buffer, size, offset, _ in
+      guard let userData, let buffer else { return -1 }
+      let sink = Unmanaged<EXRMemorySink>.fromOpaque(userData).takeUnretainedValue()
+      sink.write(UnsafeRawBufferPointer(start: buffer, count: Int(size)), at: Int(offset))
+      return Int64(size)
+    }
+    initializer.zip_level = -2
+    initializer.dwa_quality = -1
     var context: exr_context_t?
-    try check(exr_start_write(&context, path, EXR_WRITE_FILE_DIRECTLY, nil), "start")
+    try check(exr_start_write(&context, "test.exr", EXR_WRITE_FILE_DIRECTLY, &initializer), "start")
     defer { exr_finish(&context) }
     guard let context else { throw Failure(description: "no context") }
     var part: Int32 = 0
-    try check(exr_add_part(context, "depth", EXR_STORAGE_SCANLINE, &part), "part")
+    let storage = tiled ? EXR_STORAGE_TILED : EXR_STORAGE_SCANLINE
+    try check(exr_add_part(context, "depth", storage, &part), "part")
     try check(
       exr_initialize_required_attr_simple(
         context, part, Int32(width), Int32(height), compression), "attributes")
+    var window = exr_attr_box2i_t()
+    window.min.x = Int32(origin.x)
+    window.min.y = Int32(origin.y)
+    window.max.x = Int32(origin.x + width - 1)
+    window.max.y = Int32(origin.y + height - 1)
+    try check(exr_set_data_window(context, part, &window), "data window")
+    if tiled {
+      try check(
+        exr_set_tile_descriptor(context, part, 16, 16, EXR_TILE_ONE_LEVEL, EXR_TILE_ROUND_DOWN),
+        "tiles")
+    }
     for channel in channels {
       try check(
         exr_add_channel(context, part, channel.name, channel.type, EXR_PERCEPTUALLY_LINEAR, 1, 1),
         "channel")
     }
     try check(exr_write_header(context), "header")
+    if headerOnly { return }
     var lines: Int32 = 0
     try check(exr_get_scanlines_per_chunk(context, part, &lines), "lines")
 
@@ -96,7 +140,8 @@ enum TestImages {
     defer { if initialized { exr_encoding_destroy(context, encoder) } }
     for y in stride(from: 0, to: height, by: Int(lines)) {
       var chunk = exr_chunk_info_t()
-      try check(exr_write_scanline_chunk_info(context, part, Int32(y), &chunk), "chunk")
+      try check(
+        exr_write_scanline_chunk_info(context, part, Int32(origin.y + y), &chunk), "chunk")
       if initialized {
         try check(exr_encoding_update(context, part, &chunk, encoder), "update")
       } else {
@@ -118,6 +163,18 @@ enum TestImages {
         try check(exr_encoding_choose_default_routines(context, part, encoder), "routines")
       }
       try check(exr_encoding_run(context, part, encoder), "run")
+    }
+  }
+
+  /// Bytes written at offsets, as `pwrite` would write them to a file.
+  final class EXRMemorySink {
+    var bytes = [UInt8]()
+
+    func write(_ data: UnsafeRawBufferPointer, at offset: Int) {
+      if bytes.count < offset + data.count {
+        bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count)
+      }
+      bytes.replaceSubrange(offset..<offset + data.count, with: data)
     }
   }
 

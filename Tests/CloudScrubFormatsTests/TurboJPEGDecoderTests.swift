@@ -39,11 +39,15 @@ import Testing
     }
   }
 
-  @Test func preferredSizeDecodesAtSmallestScaleNotBelowIt() throws {
+  @Test func preferredSizeDecodesAtTheClosestScale() throws {
     let jpeg = try TestImages.jpeg(
       TestImages.gradient(width: 1440, height: 1920), quality: 80, subsampling: TJSAMP_420)
+    // 180×240 (1/8) is closer to a 192×256 depth map than 360×480 (1/4).
     let forDepth = try decoder.decodeJPEG(jpeg, preferredWidth: 192, preferredHeight: 256)
-    #expect(forDepth.width == 360 && forDepth.height == 480)
+    #expect(forDepth.width == 180 && forDepth.height == 240)
+    // 360×480 is closer to 400×500 than 540×720 (3/8) or 180×240.
+    let quarter = try decoder.decodeJPEG(jpeg, preferredWidth: 400, preferredHeight: 500)
+    #expect(quarter.width == 360 && quarter.height == 480)
     let exact = try decoder.decodeJPEG(jpeg, preferredWidth: 180, preferredHeight: 240)
     #expect(exact.width == 180 && exact.height == 240)
     let larger = try decoder.decodeJPEG(jpeg, preferredWidth: 4000, preferredHeight: 4000)
@@ -132,11 +136,11 @@ import Testing
   // MARK: - Real capture
 
   @Test(.enabled(if: TestData.sharedData != nil))
-  func realCaptureColourDecodesAtQuarterScaleForItsDepthMap() throws {
+  func realCaptureColourDecodesAtEighthScaleForItsDepthMap() throws {
     let path = try #require(TestData.shared("record3d-exr-desk/rgb/0.jpg"))
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let image = try decoder.decodeJPEG(bytes, preferredWidth: 192, preferredHeight: 256)
-    #expect(image.width == 360 && image.height == 480)
+    #expect(image.width == 180 && image.height == 240)
     // A real scene: not one flat colour.
     #expect(Set(image.pixels).count > 100)
   }

@@ -18,6 +18,18 @@ public struct PointStore: Equatable, Sendable {
   public var count: Int { positions.count }
   public var frameCount: Int { frameIndices.count }
 
+  /// Reserves room for `estimatedPoints` points, so that appending frames does not copy
+  /// what is already there. Untouched room costs address space, not memory.
+  public mutating func reserveCapacity(estimatedPoints: Int) {
+    positions.reserveCapacity(estimatedPoints)
+    colors.reserveCapacity(estimatedPoints)
+    confidence.reserveCapacity(estimatedPoints)
+    // Large stores: ask for huge pages before the room is first touched.
+    positions.withUnsafeMutableBytes { adviseHugePages($0, capacity: estimatedPoints * 12) }
+    colors.withUnsafeMutableBytes { adviseHugePages($0, capacity: estimatedPoints * 3) }
+    confidence.withUnsafeMutableBytes { adviseHugePages($0, capacity: estimatedPoints) }
+  }
+
   /// Appends one frame's points after every frame already there.
   public mutating func append(_ points: FramePoints, frameIndex: Int) {
     precondition(frameIndices.last.map { frameIndex > $0 } ?? true, "frames arrive in order")

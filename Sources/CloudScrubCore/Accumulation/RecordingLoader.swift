@@ -48,8 +48,10 @@ public struct FrameLoadError: Error, CustomStringConvertible {
 /// Loads a recording's frames into a `PointStore`: decoded and unprojected on every
 /// core, appended in timeline order.
 ///
-/// The first frame is decoded alone and handed over at once; the rest follow in
-/// batches of a few frames a core, each batch appended in order as soon as it is done.
+/// One worker a core takes the next frame as soon as it is free; the calling thread
+/// appends finished frames in order while the workers go on, at most a few frames
+/// ahead of it. The first frame is appended (and handed to `onFrame`) as soon as it is
+/// done.
 public struct RecordingLoader: Sendable {
   public var source: any RecordingSource
   public var selection: FrameSelection
@@ -66,6 +68,16 @@ public struct RecordingLoader: Sendable {
     self.decoder = decoder
   }
 
+  /// Decodes and unprojects one frame.
+  public func points(ofFrame index: Int) throws(FrameLoadError) -> FramePoints {
+    do {
+      let frame = try source.frame(at: index)
+      return try Unprojector.unproject(frame, options: unprojection, decoder: decoder)
+    } catch {
+      throw FrameLoadError(frameIndex: index, underlying: error)
+    }
+  }
+
   /// Loads every selected frame.
   ///
   /// - Parameters:
@@ -78,36 +90,131 @@ public struct RecordingLoader: Sendable {
   ) throws -> PointStore {
     let indices = selection.indices(frameCount: source.frameCount)
     var store = PointStore()
-    var next = 0
-    let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount * 2)
-    while next < indices.count {
-      // The first frame alone, so that it is on screen at once; then batches.
-      let batch = Array(indices[next..<min(next + (next == 0 ? 1 : batchSize), indices.count)])
-      let results = ParallelSlots<Result<FramePoints, FrameLoadError>?>(
-        count: batch.count, initial: nil)
-      let work = { @Sendable (k: Int) in
-        results[k] = Result { () throws(FrameLoadError) -> FramePoints in
-          do {
-            let frame = try source.frame(at: batch[k])
-            return try Unprojector.unproject(frame, options: unprojection, decoder: decoder)
-          } catch {
-            throw FrameLoadError(frameIndex: batch[k], underlying: error)
-          }
+    store.reserveCapacity(
+      estimatedPoints: indices.count * estimatedPointsPerFrame())
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
+    let pipeline = FramePipeline(count: indices.count, window: workers * 3)
+    for _ in 0..<workers {
+      Thread.detachNewThread { [self] in
+        while let k = pipeline.nextJob() {
+          pipeline.finish(k, Result { () throws(FrameLoadError) in try points(ofFrame: indices[k]) })
         }
       }
-      if batch.count == 1 {
-        work(0)
-      } else {
-        DispatchQueue.concurrentPerform(iterations: batch.count, execute: work)
-      }
-      for k in 0..<batch.count {
-        guard let result = results[k] else { continue }
-        store.append(try result.get(), frameIndex: batch[k])
-        progress?(LoadProgress(framesDone: store.frameCount, framesTotal: indices.count, points: store.count))
-        if let onFrame, !onFrame(store) { return store }
-      }
-      next += batch.count
+    }
+    defer { pipeline.cancel() }
+    for k in 0..<indices.count {
+      let points = try pipeline.take(k).get()
+      store.append(points, frameIndex: indices[k])
+      progress?(LoadProgress(framesDone: k + 1, framesTotal: indices.count, points: store.count))
+      if let onFrame, !onFrame(store) { break }
     }
     return store
+  }
+
+  /// Points a frame can hold at most: one a depth pixel that the stride keeps.
+  private func estimatedPointsPerFrame() -> Int {
+    let d = source.description
+    let stride = unprojection.stride
+    return ((d.depthWidth + stride - 1) / stride) * ((d.depthHeight + stride - 1) / stride)
+  }
+}
+
+/// Hands frame jobs to workers in order and gives their results back in order, with at
+/// most `window` results waiting to be taken.
+final class FramePipeline: @unchecked Sendable {
+  private let condition = NSCondition()
+  private let count: Int
+  private let window: Int
+  private var nextToStart = 0
+  private var nextToTake = 0
+  private var cancelled = false
+  private var results: [Int: Result<FramePoints, FrameLoadError>] = [:]
+
+  init(count: Int, window: Int) {
+    self.count = count
+    self.window = max(window, 1)
+  }
+
+  /// The next job for a worker, or `nil` when there is none left (or the load stopped).
+  /// Waits while the worker would run too far ahead of the consumer.
+  func nextJob() -> Int? {
+    condition.lock()
+    defer { condition.unlock() }
+    while !cancelled && nextToStart < count && nextToStart >= nextToTake + window {
+      condition.wait()
+    }
+    guard !cancelled, nextToStart < count else { return nil }
+    nextToStart += 1
+    return nextToStart - 1
+  }
+
+  func finish(_ job: Int, _ result: Result<FramePoints, FrameLoadError>) {
+    condition.lock()
+    results[job] = result
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits for job `k`'s result and removes it.
+  func take(_ k: Int) -> Result<FramePoints, FrameLoadError> {
+    condition.lock()
+    defer { condition.unlock() }
+    while results[k] == nil { condition.wait() }
+    nextToTake = k + 1
+    condition.broadcast()
+    return results.removeValue(forKey: k) ?? .failure(FrameLoadError(frameIndex: k, underlying: CancellationError()))
+  }
+
+  /// Stops handing out jobs; workers finish the frame they hold and exit.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
+// MARK: - In the background
+
+/// A load running on its own thread; `cancel()` stops it after the frame in hand.
+public final class BackgroundLoad: @unchecked Sendable {
+  private let lock = NSLock()
+  private var cancelled = false
+
+  public var isCancelled: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return cancelled
+  }
+
+  public func cancel() {
+    lock.lock()
+    cancelled = true
+    lock.unlock()
+  }
+}
+
+extension RecordingLoader {
+  /// Starts loading on a background thread and returns at once, so that a long
+  /// recording never blocks the caller (a window's frame loop, say).
+  ///
+  /// - Parameters:
+  ///   - onFrame: called on the loading thread with the store after each frame.
+  ///   - completion: called on the loading thread with the whole store, or the error.
+  public func start(
+    onFrame: @escaping @Sendable (PointStore) -> Void,
+    completion: @escaping @Sendable (Result<PointStore, any Error>) -> Void
+  ) -> BackgroundLoad {
+    let handle = BackgroundLoad()
+    Thread.detachNewThread { [self] in
+      let result = Result {
+        try load(onFrame: { store in
+          onFrame(store)
+          return !handle.isCancelled
+        })
+      }
+      completion(result)
+    }
+    return handle
   }
 }

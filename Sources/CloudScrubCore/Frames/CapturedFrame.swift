@@ -29,8 +29,8 @@ public struct CapturedFrame: Equatable, Sendable {
 /// Decodes compressed colour images (JPEG) for unprojection. Core holds no C library,
 /// so the decoder comes from the Formats library.
 public protocol ColorDecoder: Sendable {
-  /// Decodes `bytes`, at a reduced scale where that comes closer to (but not below)
-  /// `preferredWidth` × `preferredHeight`.
+  /// Decodes `bytes`, at a reduced scale where that comes closer to `preferredWidth` ×
+  /// `preferredHeight` (the depth map's size: one colour sample a depth pixel).
   ///
   /// - Throws: when the bytes are not an image it can decode.
   func decodeJPEG(_ bytes: [UInt8], preferredWidth: Int, preferredHeight: Int) throws -> RGBImage

@@ -50,27 +50,38 @@ public struct DepthMap: Equatable, Sendable {
   }
 
   /// Depths in metres, row-major and tightly packed; 0 where the sample is not a
-  /// positive finite depth (invalid, or disparity 0).
-  public func metersGrid() -> [Float] {
+  /// positive finite depth (invalid, or disparity 0). With a `border`, the grid is that
+  /// many pixels wider on every side, the border all 0.
+  public func metersGrid(border: Int = 0) -> [Float] {
     precondition(isComplete, "depth map shorter than its size")
-    var out = [Float](repeating: 0, count: width * height)
-    bytes.withUnsafeBytes { raw in
-      for y in 0..<height {
-        let row = y * bytesPerRow
-        for x in 0..<width {
-          let value: Float
-          switch sampleType {
-          case .float32:
-            value = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)))
-          case .float16:
-            value = Float(halfBits: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: row + x * 2, as: UInt16.self)))
+    let sampleSize = sampleType == .float32 ? 4 : 2
+    let outWidth = width + 2 * border
+    let outCount = outWidth * (height + 2 * border)
+    return [Float](unsafeUninitializedCapacity: outCount) { out, initialized in
+      let base = out.baseAddress.unsafelyUnwrapped
+      base.initialize(repeating: 0, count: outCount)
+      bytes.withUnsafeBytes { raw in
+        for y in 0..<height {
+          let row = raw.baseAddress.unsafelyUnwrapped + y * bytesPerRow
+          let outRow = base + (y + border) * outWidth + border
+          for x in 0..<width {
+            var value: Float
+            if sampleSize == 4 {
+              value = Float(
+                bitPattern: UInt32(
+                  littleEndian: row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)))
+            } else {
+              value = Float(
+                halfBits: UInt16(
+                  littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self)))
+            }
+            if encoding == .disparityInverseMeters { value = 1 / value }
+            outRow[x] = value.isFinite && value > 0 ? value : 0
           }
-          let meters = encoding == .depthMeters ? value : 1 / value
-          out[y * width + x] = meters.isFinite && meters > 0 ? meters : 0
         }
       }
+      initialized = outCount
     }
-    return out
   }
 }
 

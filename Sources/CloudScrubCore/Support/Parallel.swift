@@ -63,3 +63,10 @@ func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
   guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
   _ = madvise(aligned, end - start, MADV_HUGEPAGE)
 }
+
+/// `adviseHugePages` for an array's reserved room, which starts at its buffer's address
+/// even while the array is shorter.
+func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer, capacity byteCount: Int) {
+  guard let base = buffer.baseAddress else { return }
+  adviseHugePages(base, byteCount: byteCount)
+}

@@ -18,7 +18,7 @@ struct ColorSampler {
   private let height: Int
 
   /// A sampler for `image`, or `nil` when the frame has no colour. JPEG colour is decoded
-  /// with `decoder` at the smallest scale not below the depth resolution.
+  /// with `decoder` at the scale closest to the depth resolution.
   init?(
     _ image: ColorImage?, depthWidth: Int, depthHeight: Int, decoder: (any ColorDecoder)?
   ) throws {
@@ -43,11 +43,18 @@ struct ColorSampler {
     scaleY = Double(height) / Double(depthHeight)
   }
 
+  /// The colour column under depth column `u`.
+  func column(u: Int) -> Int { min(Int((Double(u) + 0.5) * scaleX), width - 1) }
+
+  /// The colour row under depth row `v`.
+  func row(v: Int) -> Int { min(Int((Double(v) + 0.5) * scaleY), height - 1) }
+
   /// The colour under depth pixel (u, v).
+  func color(u: Int, v: Int) -> RGB8 { color(x: column(u: u), y: row(v: v)) }
+
+  /// The colour of colour pixel (x, y).
   @inline(__always)
-  func color(u: Int, v: Int) -> RGB8 {
-    let x = min(Int((Double(u) + 0.5) * scaleX), width - 1)
-    let y = min(Int((Double(v) + 0.5) * scaleY), height - 1)
+  func color(x: Int, y: Int) -> RGB8 {
     switch source {
     case .rgb(let image):
       let i = (y * image.width + x) * 3

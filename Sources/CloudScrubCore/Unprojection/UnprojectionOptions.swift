@@ -40,29 +40,25 @@ public struct FlyingPixelFilter: Equatable, Sendable {
     self.maxRelativeStep = maxRelativeStep
   }
 
-  /// Whether pixel (x, y) of a `width` × `height` grid of depths (0 = invalid) is
-  /// flying. Neighbours outside the grid or without depth count as continuous.
+  /// Whether the depth at `pixel` is flying, in a grid of depths (0 = invalid) whose
+  /// rows are `rowStride` floats apart and which has a border of at least one invalid
+  /// depth all round, so that every neighbour can be read. Neighbours without depth
+  /// count as continuous.
   @inline(__always)
-  public func isFlying(
-    _ depths: UnsafeBufferPointer<Float>, width: Int, height: Int, x: Int, y: Int
-  ) -> Bool {
-    let d = depths[y * width + x]
+  func isFlying(at pixel: UnsafePointer<Float>, rowStride: Int) -> Bool {
+    let d = pixel.pointee
     let limit = maxRelativeStep * d
-    func step(_ dx: Int, _ dy: Int) -> Float {
-      let nx = x + dx
-      let ny = y + dy
-      guard nx >= 0, ny >= 0, nx < width, ny < height else { return 0 }
-      let n = depths[ny * width + nx]
+    @inline(__always) func step(_ offset: Int) -> Float {
+      let n = pixel[offset]
       return n > 0 ? n - d : 0
     }
-    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-      let forward = step(dx, dy)
-      let backward = step(-dx, -dy)
-      // Between: one neighbour nearer, the other farther, both by more than the limit.
-      if (forward > limit && backward < -limit) || (forward < -limit && backward > limit) {
-        return true
-      }
+    // Between two surfaces: one neighbour nearer, the opposite one farther, both by more
+    // than the limit. Along the row, the column and both diagonals.
+    @inline(__always) func between(_ offset: Int) -> Bool {
+      let forward = step(offset)
+      let backward = step(-offset)
+      return (forward > limit && backward < -limit) || (forward < -limit && backward > limit)
     }
-    return false
+    return between(1) || between(rowStride) || between(rowStride + 1) || between(rowStride - 1)
   }
 }

@@ -57,44 +57,66 @@ public enum Unprojector {
     let sampler = try ColorSampler(
       frame.color, depthWidth: width, depthHeight: height, decoder: decoder)
     let worldFromCamera = frame.pose.worldFromOpenCVCamera
-    let depths = depth.metersGrid()
+    // Depths with a border of invalid pixels, so that neighbours need no bounds checks.
+    let paddedWidth = width + 2
+    let depths = depth.metersGrid(border: 1)
 
-    var points = FramePoints()
-    let expected = (width / options.stride + 1) * (height / options.stride + 1)
-    points.positions.reserveCapacity(expected)
-    points.colors.reserveCapacity(expected)
-    points.confidence.reserveCapacity(expected)
     let minConfidence = options.minConfidence.rawValue
     let range = options.depthRangeMeters
     let (fx, fy, cx, cy) = (intrinsics.fx, intrinsics.fy, intrinsics.cx, intrinsics.cy)
-    // Rows of the rotation and the translation, for a fused transform of each point.
     let c = worldFromCamera.columns
-    depths.withUnsafeBufferPointer { grid in
-      for v in Swift.stride(from: 0, to: height, by: options.stride) {
-        let rayY = (Double(v) + 0.5 - cy) / fy
-        for u in Swift.stride(from: 0, to: width, by: options.stride) {
-          let d = grid[v * width + u]
-          guard d > 0, range.contains(d) else { continue }
-          var pointConfidence = FramePoints.unknownConfidence
-          if let confidence = frame.confidence {
-            pointConfidence = confidence.value(x: u, y: v)
-            guard pointConfidence >= minConfidence else { continue }
+    // Colour columns and ray x-slopes depend on u alone: work them out once a frame.
+    let columnsUsed = Array(Swift.stride(from: 0, to: width, by: options.stride))
+    let rowsUsed = Array(Swift.stride(from: 0, to: height, by: options.stride))
+    let colorColumns = columnsUsed.map { sampler?.column(u: $0) ?? 0 }
+    let rayXs = columnsUsed.map { (Double($0) + 0.5 - cx) / fx }
+    let confidenceMap = frame.confidence
+    let flying = options.flyingPixels
+    let capacity = columnsUsed.count * rowsUsed.count
+
+    // Each point is written straight into three arrays sized for every pixel.
+    var points = FramePoints()
+    var colors: [RGB8] = []
+    var confidences: [UInt8] = []
+    points.positions = [Point3](unsafeUninitializedCapacity: capacity) { positionsOut, positionCount in
+      colors = [RGB8](unsafeUninitializedCapacity: capacity) { colorsOut, colorCount in
+        confidences = [UInt8](unsafeUninitializedCapacity: capacity) { confidenceOut, confidenceCount in
+          var kept = 0
+          depths.withUnsafeBufferPointer { padded in
+            let grid = padded.baseAddress.unsafelyUnwrapped + paddedWidth + 1
+            for v in rowsUsed {
+              let rayY = (Double(v) + 0.5 - cy) / fy
+              let colorRow = sampler?.row(v: v) ?? 0
+              for (k, u) in columnsUsed.enumerated() {
+                let pixel = grid + (v &* paddedWidth &+ u)
+                let d = pixel.pointee
+                guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
+                var pointConfidence = FramePoints.unknownConfidence
+                if let confidenceMap {
+                  pointConfidence = confidenceMap.values[v &* confidenceMap.bytesPerRow &+ u]
+                  guard pointConfidence >= minConfidence else { continue }
+                }
+                if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) {
+                  continue
+                }
+                let z = Double(d)
+                let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
+                positionsOut[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
+                colorsOut[kept] =
+                  sampler?.color(x: colorColumns[k], y: colorRow) ?? FramePoints.noColor
+                confidenceOut[kept] = pointConfidence
+                kept &+= 1
+              }
+            }
           }
-          if let filter = options.flyingPixels,
-            filter.isFlying(grid, width: width, height: height, x: u, y: v)
-          {
-            continue
-          }
-          let z = Double(d)
-          let x = (Double(u) + 0.5 - cx) / fx * z
-          let y = rayY * z
-          let world = c.0 * x + c.1 * y + c.2 * z + c.3
-          points.positions.append(Point3(Float(world.x), Float(world.y), Float(world.z)))
-          points.colors.append(sampler?.color(u: u, v: v) ?? FramePoints.noColor)
-          points.confidence.append(pointConfidence)
+          confidenceCount = kept
         }
+        colorCount = confidences.count
       }
+      positionCount = colors.count
     }
+    points.colors = colors
+    points.confidence = confidences
     return points
   }
 }

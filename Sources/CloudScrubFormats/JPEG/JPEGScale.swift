@@ -56,4 +56,25 @@ public struct JPEGScale: Hashable, Sendable, CustomStringConvertible {
     }
     return fitting ?? .full
   }
+
+  /// The supported scale whose output comes closest to `preferredWidth` ×
+  /// `preferredHeight`, measured as the larger of the two sides' size ratios (so 180×240
+  /// is closer to 192×256 than 360×480 is). Ties go to the larger scale; a preferred
+  /// size of 0 or less gives full size.
+  public static func closest(
+    forImageWidth imageWidth: Int, imageHeight: Int, toWidth preferredWidth: Int,
+    height preferredHeight: Int
+  ) -> JPEGScale {
+    guard preferredWidth > 0, preferredHeight > 0 else { return .full }
+    func distance(_ scale: JPEGScale) -> Double {
+      func ratio(_ a: Int, _ b: Int) -> Double {
+        let r = Double(max(a, 1)) / Double(b)
+        return r >= 1 ? r : 1 / r
+      }
+      return max(
+        ratio(scale.scaled(imageWidth), preferredWidth),
+        ratio(scale.scaled(imageHeight), preferredHeight))
+    }
+    return supported.reversed().min { distance($0) < distance($1) } ?? .full
+  }
 }

@@ -10,8 +10,11 @@ import Foundation
 /// confidence. A value type holding no open files: `frame(at:)` may run on several
 /// threads at once.
 public struct Record3DEXRRecording: RecordingSource {
+  /// The export's folder.
   public let folder: String
+  /// `metadata.json`, parsed and checked.
   public let metadata: Record3DMetadata
+  /// "Record3D EXR+JPG export", its sizes and frame rate, and the importer's notes.
   public let description: RecordingDescription
   /// Frames `0..<frameCount`: the depth files numbered consecutively from 0, and no more
   /// than there are poses.
