@@ -35,6 +35,22 @@ import TestSupport
     Golden.check(result.standardOutput, against: "fixed_top-info.json")
   }
 
+  @Test func infoJSONOfTheRealRecordingMatchesTheGoldenFile() throws {
+    guard let path = TestData.shared("record3d-exr-desk") else { return }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    let result = try CommandRunner.run(["info", "--json", "record3d-exr-desk"], in: folder)
+    #expect(result.status == 0, "\(result.standardError)")
+    Golden.check(result.standardOutput, against: "record3d-exr-desk-info.json")
+    // Checked against metadata.json by hand: 240 frames at 60 fps, K column-major
+    // (fx = K[0], cx = K[6]) for the 1440×1920 colour images.
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["frames"] as? Int == 240)
+    #expect(object["fps"] as? Double == 60)
+    #expect((object["depth"] as? [String: Int]) == ["width": 192, "height": 256])
+    #expect((object["color"] as? [String: Int]) == ["width": 1440, "height": 1920])
+  }
+
   @Test func exportWritesWhatReadsBackEqual() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
