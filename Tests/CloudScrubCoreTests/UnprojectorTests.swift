@@ -187,6 +187,19 @@ import TestSupport
     #expect(throws: UnprojectionError.incompleteConfidence(width: 2, height: 2, bytes: 2)) {
       try Unprojector.unproject(noConfidence)
     }
+    let shortBGRA = Frames.depthFrame(
+      width: 2, height: 2, meters: twoByTwo,
+      color: .bgra(BGRAImage(width: 2, height: 2, bytesPerRow: 12, bytes: [UInt8](repeating: 0, count: 19))))
+    #expect(throws: UnprojectionError.incompleteColor(width: 2, height: 2)) {
+      try Unprojector.unproject(shortBGRA)
+    }
+    let shortChroma = Frames.depthFrame(
+      width: 2, height: 2, meters: twoByTwo,
+      color: .yCbCr420(
+        YCbCrImage(width: 2, height: 2, range: .full, luma: [1, 2, 3, 4], chroma: [128])))
+    #expect(throws: UnprojectionError.incompleteColor(width: 2, height: 2)) {
+      try Unprojector.unproject(shortChroma)
+    }
     let jpeg = Frames.depthFrame(width: 2, height: 2, meters: twoByTwo, color: .jpeg([1, 2]))
     #expect(throws: UnprojectionError.noJPEGDecoder) { try Unprojector.unproject(jpeg) }
   }

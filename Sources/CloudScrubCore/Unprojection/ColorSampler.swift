@@ -5,13 +5,19 @@
 /// the colour pixel under the same point of the image plane, assuming both images cover
 /// the same field of view (as ARKit's depth and captured image do).
 struct ColorSampler {
-  private enum Source {
-    case rgb(RGBImage)
-    case yCbCr(YCbCrImage)
-    case bgra(BGRAImage)
+  fileprivate enum Kind {
+    case rgb
+    case bgra
+    case yCbCr(YCbCrRange)
   }
 
-  private let source: Source
+  private let kind: Kind
+  /// RGB pixels, BGRA bytes, or the luma plane.
+  private let plane: [UInt8]
+  private let planeBytesPerRow: Int
+  /// The interleaved Cb Cr plane of YCbCr images.
+  private let chroma: [UInt8]
+  private let chromaBytesPerRow: Int
   private let scaleX: Double
   private let scaleY: Double
   private let width: Int
@@ -19,26 +25,53 @@ struct ColorSampler {
 
   /// A sampler for `image`, or `nil` when the frame has no colour. JPEG colour is decoded
   /// with `decoder` at the scale closest to the depth resolution.
+  ///
+  /// - Throws: `UnprojectionError.incompleteColor` when a plane is shorter than its size
+  ///   and stride say, and the decoder's error for JPEG it cannot decode.
   init?(
     _ image: ColorImage?, depthWidth: Int, depthHeight: Int, decoder: (any ColorDecoder)?
   ) throws {
+    var chroma: [UInt8] = []
+    var chromaBytesPerRow = 0
     switch image {
     case nil:
       return nil
     case .jpeg(let bytes):
       guard let decoder else { throw UnprojectionError.noJPEGDecoder }
-      source = .rgb(
-        try decoder.decodeJPEG(bytes, preferredWidth: depthWidth, preferredHeight: depthHeight))
-    case .rgb(let rgb): source = .rgb(rgb)
-    case .yCbCr420(let ycbcr): source = .yCbCr(ycbcr)
-    case .bgra(let bgra): source = .bgra(bgra)
+      let rgb = try decoder.decodeJPEG(
+        bytes, preferredWidth: depthWidth, preferredHeight: depthHeight)
+      (kind, plane, planeBytesPerRow) = (.rgb, rgb.pixels, rgb.width * 3)
+      (width, height) = (rgb.width, rgb.height)
+    case .rgb(let rgb):
+      (kind, plane, planeBytesPerRow) = (.rgb, rgb.pixels, rgb.width * 3)
+      (width, height) = (rgb.width, rgb.height)
+    case .bgra(let bgra):
+      (kind, plane, planeBytesPerRow) = (.bgra, bgra.bytes, bgra.bytesPerRow)
+      (width, height) = (bgra.width, bgra.height)
+    case .yCbCr420(let ycbcr):
+      (kind, plane, planeBytesPerRow) = (.yCbCr(ycbcr.range), ycbcr.luma, ycbcr.lumaBytesPerRow)
+      (chroma, chromaBytesPerRow) = (ycbcr.chroma, ycbcr.chromaBytesPerRow)
+      (width, height) = (ycbcr.width, ycbcr.height)
     }
-    switch source {
-    case .rgb(let i): (width, height) = (i.width, i.height)
-    case .yCbCr(let i): (width, height) = (i.width, i.height)
-    case .bgra(let i): (width, height) = (i.width, i.height)
-    }
+    self.chroma = chroma
+    self.chromaBytesPerRow = chromaBytesPerRow
     guard width > 0, height > 0 else { return nil }
+    // Every pixel the sampler can read must be inside its plane.
+    let pixelBytes: Int
+    switch kind {
+    case .rgb: pixelBytes = 3
+    case .bgra: pixelBytes = 4
+    case .yCbCr: pixelBytes = 1
+    }
+    var complete = planeBytesPerRow >= width * pixelBytes
+      && plane.count >= planeBytesPerRow * (height - 1) + width * pixelBytes
+    if case .yCbCr = kind {
+      let chromaWidth = (width + 1) / 2
+      let chromaHeight = (height + 1) / 2
+      complete = complete && chromaBytesPerRow >= chromaWidth * 2
+        && chroma.count >= chromaBytesPerRow * (chromaHeight - 1) + chromaWidth * 2
+    }
+    guard complete else { throw UnprojectionError.incompleteColor(width: width, height: height) }
     scaleX = Double(width) / Double(depthWidth)
     scaleY = Double(height) / Double(depthHeight)
   }
@@ -49,23 +82,48 @@ struct ColorSampler {
   /// The colour row under depth row `v`.
   func row(v: Int) -> Int { min(Int((Double(v) + 0.5) * scaleY), height - 1) }
 
-  /// The colour under depth pixel (u, v).
-  func color(u: Int, v: Int) -> RGB8 { color(x: column(u: u), y: row(v: v)) }
+  /// Runs `body` with direct access to the planes, for a frame's worth of lookups.
+  func withPixels<R>(_ body: (Pixels) -> R) -> R {
+    plane.withUnsafeBufferPointer { plane in
+      chroma.withUnsafeBufferPointer { chroma in
+        body(
+          Pixels(
+            kind: kind, plane: plane.baseAddress.unsafelyUnwrapped,
+            planeBytesPerRow: planeBytesPerRow, chroma: chroma.baseAddress,
+            chromaBytesPerRow: chromaBytesPerRow))
+      }
+    }
+  }
 
-  /// The colour of colour pixel (x, y).
-  @inline(__always)
-  func color(x: Int, y: Int) -> RGB8 {
-    switch source {
-    case .rgb(let image):
-      let i = (y * image.width + x) * 3
-      return RGB8(image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
-    case .bgra(let image):
-      let i = y * image.bytesPerRow + x * 4
-      return RGB8(image.bytes[i + 2], image.bytes[i + 1], image.bytes[i])
-    case .yCbCr(let image):
-      let luma = image.luma[y * image.lumaBytesPerRow + x]
-      let c = (y / 2) * image.chromaBytesPerRow + (x / 2) * 2
-      return Self.rgb(y: luma, cb: image.chroma[c], cr: image.chroma[c + 1], range: image.range)
+  /// The colour under depth pixel (u, v).
+  func color(u: Int, v: Int) -> RGB8 {
+    withPixels { $0.color(x: column(u: u), y: row(v: v)) }
+  }
+
+  /// Pointers into a sampler's planes, valid inside `withPixels`. Bounds were checked
+  /// when the sampler was made.
+  struct Pixels {
+    fileprivate let kind: Kind
+    fileprivate let plane: UnsafePointer<UInt8>
+    fileprivate let planeBytesPerRow: Int
+    fileprivate let chroma: UnsafePointer<UInt8>?
+    fileprivate let chromaBytesPerRow: Int
+
+    /// The colour of colour pixel (x, y).
+    @inline(__always)
+    func color(x: Int, y: Int) -> RGB8 {
+      switch kind {
+      case .rgb:
+        let p = plane + (y &* planeBytesPerRow &+ x &* 3)
+        return RGB8(p[0], p[1], p[2])
+      case .bgra:
+        let p = plane + (y &* planeBytesPerRow &+ x &* 4)
+        return RGB8(p[2], p[1], p[0])
+      case .yCbCr(let range):
+        let luma = plane[y &* planeBytesPerRow &+ x]
+        let c = chroma.unsafelyUnwrapped + ((y / 2) &* chromaBytesPerRow &+ (x / 2) &* 2)
+        return ColorSampler.rgb(y: luma, cb: c[0], cr: c[1], range: range)
+      }
     }
   }
 
@@ -94,6 +152,7 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
   case incompleteConfidence(width: Int, height: Int, bytes: Int)
   case confidenceSizeMismatch(depth: String, confidence: String)
   case invalidIntrinsics
+  case incompleteColor(width: Int, height: Int)
 
   public var description: String {
     switch self {
@@ -104,6 +163,7 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
     case .confidenceSizeMismatch(let depth, let confidence):
       "confidence map is \(confidence) but the depth map is \(depth)"
     case .invalidIntrinsics: "intrinsics with a zero or non-finite focal length or size"
+    case .incompleteColor(let w, let h): "colour image of \(w)×\(h) is shorter than its size and stride"
     }
   }
 }

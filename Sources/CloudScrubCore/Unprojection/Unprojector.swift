@@ -81,33 +81,42 @@ public enum Unprojector {
     points.positions = [Point3](unsafeUninitializedCapacity: capacity) { positionsOut, positionCount in
       colors = [RGB8](unsafeUninitializedCapacity: capacity) { colorsOut, colorCount in
         confidences = [UInt8](unsafeUninitializedCapacity: capacity) { confidenceOut, confidenceCount in
+          // The buffers are values pointing at the arrays' storage: copies write there too.
+          let (positionsBuffer, colorsBuffer, confidenceBuffer) = (positionsOut, colorsOut, confidenceOut)
           var kept = 0
-          depths.withUnsafeBufferPointer { padded in
-            let grid = padded.baseAddress.unsafelyUnwrapped + paddedWidth + 1
-            for v in rowsUsed {
-              let rayY = (Double(v) + 0.5 - cy) / fy
-              let colorRow = sampler?.row(v: v) ?? 0
-              for (k, u) in columnsUsed.enumerated() {
-                let pixel = grid + (v &* paddedWidth &+ u)
-                let d = pixel.pointee
-                guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
-                var pointConfidence = FramePoints.unknownConfidence
-                if let confidenceMap {
-                  pointConfidence = confidenceMap.values[v &* confidenceMap.bytesPerRow &+ u]
-                  guard pointConfidence >= minConfidence else { continue }
+          func run(_ pixels: ColorSampler.Pixels?) {
+            depths.withUnsafeBufferPointer { padded in
+              let grid = padded.baseAddress.unsafelyUnwrapped + paddedWidth + 1
+              for v in rowsUsed {
+                let rayY = (Double(v) + 0.5 - cy) / fy
+                let colorRow = sampler?.row(v: v) ?? 0
+                for (k, u) in columnsUsed.enumerated() {
+                  let pixel = grid + (v &* paddedWidth &+ u)
+                  let d = pixel.pointee
+                  guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
+                  var pointConfidence = FramePoints.unknownConfidence
+                  if let confidenceMap {
+                    pointConfidence = confidenceMap.values[v &* confidenceMap.bytesPerRow &+ u]
+                    guard pointConfidence >= minConfidence else { continue }
+                  }
+                  if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) {
+                    continue
+                  }
+                  let z = Double(d)
+                  let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
+                  positionsBuffer[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
+                  colorsBuffer[kept] =
+                    pixels?.color(x: colorColumns[k], y: colorRow) ?? FramePoints.noColor
+                  confidenceBuffer[kept] = pointConfidence
+                  kept &+= 1
                 }
-                if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) {
-                  continue
-                }
-                let z = Double(d)
-                let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
-                positionsOut[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
-                colorsOut[kept] =
-                  sampler?.color(x: colorColumns[k], y: colorRow) ?? FramePoints.noColor
-                confidenceOut[kept] = pointConfidence
-                kept &+= 1
               }
             }
+          }
+          if let sampler {
+            sampler.withPixels { run($0) }
+          } else {
+            run(nil)
           }
           confidenceCount = kept
         }
