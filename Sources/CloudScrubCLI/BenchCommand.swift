@@ -8,6 +8,7 @@ enum BenchCommand {
   static let help = """
     usage: cloudscrub bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
            cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
+           cloudscrub bench clean [--repeat R] [--open3d-script PATH]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
     binary and ASCII PLY, and prints read and write speeds in MB/s and points per
@@ -17,6 +18,9 @@ enum BenchCommand {
     ingest: loads a recording (default ../shared/data/record3d-exr-desk) and prints
     frames per second of the whole ingest beside decoding alone, and bytes per point.
 
+    clean: voxel merging of 10 million points and statistical outlier removal (k 20,
+    std 2) of 1 million, on synthetic data.
+
     With python3 and Open3D installed, Open3D runs on the same data in the same run.
 
     options:
@@ -25,7 +29,7 @@ enum BenchCommand {
                             removed afterwards)
       --repeat R            timed runs per measurement; the best is kept (default 3)
       --open3d-script PATH  the Open3D side (default bench/open3d_ply.py, or
-                            bench/open3d_ingest.py for ingest)
+                            bench/open3d_ingest.py or bench/open3d_clean.py)
       -h, --help            show this help
     """
 
@@ -49,8 +53,22 @@ enum BenchCommand {
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_ingest.py"
       ).run()
     }
+    if mode == "clean" {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "cloudscrub-bench-\(getpid())"
+      ).path
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try CleanBenchmark(
+        voxelPoints: 10_000_000, outlierPoints: 1_000_000, voxelSizeMeters: 0.01,
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3, folder: folder,
+        open3DScript: parsed.value("open3d-script") ?? "bench/open3d_clean.py"
+      ).run()
+    }
     guard mode == "ply", parsed.positionals.count == 1 || parsed.positionals.isEmpty else {
-      throw UsageError("bench runs 'ply' or 'ingest', not '\(parsed.positionals.joined(separator: " "))'")
+      throw UsageError("bench runs 'ply', 'ingest' or 'clean', not '\(parsed.positionals.joined(separator: " "))'")
     }
     let count = try parsed.value("points").map {
       try SynthCommand.positiveInteger($0, option: "--points")

@@ -23,12 +23,17 @@ enum ExportCommand {
 
     recording options (ignored, with a note, for a PLY input):
     \(RecordingFlags.help)
+    cleaning options, applied in this order after the recording options:
+    \(CleaningFlags.help)
     """
 
   static let spec = ArgumentSpec(
     valueOptions: ["-o": "output", "--output": "output", "--attributes": "attributes"]
-      .merging(RecordingFlags.valueOptions) { a, _ in a },
-    flags: ["--ascii": "ascii", "--help": "help", "-h": "help"], positionals: 1...1)
+      .merging(RecordingFlags.valueOptions) { a, _ in a }
+      .merging(CleaningFlags.valueOptions) { a, _ in a },
+    flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]
+      .merging(CleaningFlags.flags) { a, _ in a },
+    positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
@@ -40,20 +45,56 @@ enum ExportCommand {
     var options = try writeOptions(parsed, source: path)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
-    let cloud: PointCloud
+    let cleaning = try CleaningFlags.options(parsed)
+    var cloud: PointCloud
     var inputs = [path]
+    var stages: [StageCount] = []
+    var viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil }
     switch try InputLoader.open(path) {
     case .cloud(let input):
       if RecordingFlags.anyGiven(parsed) {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
       cloud = input.cloud
+      stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let source):
       let store = try InputLoader.load(
         source, path: recordingPath, selection: selection, unprojection: unprojection)
       cloud = store.cloud()
+      stages.append(StageCount(stage: "frames (\(store.frameCount))", points: cloud.count))
       options.comments.append(describe(selection, unprojection, frames: store.frameIndices))
       inputs.append(contentsOf: try recordingFiles(recordingPath))
+      viewpoint = { frame in
+        (try? source.frameInfo(at: Int(frame))).map { info in
+          SIMD3<Float>(info.pose.position)
+        }
+      }
+    }
+    let stageLine = Terminal.progress("cleaning")
+    let cleaned = CleaningPipeline.run(
+      cloud, options: cleaning, viewpoint: viewpoint,
+      progress: { stageLine?.update(0); _ = $0 })
+    stageLine?.finish()
+    cloud = cleaned.cloud
+    stages += cleaned.stages
+    if let comment = CleaningFlags.describe(cleaning) { options.comments.append(comment) }
+    if cleaning.normalNeighbours != nil {
+      switch options.attributes {
+      case .none: options.attributes = .named(["normal"])
+      case .named(let names) where !names.contains("normal"): options.attributes = .named(names + ["normal"])
+      default: break
+      }
+    }
+    if parsed.has("dry-run") {
+      let width = max(stages.map(\.stage.count).max() ?? 0, 5)
+      Terminal.out("stage" + String(repeating: " ", count: width - 3) + "points")
+      for stage in stages {
+        Terminal.out(
+          stage.stage + String(repeating: " ", count: width - stage.stage.count + 2)
+            + String(stage.points))
+      }
+      Terminal.out("dry run: nothing written (would write \(cloud.count) points to \(output))")
+      return
     }
     let progress = Terminal.progress("writing \(output)")
     defer { progress?.finish() }

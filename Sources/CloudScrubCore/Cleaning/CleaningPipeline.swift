@@ -1,0 +1,126 @@
+/// Statistical outlier removal settings: `neighbours` nearest neighbours, and a point is
+/// dropped when its mean neighbour distance exceeds the global mean by more than
+/// `stdRatio` standard deviations.
+public struct StatisticalOutlierOptions: Equatable, Sendable {
+  public var neighbours: Int
+  public var stdRatio: Double
+
+  public init(neighbours: Int = 20, stdRatio: Double = 2) {
+    self.neighbours = neighbours
+    self.stdRatio = stdRatio
+  }
+}
+
+/// Radius outlier removal settings: a point needs `minNeighbours` other points within
+/// `radiusMeters`.
+public struct RadiusOutlierOptions: Equatable, Sendable {
+  public var radiusMeters: Float
+  public var minNeighbours: Int
+
+  public init(radiusMeters: Float, minNeighbours: Int) {
+    self.radiusMeters = radiusMeters
+    self.minNeighbours = minNeighbours
+  }
+}
+
+/// The cleaning steps applied to a merged cloud, in this order: crop and height band,
+/// voxel merging, statistical then radius outlier removal, normals. `nil` skips a step.
+///
+/// Frame selection and the sensor-grid filters come before, from `FrameSelection` and
+/// `UnprojectionOptions`; the three together describe an export (see `ExportOptions`).
+public struct CleaningOptions: Equatable, Sendable {
+  public var crop: CropBox?
+  /// Keeps points whose height (world y) lies in this range.
+  public var heightBandMeters: ClosedRange<Float>?
+  public var voxelSizeMeters: Float?
+  public var statistical: StatisticalOutlierOptions?
+  public var radius: RadiusOutlierOptions?
+  /// Estimates normals from this many neighbours, oriented toward the capturing camera.
+  public var normalNeighbours: Int?
+
+  public init(
+    crop: CropBox? = nil, heightBandMeters: ClosedRange<Float>? = nil,
+    voxelSizeMeters: Float? = nil, statistical: StatisticalOutlierOptions? = nil,
+    radius: RadiusOutlierOptions? = nil, normalNeighbours: Int? = nil
+  ) {
+    self.crop = crop
+    self.heightBandMeters = heightBandMeters
+    self.voxelSizeMeters = voxelSizeMeters
+    self.statistical = statistical
+    self.radius = radius
+    self.normalNeighbours = normalNeighbours
+  }
+}
+
+/// How many points one step of a pipeline kept.
+public struct StageCount: Equatable, Sendable {
+  public var stage: String
+  public var points: Int
+
+  public init(stage: String, points: Int) {
+    self.stage = stage
+    self.points = points
+  }
+}
+
+/// Runs `CleaningOptions` over a cloud.
+public enum CleaningPipeline {
+  /// The cleaned cloud and how many points each step kept.
+  ///
+  /// - Parameters:
+  ///   - viewpoint: the camera position a point was captured from, by its `frame`
+  ///     attribute; used to orient normals (the origin for clouds without frames).
+  ///   - progress: called with the name of each step as it starts.
+  public static func run(
+    _ input: PointCloud, options: CleaningOptions,
+    viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil },
+    progress: ((String) -> Void)? = nil
+  ) -> (cloud: PointCloud, stages: [StageCount]) {
+    var cloud = input
+    var stages: [StageCount] = []
+    if options.crop != nil || options.heightBandMeters != nil {
+      progress?("crop")
+      cloud = cloud.subset(
+        keeping: Crop.mask(
+          cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters))
+      stages.append(StageCount(stage: "crop", points: cloud.count))
+    }
+    if let size = options.voxelSizeMeters {
+      progress?("voxel")
+      cloud = VoxelMerge.merge(cloud, voxelSizeMeters: size)
+      stages.append(StageCount(stage: "voxel", points: cloud.count))
+    }
+    if let statistical = options.statistical {
+      progress?("statistical outliers")
+      cloud = cloud.subset(
+        keeping: OutlierRemoval.statistical(
+          cloud.positions, neighbours: statistical.neighbours, stdRatio: statistical.stdRatio))
+      stages.append(StageCount(stage: "statistical outliers", points: cloud.count))
+    }
+    if let radius = options.radius {
+      progress?("radius outliers")
+      cloud = cloud.subset(
+        keeping: OutlierRemoval.radius(
+          cloud.positions, radiusMeters: radius.radiusMeters, minNeighbours: radius.minNeighbours))
+      stages.append(StageCount(stage: "radius outliers", points: cloud.count))
+    }
+    if let k = options.normalNeighbours {
+      progress?("normals")
+      let frames: [UInt32]?
+      if case .uint32(let values)? = cloud.attribute(named: "frame")?.values {
+        frames = values
+      } else {
+        frames = nil
+      }
+      // One lookup a frame, not a point.
+      var cameras: [UInt32: SIMD3<Float>] = [:]
+      for frame in Set(frames ?? []) { cameras[frame] = viewpoint(frame) }
+      let origin = SIMD3<Float>(0, 0, 0)
+      cloud.normals = NormalEstimation.estimate(
+        cloud.positions, neighbours: k,
+        viewpoint: { index in frames.flatMap { cameras[$0[index]] } ?? origin })
+      stages.append(StageCount(stage: "normals", points: cloud.count))
+    }
+    return (cloud, stages)
+  }
+}

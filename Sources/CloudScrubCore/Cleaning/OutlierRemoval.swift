@@ -1,0 +1,102 @@
+import Foundation
+
+/// Outlier filters over positions; each returns a keep mask with one flag a point.
+///
+/// Both build a `KDTree` and query every point once, spread over all cores in tree
+/// order (neighbouring queries visit nearly the same nodes). Points with a non-finite
+/// coordinate are never kept and are nobody's neighbour.
+public enum OutlierRemoval {
+  /// Keeps points whose mean distance to their `k` nearest neighbours is at most the
+  /// cloud's mean of that figure plus `stdRatio` standard deviations.
+  ///
+  /// Semantics, precisely (a brute-force reference reproduces the mask bit for bit):
+  /// - A point's neighbours are the `k` nearest *other* points (PCL's convention; Open3D
+  ///   counts the point itself as one of its k). Duplicates of a point are other points
+  ///   at distance 0. When the cloud has fewer than `k + 1` finite points, every point
+  ///   uses all the others.
+  /// - Its mean distance is the sum, in `Double`, nearest first, of
+  ///   `Double(distanceSquared.squareRoot())` (the `Float` square root of the `Float`
+  ///   squared distance), divided by the number of neighbours.
+  /// - The global mean and the sample standard deviation (divisor n − 1) of the mean
+  ///   distances are taken in `Double` in point order, two-pass; a point is kept when
+  ///   its mean distance ≤ mean + stdRatio × deviation.
+  /// - With `k < 1` or fewer than two finite points, every finite point is kept.
+  public static func statistical(_ positions: [Point3], neighbours k: Int, stdRatio: Double)
+    -> [Bool]
+  {
+    var keep = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+    let tree = KDTree(positions)
+    let finiteCount = tree.count
+    guard k >= 1, finiteCount >= 2 else { return keep }
+    let means = meanNeighbourDistances(tree, neighbours: min(k, finiteCount - 1))
+
+    var sum = 0.0
+    for index in 0..<positions.count where keep[index] { sum += means[index] }
+    let mean = sum / Double(finiteCount)
+    var squares = 0.0
+    for index in 0..<positions.count where keep[index] {
+      let deviation = means[index] - mean
+      squares += deviation * deviation
+    }
+    let threshold = mean + stdRatio * (squares / Double(finiteCount - 1)).squareRoot()
+    for index in 0..<positions.count where keep[index] {
+      keep[index] = means[index] <= threshold
+    }
+    return keep
+  }
+
+  /// Keeps points that have at least `minNeighbours` other points within `radiusMeters`
+  /// (inclusive: squared distance ≤ radius², in `Float`).
+  ///
+  /// Duplicates of a point count as neighbours. With `minNeighbours < 1` every finite
+  /// point is kept; a negative or NaN radius reaches no neighbour.
+  public static func radius(_ positions: [Point3], radiusMeters: Float, minNeighbours: Int)
+    -> [Bool]
+  {
+    let finite = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+    guard minNeighbours >= 1 else { return finite }
+    guard radiusMeters >= 0 else { return [Bool](repeating: false, count: positions.count) }
+    let tree = KDTree(positions)
+    let keep = ParallelSlots(count: positions.count, initial: false)
+    let radiusSquared = radiusMeters * radiusMeters
+    Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
+      tree.withSearchContext { context in
+        for position in range {
+          let e = context.entries[position]
+          let found = context.count(
+            withinSquared: radiusSquared, e.x, e.y, e.z, excludingPosition: position,
+            limit: minNeighbours)
+          keep[Int(e.index)] = found >= minNeighbours
+        }
+      }
+    }
+    return (0..<positions.count).map { keep[$0] }
+  }
+
+  /// Each point's mean distance to its `k` nearest other points (as `statistical`
+  /// defines it), by original index; NaN for points not in the tree.
+  static func meanNeighbourDistances(_ tree: KDTree, neighbours k: Int) -> [Double] {
+    let means = ParallelSlots(count: tree.sourceCount, initial: Double.nan)
+    Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
+      var search = NearestSearch(capacity: k)
+      defer { search.release() }
+      tree.withSearchContext { context in
+        var bound = Float.infinity
+        for position in range {
+          let e = context.entries[position]
+          let found = search.run(
+            context, e.x, e.y, e.z, excluding: e.index, upperBound: bound)
+          // Queries in tree order are close together, so this one's result bounds the next.
+          if position + 1 < range.upperBound {
+            let next = context.entries[position + 1]
+            bound = search.boundForNext(next.x, next.y, next.z)
+          }
+          var sum = 0.0
+          for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
+          means[Int(e.index)] = found > 0 ? sum / Double(found) : .nan
+        }
+      }
+    }
+    return (0..<tree.sourceCount).map { means[$0] }
+  }
+}
