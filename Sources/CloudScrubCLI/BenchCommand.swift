@@ -60,7 +60,7 @@ enum BenchCommand {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try CleanBenchmark(
-        voxelPoints: 10_000_000, outlierPoints: 1_000_000, voxelSizeMeters: 0.01,
+        voxelPoints: 10_000_000, outlierPoints: 1_000_000, voxelSizeMeters: 0.006,
         repeats: try parsed.value("repeat").map {
           try SynthCommand.positiveInteger($0, option: "--repeat")
         } ?? 3, folder: folder,

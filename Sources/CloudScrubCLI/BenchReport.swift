@@ -12,7 +12,7 @@ struct BenchReport {
     _ name: String, _ value: String, _ detail: String = "", target: Bool? = nil, goal: String = ""
   ) {
     let mark = target.map { $0 ? "  [met: \(goal)]" : "  [MISSED: \(goal)]" } ?? ""
-    text += "  " + name.padding(toLength: 18, withPad: " ", startingAt: 0)
+    text += "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
       + value.padding(toLength: 12, withPad: " ", startingAt: 0) + detail + mark + "\n"
   }
 
