@@ -93,3 +93,20 @@ struct Open3DPeer {
     ])
   }
 }
+
+/// Wall-clock timing for the benchmarks.
+enum Stopwatch {
+  /// The fastest of `runs` runs of `body`, in seconds.
+  static func best(runs: Int, _ body: () throws -> Void) throws -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<max(runs, 1) {
+      let start = ContinuousClock.now
+      try body()
+      let elapsed = ContinuousClock.now - start
+      fastest = min(
+        fastest,
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return fastest
+  }
+}

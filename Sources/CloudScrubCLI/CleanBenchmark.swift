@@ -31,9 +31,9 @@ struct CleanBenchmark {
     }
 
     var merged = PointCloud()
-    let voxelTime = try best { merged = VoxelMerge.merge(big, voxelSizeMeters: voxelSizeMeters) }
+    let voxelTime = try Stopwatch.best(runs: repeats) { merged = VoxelMerge.merge(big, voxelSizeMeters: voxelSizeMeters) }
     var kept = 0
-    let sorTime = try best {
+    let sorTime = try Stopwatch.best(runs: repeats) {
       kept = OutlierRemoval.statistical(small.positions, neighbours: 20, stdRatio: 2)
         .filter { $0 }.count
     }
@@ -53,18 +53,5 @@ struct CleanBenchmark {
       ]),
       ours: ["voxel_down_sample": voxelTime, "remove_statistical_outlier": sorTime])
     Terminal.out(report.text)
-  }
-
-  private func best(_ body: () throws -> Void) throws -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<repeats {
-      let start = ContinuousClock.now
-      try body()
-      let elapsed = ContinuousClock.now - start
-      fastest = min(
-        fastest,
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    return fastest
   }
 }

@@ -21,7 +21,7 @@ struct IngestBenchmark {
         + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
 
     // Decoding alone: every frame's depth and colour, on every core, as the loader does.
-    let decodeOnly = try best {
+    let decodeOnly = try Stopwatch.best(runs: repeats) {
       let failures = ParallelSlots<String?>(count: frames, initial: nil)
       DispatchQueue.concurrentPerform(iterations: frames) { index in
         do {
@@ -40,7 +40,7 @@ struct IngestBenchmark {
       }
     }
     var store = PointStore()
-    let ingest = try best {
+    let ingest = try Stopwatch.best(runs: repeats) {
       store = try RecordingLoader(source: source, decoder: decoder).load()
     }
     let bytesPerPoint = Double(store.storageByteCount) / Double(max(store.count, 1))
@@ -63,19 +63,6 @@ struct IngestBenchmark {
       Open3DIngestPeer(script: open3DScript).measure(path: path, frames: frames),
       ours: ["frames_per_second": Double(frames) / ingest], higherIsBetter: true)
     Terminal.out(report.text)
-  }
-
-  private func best(_ body: () throws -> Void) throws -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<repeats {
-      let start = ContinuousClock.now
-      try body()
-      let elapsed = ContinuousClock.now - start
-      fastest = min(
-        fastest,
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    return fastest
   }
 }
 

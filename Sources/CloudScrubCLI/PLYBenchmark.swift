@@ -24,19 +24,19 @@ struct PLYBenchmark {
     // Writing first, which also makes the files the rest reads.
     // Every timed write (ours, cp's) goes to a path that does not exist yet, so that no
     // run pays for freeing the previous file's pages.
-    let writeBinary = try best {
+    let writeBinary = try Stopwatch.best(runs: repeats) {
       try? FileManager.default.removeItem(atPath: binaryPath)
       try PLYWriter.write(cloud, to: binaryPath, options: binaryOptions)
     }
-    let writeASCII = try best(runs: 1) {
+    let writeASCII = try Stopwatch.best(runs: 1) {
       try PLYWriter.write(cloud, to: asciiPath, options: asciiOptions)
     }
     let binaryBytes = try fileSize(binaryPath)
     let asciiBytes = try fileSize(asciiPath)
 
-    let catBinary = try best { try runTool("/bin/cat", [binaryPath], discardOutput: true) }
-    let catASCII = try best { try runTool("/bin/cat", [asciiPath], discardOutput: true) }
-    let copyBinary = try best {
+    let catBinary = try Stopwatch.best(runs: repeats) { try runTool("/bin/cat", [binaryPath], discardOutput: true) }
+    let catASCII = try Stopwatch.best(runs: repeats) { try runTool("/bin/cat", [asciiPath], discardOutput: true) }
+    let copyBinary = try Stopwatch.best(runs: repeats) {
       try? FileManager.default.removeItem(atPath: copyPath)
       try runTool("/bin/cp", [binaryPath, copyPath], discardOutput: false)
     }
@@ -48,9 +48,9 @@ struct PLYBenchmark {
     let storagePerPoint = Double(readBack.storageByteCount) / Double(pointCount)
     guard readBack == cloud else { throw BenchError("the binary file did not read back equal") }
     readBack = PointCloud()
-    let readBinary = try best { _ = try PLYReader.read(path: binaryPath) }
-    let readASCII = try best(runs: min(repeats, 2)) { _ = try PLYReader.read(path: asciiPath) }
-    let writeAgain = try best {
+    let readBinary = try Stopwatch.best(runs: repeats) { _ = try PLYReader.read(path: binaryPath) }
+    let readASCII = try Stopwatch.best(runs: min(repeats, 2)) { _ = try PLYReader.read(path: asciiPath) }
+    let writeAgain = try Stopwatch.best(runs: repeats) {
       try? FileManager.default.removeItem(atPath: outputPath)
       try PLYWriter.write(cloud, to: outputPath, options: binaryOptions)
     }
@@ -103,19 +103,6 @@ struct PLYBenchmark {
   }
 
   // MARK: - Measuring
-
-  private func best(runs: Int? = nil, _ body: () throws -> Void) throws -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<(runs ?? repeats) {
-      let start = ContinuousClock.now
-      try body()
-      let elapsed = ContinuousClock.now - start
-      let seconds = Double(elapsed.components.seconds)
-        + Double(elapsed.components.attoseconds) / 1e18
-      fastest = min(fastest, seconds)
-    }
-    return fastest
-  }
 
   private func runTool(_ tool: String, _ arguments: [String], discardOutput: Bool) throws {
     let process = Process()

@@ -221,3 +221,31 @@ struct NearestSearch {
     if count == capacity { worst = distanceSquared(count - 1) }
   }
 }
+
+extension KDTree {
+  /// Finds the `k` nearest other points of every point in the tree, on every core, and
+  /// hands each result to `body` with the point's entry and how many were found.
+  ///
+  /// Queries run in tree order, so consecutive points are close and each result bounds
+  /// the next search; `body` is called from several threads at once.
+  func forEachNearest(
+    count k: Int, _ body: @Sendable (_ entry: Entry, _ search: NearestSearch, _ found: Int) -> Void
+  ) {
+    Parallel.forEachRange(count, minimumPerTask: 1 << 12) { range in
+      var search = NearestSearch(capacity: k)
+      defer { search.release() }
+      withSearchContext { context in
+        var bound = Float.infinity
+        for position in range {
+          let e = context.entries[position]
+          let found = search.run(context, e.x, e.y, e.z, excluding: e.index, upperBound: bound)
+          if position + 1 < range.upperBound {
+            let next = context.entries[position + 1]
+            bound = search.boundForNext(next.x, next.y, next.z)
+          }
+          body(e, search, found)
+        }
+      }
+    }
+  }
+}

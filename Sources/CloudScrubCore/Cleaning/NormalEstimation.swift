@@ -21,25 +21,10 @@ public enum NormalEstimation {
     let neighbourCount = min(max(k, 0), max(tree.count - 1, 0))
     let normals = ParallelSlots(count: positions.count, initial: Point3.zero)
     if neighbourCount >= 2 {
-      Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
-        var search = NearestSearch(capacity: neighbourCount)
-        defer { search.release() }
+      tree.forEachNearest(count: neighbourCount) { entry, search, found in
         positions.withUnsafeBufferPointer { points in
-          tree.withSearchContext { context in
-            var bound = Float.infinity
-            for position in range {
-              let e = context.entries[position]
-              let found = search.run(
-                context, e.x, e.y, e.z, excluding: e.index, upperBound: bound)
-              // Queries in tree order are close together, so this one's result bounds the next.
-              if position + 1 < range.upperBound {
-                let next = context.entries[position + 1]
-                bound = search.boundForNext(next.x, next.y, next.z)
-              }
-              normals[Int(e.index)] = normal(
-                of: e, neighbours: search, count: found, positions: points)
-            }
-          }
+          normals[Int(entry.index)] = normal(
+            of: entry, neighbours: search, count: found, positions: points)
         }
       }
     }

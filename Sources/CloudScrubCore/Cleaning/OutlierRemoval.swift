@@ -77,25 +77,10 @@ public enum OutlierRemoval {
   /// defines it), by original index; NaN for points not in the tree.
   static func meanNeighbourDistances(_ tree: KDTree, neighbours k: Int) -> [Double] {
     let means = ParallelSlots(count: tree.sourceCount, initial: Double.nan)
-    Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
-      var search = NearestSearch(capacity: k)
-      defer { search.release() }
-      tree.withSearchContext { context in
-        var bound = Float.infinity
-        for position in range {
-          let e = context.entries[position]
-          let found = search.run(
-            context, e.x, e.y, e.z, excluding: e.index, upperBound: bound)
-          // Queries in tree order are close together, so this one's result bounds the next.
-          if position + 1 < range.upperBound {
-            let next = context.entries[position + 1]
-            bound = search.boundForNext(next.x, next.y, next.z)
-          }
-          var sum = 0.0
-          for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
-          means[Int(e.index)] = found > 0 ? sum / Double(found) : .nan
-        }
-      }
+    tree.forEachNearest(count: k) { entry, search, found in
+      var sum = 0.0
+      for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
+      means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan
     }
     return (0..<tree.sourceCount).map { means[$0] }
   }
