@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Dependency rule: CloudScrubCore imports Foundation only (no C library, no GL, no
-// GLFW). CloudScrubFormats wraps the C decoders above it; rendering and the window come
-// later, also above it. See README.md.
+// GLFW). CloudScrubFormats wraps the C decoders above it. CloudScrubRender draws with
+// OpenGL (and EGL for headless pictures) above Core, never GLFW; the window (App) sits
+// above Render. Core ← Formats ← CLI and Core ← Render ← App ← CLI. See README.md.
 let package = Package(
   name: "CloudScrub",
   platforms: [.macOS(.v13)],
@@ -17,14 +18,36 @@ let package = Package(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(
       name: "COpenEXR", path: "Sources/COpenEXR", providers: [.apt(["libopenexr-dev"])]),
-    .target(name: "CloudScrubFormats", dependencies: ["CloudScrubCore", "CTurboJPEG", "COpenEXR"]),
-    .target(name: "CloudScrubCLI", dependencies: ["CloudScrubCore", "CloudScrubFormats"]),
+    .systemLibrary(name: "CPNG", path: "Sources/CPNG", providers: [.apt(["libpng-dev"])]),
+    .target(
+      name: "CloudScrubFormats", dependencies: ["CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG"]),
+    .systemLibrary(name: "CGL", path: "Sources/CGL", providers: [.apt(["libgl-dev"])]),
+    .systemLibrary(name: "CEGL", path: "Sources/CEGL", providers: [.apt(["libegl-dev"])]),
+    .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
+    .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+    .target(
+      name: "CloudScrubRender", dependencies: ["CloudScrubCore", "CGL", "CEGL"],
+      plugins: ["EmbedShaders"]),
+    .systemLibrary(name: "CGLFW", path: "Sources/CGLFW", providers: [.apt(["libglfw3-dev"])]),
+    .target(
+      name: "CImGuiBridge", path: "Sources/CImGuiBridge",
+      cxxSettings: [.unsafeFlags(["-I/usr/include/imgui"])],
+      linkerSettings: [
+        .linkedLibrary("imgui"), .linkedLibrary("stb"), .linkedLibrary("glfw"), .linkedLibrary("stdc++"),
+        .linkedLibrary("m"),
+        .linkedLibrary("dl"),
+      ]),
+    .target(name: "CloudScrubApp", dependencies: ["CloudScrubCore", "CloudScrubRender", "CGLFW", "CImGuiBridge"]),
+    .target(
+      name: "CloudScrubCLI",
+      dependencies: ["CloudScrubCore", "CloudScrubFormats", "CloudScrubRender", "CloudScrubApp"]),
     .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI"]),
     .target(name: "TestSupport", dependencies: ["CloudScrubCore"], path: "Tests/TestSupport"),
     .testTarget(name: "CloudScrubCoreTests", dependencies: ["CloudScrubCore", "TestSupport"]),
     .testTarget(
       name: "CloudScrubFormatsTests",
-      dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport"]),
+      dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "CloudScrubCLITests",
       dependencies: ["CloudScrubCLI", "CloudScrubCore", "TestSupport", "cloudscrub"],

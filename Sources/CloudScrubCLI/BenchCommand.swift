@@ -9,6 +9,7 @@ enum BenchCommand {
     usage: cloudscrub bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
            cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
            cloudscrub bench clean [--repeat R] [--open3d-script PATH]
+           cloudscrub bench lzfse [--repeat R]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
     binary and ASCII PLY, and prints read and write speeds in MB/s and points per
@@ -20,6 +21,9 @@ enum BenchCommand {
 
     clean: voxel merging of 10 million points and statistical outlier removal (k 20,
     std 2) of 1 million, on synthetic data.
+
+    lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
+    root), beside liblzfse through Python (pip install pyliblzfse) when installed.
 
     With python3 and Open3D installed, Open3D runs on the same data in the same run.
 
@@ -65,6 +69,15 @@ enum BenchCommand {
           try SynthCommand.positiveInteger($0, option: "--repeat")
         } ?? 3, folder: folder,
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_clean.py"
+      ).run()
+    }
+    if mode == "lzfse" {
+      return try LZFSEBenchmark(
+        folder: "Tests/CloudScrubFormatsTests/Fixtures/lzfse",
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3,
+        peerScript: "scripts/make-lzfse-vectors.py"
       ).run()
     }
     guard mode == "ply", parsed.positionals.count == 1 || parsed.positionals.isEmpty else {

@@ -9,6 +9,8 @@ public enum CloudScrubCommand {
   static let subcommands: [(name: String, summary: String, run: @Sendable ([String]) throws -> Void)] = [
     ("info", "describe a point cloud file", InfoCommand.run),
     ("export", "write a point cloud to PLY", ExportCommand.run),
+    ("render", "draw a cloud or recording into a PNG, with no display", RenderCommand.run),
+    ("view", "open the viewer window", ViewCommand.run),
     ("synth", "write a synthetic sample cloud", SynthCommand.run),
     ("bench", "measure PLY read and write speed", BenchCommand.run),
   ]

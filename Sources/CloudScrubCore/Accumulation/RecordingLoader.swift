@@ -88,10 +88,30 @@ public struct RecordingLoader: Sendable {
   public func load(
     progress: ((LoadProgress) -> Void)? = nil, onFrame: ((PointStore) -> Bool)? = nil
   ) throws -> PointStore {
-    let indices = selection.indices(frameCount: source.frameCount)
     var store = PointStore()
     store.reserveCapacity(
-      estimatedPoints: indices.count * estimatedPointsPerFrame())
+      estimatedPoints: selection.indices(frameCount: source.frameCount).count * estimatedPointsPerFrame())
+    try stream { k, total, frameIndex, points in
+      store.append(points, frameIndex: frameIndex)
+      progress?(LoadProgress(framesDone: k + 1, framesTotal: total, points: store.count))
+      return onFrame?(store) ?? true
+    }
+    return store
+  }
+
+  /// Decodes and unprojects every selected frame on all cores and hands the frames
+  /// over in timeline order, without keeping them: for a caller that accumulates
+  /// them itself (the viewer).
+  ///
+  /// - Parameter body: called with the frame's position in the selection, the
+  ///   selection's size, the frame's index in the recording and its points; returns
+  ///   `false` to stop.
+  /// - Throws: `FrameLoadError` for the first frame (in timeline order) that fails, or
+  ///   what `body` throws.
+  public func stream(
+    _ body: (_ position: Int, _ total: Int, _ frameIndex: Int, _ points: FramePoints) throws -> Bool
+  ) throws {
+    let indices = selection.indices(frameCount: source.frameCount)
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
     let pipeline = FramePipeline(count: indices.count, window: workers * 3)
     for _ in 0..<workers {
@@ -104,11 +124,8 @@ public struct RecordingLoader: Sendable {
     defer { pipeline.cancel() }
     for k in 0..<indices.count {
       let points = try pipeline.take(k).get()
-      store.append(points, frameIndex: indices[k])
-      progress?(LoadProgress(framesDone: k + 1, framesTotal: indices.count, points: store.count))
-      if let onFrame, !onFrame(store) { break }
+      if try !body(k, indices.count, indices[k], points) { break }
     }
-    return store
   }
 
   /// Points a frame can hold at most: one a depth pixel that the stride keeps.

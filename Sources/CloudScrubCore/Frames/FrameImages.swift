@@ -134,6 +134,11 @@ public enum ConfidenceLevel: UInt8, Sendable, Comparable, CaseIterable, Codable 
   public static func < (lhs: ConfidenceLevel, rhs: ConfidenceLevel) -> Bool {
     lhs.rawValue < rhs.rawValue
   }
+
+  /// The level called `name` ("low", "medium" or "high"), as options spell it.
+  public static func named(_ name: String) -> ConfidenceLevel? {
+    allCases.first { "\($0)" == name }
+  }
 }
 
 /// A decoded colour image, 8-bit RGB, tightly packed rows.

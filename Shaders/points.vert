@@ -1,0 +1,79 @@
+#version 330 core
+// One point of the cloud. Colour modes and the confidence filter are uniforms, so
+// changing them never re-uploads a point.
+
+layout(location = 0) in vec3 aPosition;
+layout(location = 1) in vec4 aColorConfidence;  // rgb in 0..1, confidence * (1/255)
+
+uniform mat4 uViewProjection;
+uniform mat4 uView;
+uniform float uPointSizePixels;
+uniform int uColorMode;       // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame
+uniform int uMinConfidence;   // points below are dropped; 255 ("no map") always passes
+uniform vec3 uUpAxis;         // world up, unit length
+uniform vec2 uHeightRange;    // metres along uUpAxis mapped to the ramp's ends
+uniform vec2 uDepthRange;     // view distance in metres mapped to the ramp's ends
+uniform int uBaseIndex;       // index in the whole cloud of this buffer's first point
+uniform isamplerBuffer uFrameStarts;  // first point index of each frame
+uniform int uFrameCount;
+uniform float uDimmed;        // 1 draws the points darkened (previews)
+
+out vec3 vColor;
+
+// Blue (near, low, early) through cyan, green and yellow to red.
+vec3 ramp(float t) {
+  t = clamp(t, 0.0, 1.0);
+  vec3 c0 = vec3(0.15, 0.25, 0.95);
+  vec3 c1 = vec3(0.10, 0.80, 0.95);
+  vec3 c2 = vec3(0.20, 0.85, 0.25);
+  vec3 c3 = vec3(0.98, 0.85, 0.15);
+  vec3 c4 = vec3(0.92, 0.18, 0.12);
+  float s = t * 4.0;
+  if (s < 1.0) return mix(c0, c1, s);
+  if (s < 2.0) return mix(c1, c2, s - 1.0);
+  if (s < 3.0) return mix(c2, c3, s - 2.0);
+  return mix(c3, c4, s - 3.0);
+}
+
+// The frame a point belongs to: the last frame whose first point is at or before it.
+int frameOf(int pointIndex) {
+  int low = 0;
+  int high = uFrameCount - 1;
+  while (low < high) {
+    int middle = (low + high + 1) / 2;
+    if (texelFetch(uFrameStarts, middle).r <= pointIndex) low = middle; else high = middle - 1;
+  }
+  return low;
+}
+
+void main() {
+  int confidence = int(aColorConfidence.a * 255.0 + 0.5);
+  if (confidence != 255 && confidence < uMinConfidence) {
+    // Outside the clip volume: the point is not drawn.
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    gl_PointSize = 1.0;
+    vColor = vec3(0.0);
+    return;
+  }
+  vec4 world = vec4(aPosition, 1.0);
+  gl_Position = uViewProjection * world;
+  gl_PointSize = uPointSizePixels;
+
+  vec3 color = aColorConfidence.rgb;
+  if (uColorMode == 1) {
+    float h = dot(aPosition, uUpAxis);
+    color = ramp((h - uHeightRange.x) / max(uHeightRange.y - uHeightRange.x, 1e-6));
+  } else if (uColorMode == 2) {
+    float d = -(uView * world).z;
+    color = ramp((d - uDepthRange.x) / max(uDepthRange.y - uDepthRange.x, 1e-6));
+  } else if (uColorMode == 3) {
+    if (confidence == 0) color = vec3(0.90, 0.20, 0.15);
+    else if (confidence == 1) color = vec3(0.95, 0.80, 0.15);
+    else if (confidence == 2) color = vec3(0.20, 0.80, 0.30);
+    else color = vec3(0.75, 0.75, 0.75);
+  } else if (uColorMode == 4) {
+    int frame = frameOf(uBaseIndex + gl_VertexID);
+    color = ramp(uFrameCount > 1 ? float(frame) / float(uFrameCount - 1) : 0.0);
+  }
+  vColor = mix(color, color * 0.25, uDimmed);
+}

@@ -1,0 +1,87 @@
+// The C side of the bridge: each function forwards to ImGui.
+#include "imgui_bridge.h"
+
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+extern "C" {
+
+bool csui_init(GLFWwindow *window) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO &io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is fixed; write no imgui.ini
+  ImGui::StyleColorsDark();
+  ImGuiStyle &style = ImGui::GetStyle();
+  style.WindowRounding = 4.0f;
+  style.FrameRounding = 3.0f;
+  if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) return false;
+  return ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+void csui_shutdown(void) {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void csui_new_frame(void) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void csui_render(void) {
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+bool csui_wants_mouse(void) { return ImGui::GetIO().WantCaptureMouse; }
+bool csui_wants_keyboard(void) { return ImGui::GetIO().WantCaptureKeyboard; }
+
+bool csui_begin(const char *title, float x, float y, float width, float height, bool fixed) {
+  ImGui::SetNextWindowPos(ImVec2(x, y), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(width, height), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse;
+  if (fixed) {
+    flags |= ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings;
+  }
+  return ImGui::Begin(title, nullptr, flags);
+}
+
+void csui_end(void) { ImGui::End(); }
+void csui_text(const char *text) { ImGui::TextUnformatted(text); }
+void csui_text_wrapped(const char *text) { ImGui::TextWrapped("%s", text); }
+void csui_text_colored(float r, float g, float b, const char *text) {
+  ImGui::TextColored(ImVec4(r, g, b, 1.0f), "%s", text);
+}
+bool csui_button(const char *label) { return ImGui::Button(label); }
+bool csui_checkbox(const char *label, bool *value) { return ImGui::Checkbox(label, value); }
+bool csui_slider_float(const char *label, float *value, float min, float max, const char *format) {
+  return ImGui::SliderFloat(label, value, min, max, format);
+}
+bool csui_slider_int(const char *label, int *value, int min, int max, const char *format) {
+  return ImGui::SliderInt(label, value, min, max, format);
+}
+bool csui_radio(const char *label, bool active) { return ImGui::RadioButton(label, active); }
+bool csui_input_text(const char *label, char *buffer, size_t size) {
+  return ImGui::InputText(label, buffer, size);
+}
+void csui_same_line(void) { ImGui::SameLine(); }
+void csui_separator(void) { ImGui::Separator(); }
+bool csui_collapsing_header(const char *label, bool default_open) {
+  return ImGui::CollapsingHeader(label, default_open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+}
+void csui_progress(float fraction, float width, const char *overlay) {
+  ImGui::ProgressBar(fraction, ImVec2(width, 0.0f), overlay);
+}
+void csui_image(unsigned int texture, float width, float height) {
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<size_t>(texture)), ImVec2(width, height));
+}
+void csui_set_next_item_width(float width) { ImGui::SetNextItemWidth(width); }
+float csui_available_width(void) { return ImGui::GetContentRegionAvail().x; }
+bool csui_item_active(void) { return ImGui::IsItemActive(); }
+
+}  // extern "C"

@@ -1,0 +1,187 @@
+import CGL
+import CGLFW
+import CImGuiBridge
+import CloudScrubCore
+import CloudScrubRender
+import Foundation
+
+/// How the window starts.
+public struct ViewerOptions {
+  public var widthPixels = 1280
+  public var heightPixels = 800
+  /// What to open at once; nil opens nothing (drop a file on the window).
+  public var path: String?
+
+  public init(widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil) {
+    self.widthPixels = widthPixels
+    self.heightPixels = heightPixels
+    self.path = path
+  }
+}
+
+/// The viewer window: the frame loop that turns events into commands, applies them to
+/// the state, feeds loaded frames to the GPU mirror, draws, and lays the panels over.
+public final class ViewerApp {
+  private let window: GLFWWindow
+  private let backend: GLBackend
+  private let renderer: SceneRenderer
+  private let opener: any ViewerDocumentOpener
+  private var session: ViewerSession
+  private var mapper = InputMapper()
+  private var pending: [ViewerCommand] = []
+  private var panels = ViewerPanels()
+  private var previews: PreviewTextures
+  private var lastTime = 0.0
+
+  /// Opens the window (and `options.path`, if given) and runs until it is closed.
+  ///
+  /// - Throws: `ViewerError` or `RenderError` when the window or GL cannot start; a
+  ///   file that cannot be opened is shown in the window instead.
+  public static func run(options: ViewerOptions, opener: any ViewerDocumentOpener) throws {
+    let app = try ViewerApp(options: options, opener: opener)
+    try app.loop()
+  }
+
+  private init(options: ViewerOptions, opener: any ViewerDocumentOpener) throws {
+    window = try GLFWWindow(width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
+    backend = try GLBackend()
+    renderer = SceneRenderer(backend: backend)
+    self.opener = opener
+    let size = window.framebufferSize
+    session = ViewerSession(width: size.width, height: size.height)
+    previews = PreviewTextures()
+    guard csui_init(window.handle) else { throw ViewerError("Dear ImGui could not start on this window") }
+    if let path = options.path { open(path) }
+  }
+
+  deinit {
+    session.document?.load.cancel()
+    csui_shutdown()
+  }
+
+  private func open(_ path: String) {
+    session.document?.load.cancel()
+    renderer.mirror.reset()
+    previews.clear()
+    let size = window.framebufferSize
+    session = ViewerSession(width: size.width, height: size.height)
+    mapper = InputMapper()
+    do {
+      let document = try opener.open(path)
+      session.document = document
+      window.setTitle("CloudScrub — \(URL(fileURLWithPath: path).lastPathComponent)")
+      panels.exportPath = ViewerPanels.defaultExportPath(for: path)
+    } catch {
+      session.message = .error("\(error)")
+    }
+  }
+
+  private func loop() throws {
+    lastTime = glfwGetTime()
+    while !window.shouldClose {
+      let busy = session.state.playback.isPlaying || session.isLoading || mapper.isDragging
+      for event in window.pollEvents(waitingUpTo: busy ? 0 : 0.25) { handle(event) }
+      let now = glfwGetTime()
+      let dt = now - lastTime
+      lastTime = now
+
+      pending += session.takeLoadedFrames()
+      let scene = sceneRectangle()
+      if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight {
+        pending.append(.camera(.setViewport(width: scene.width, height: scene.height)))
+      }
+      if session.state.playback.isPlaying { pending.append(.playback(.advance(seconds: dt))) }
+      for command in pending { session.state.apply(command) }
+      pending = []
+
+      do {
+        try renderer.sync(with: session.content.store)
+      } catch {
+        session.message = .error("\(error)")
+      }
+      previews.update(for: session)
+      backend.outputFramebuffer = 0
+      backend.outputOrigin = SIMD2(scene.x, window.framebufferSize.height - scene.y - scene.height)
+      glViewport(0, 0, GLsizei(window.framebufferSize.width), GLsizei(window.framebufferSize.height))
+      glClearColor(0.06, 0.06, 0.07, 1)
+      glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+      renderer.draw(state: session.state, frameRanges: session.content.store.frameRanges)
+
+      csui_new_frame()
+      let scale = window.pixelScale
+      let actions = panels.draw(
+        session: session, previews: previews, width: Float(window.framebufferSize.width) / scale,
+        height: Float(window.framebufferSize.height) / scale)
+      csui_render()
+      window.swapBuffers()
+      perform(actions)
+    }
+  }
+
+  /// The part of the window the 3D view gets (top-left origin, framebuffer pixels):
+  /// between the side panels and above the timeline.
+  private func sceneRectangle() -> (x: Int, y: Int, width: Int, height: Int) {
+    let size = window.framebufferSize
+    let scale = window.pixelScale
+    let layout = ViewerPanels.sceneArea(
+      width: Float(size.width) / scale, height: Float(size.height) / scale,
+      hasFramePanel: session.document?.recording != nil)
+    return (
+      Int(layout.x * scale), Int(layout.y * scale), max(1, Int(layout.width * scale)),
+      max(1, Int(layout.height * scale))
+    )
+  }
+
+  private func handle(_ event: WindowEvent) {
+    let scene = sceneRectangle()
+    let origin = SIMD2(Float(scene.x), Float(scene.y))
+    switch event {
+    case .key(let key, let shift):
+      guard !csui_wants_keyboard() else { return }
+      pending += mapper.keyPressed(key, shift: shift)
+    case .mouseDown(let button, let at, let shift):
+      guard !csui_wants_mouse() else { return }
+      mapper.mouseDown(button, at: at, shift: shift)
+    case .mouseUp(let button):
+      mapper.mouseUp(button)
+    case .cursor(let at):
+      pending += mapper.mouseMoved(to: at)
+    case .scroll(let steps, let at):
+      guard !csui_wants_mouse() else { return }
+      pending += mapper.scrolled(steps: steps, at: at - origin, width: scene.width, height: scene.height)
+    case .drop(let paths):
+      if let first = paths.first { open(first) }
+    }
+  }
+
+  private func perform(_ actions: [PanelAction]) {
+    for action in actions {
+      switch action {
+      case .command(let command):
+        pending.append(command)
+      case .open(let path):
+        open(path)
+      case .export(let path):
+        export(to: path)
+      case .setLastFramesCount(let count):
+        mapper.lastFramesCount = count
+      }
+    }
+  }
+
+  private func export(to path: String) {
+    guard let document = session.document, let visible = session.state.playback.visibleFrames else {
+      session.message = .error("nothing to export yet")
+      return
+    }
+    do {
+      let line = try opener.export(
+        WindowExportRequest(
+          document: document, content: session.content, visibleFrames: visible,
+          minConfidence: session.state.display.minConfidence, outputPath: path))
+      session.message = .info(line)
+    } catch {
+      session.message = .error("\(error)")
+    }
+  }
+}

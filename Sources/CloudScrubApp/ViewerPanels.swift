@@ -1,0 +1,235 @@
+import CImGuiBridge
+import CloudScrubCore
+import Foundation
+
+/// What the user asked for in a panel.
+enum PanelAction {
+  case command(ViewerCommand)
+  case open(String)
+  case export(String)
+  case setLastFramesCount(Int)
+}
+
+/// The panels laid over the 3D view: controls on the left, the current frame's images
+/// on the right, the timeline along the bottom. Reads the session; every change it
+/// wants comes back as an action, applied by the frame loop.
+struct ViewerPanels {
+  static let margin: Float = 8
+  static let sideWidth: Float = 290
+  static let timelineHeight: Float = 78
+
+  var exportPath = "cloud.ply"
+  private var exportBuffer = [CChar](repeating: 0, count: 1024)
+  private var openBuffer = [CChar](repeating: 0, count: 1024)
+  private var lastFrames: Int32 = 30
+
+  static func defaultExportPath(for input: String) -> String {
+    let url = URL(fileURLWithPath: input)
+    let base = url.deletingPathExtension().lastPathComponent
+    return url.deletingLastPathComponent().appendingPathComponent("\(base)-export.ply").path
+  }
+
+  /// Where the 3D view goes in a window of `width` × `height` (window coordinates,
+  /// top-left origin).
+  static func sceneArea(width: Float, height: Float, hasFramePanel: Bool) -> (
+    x: Float, y: Float, width: Float, height: Float
+  ) {
+    let left = sideWidth + 2 * margin
+    let right = hasFramePanel ? sideWidth + 2 * margin : margin
+    return (left, margin, max(1, width - left - right), max(1, height - timelineHeight - 3 * margin))
+  }
+
+  mutating func draw(
+    session: ViewerSession, previews: PreviewTextures, width: Float, height: Float
+  ) -> [PanelAction] {
+    var actions: [PanelAction] = []
+    controls(session, &actions, height: height)
+    if session.document?.recording != nil {
+      frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
+    }
+    timeline(session, &actions, width: width, height: height)
+    return actions
+  }
+
+  // MARK: - Controls
+
+  private mutating func controls(_ session: ViewerSession, _ actions: inout [PanelAction], height: Float) {
+    defer { csui_end() }
+    guard csui_begin("Controls", Self.margin, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
+    else { return }
+    let state = session.state
+    let display = state.display
+    if let document = session.document {
+      csui_text(URL(fileURLWithPath: document.path).lastPathComponent)
+      csui_text_wrapped(document.summary)
+      csui_text("\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
+      switch document.load.status {
+      case .loading(let done, let total):
+        csui_progress(total > 0 ? Float(done) / Float(total) : 0, -1, "loading \(done)/\(total)")
+      case .failed:
+        csui_text_colored(0.95, 0.4, 0.35, "loading stopped")
+      default: break
+      }
+    } else {
+      csui_text("Drop a PLY file or a recording here,")
+      csui_text("or type its path:")
+    }
+    csui_set_next_item_width(-1)
+    if csui_input_text("##open", &openBuffer, openBuffer.count) {}
+    if csui_button("Open") {
+      let path = String(decoding: openBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if !path.isEmpty { actions.append(.open(path)) }
+    }
+    if let message = session.message {
+      switch message {
+      case .info(let text): csui_text_colored(0.5, 0.9, 0.5, text)
+      case .error(let text): csui_text_colored(0.95, 0.4, 0.35, text)
+      }
+    }
+
+    if csui_collapsing_header("Points", true) {
+      for (index, mode) in PointColorMode.allCases.enumerated() {
+        if index > 0 && index != 3 { csui_same_line() }
+        if csui_radio(mode.rawValue, display.colorMode == mode) {
+          actions.append(.command(.display(.setColorMode(mode))))
+        }
+      }
+      var size = display.pointSizePixels
+      if csui_slider_float("size (px)", &size, 1, 12, "%.0f") { actions.append(.command(.display(.setPointSize(size)))) }
+      var round = display.roundPoints
+      if csui_checkbox("round", &round) { actions.append(.command(.display(.setRoundPoints(round)))) }
+      csui_same_line()
+      var edl = display.eyeDomeLighting
+      if csui_checkbox("eye-dome lighting", &edl) { actions.append(.command(.display(.toggleEyeDomeLighting))) }
+      csui_text("minimum confidence")
+      for level in ConfidenceLevel.allCases {
+        if level != .low { csui_same_line() }
+        if csui_radio("\(level)", display.minConfidence == level) {
+          actions.append(.command(.display(.setMinConfidence(level))))
+        }
+      }
+    }
+    if csui_collapsing_header("Timeline", true) {
+      let mode = state.playback.mode
+      if csui_radio("up to playhead", mode == .upToPlayhead) { actions.append(.command(.playback(.setMode(.upToPlayhead)))) }
+      if csui_radio("current frame", mode == .currentFrameOnly) {
+        actions.append(.command(.playback(.setMode(.currentFrameOnly))))
+      }
+      let isLast: Bool
+      if case .lastFrames = mode { isLast = true } else { isLast = false }
+      if csui_radio("last N frames", isLast) {
+        actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames))))))
+      }
+      csui_same_line()
+      csui_set_next_item_width(-1)
+      if csui_slider_int("##n", &lastFrames, 1, 300, "N = %d") {
+        actions.append(.setLastFramesCount(Int(lastFrames)))
+        if isLast { actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames)))))) }
+      }
+    }
+    if csui_collapsing_header("View", true) {
+      if csui_button("Fit (F)") { actions.append(.command(.camera(.fit))) }
+      csui_same_line()
+      if csui_button("Reset (R)") { actions.append(.command(.camera(.reset))) }
+      csui_same_line()
+      if csui_button("Capture (C)") { actions.append(.command(.camera(.lookThroughCaptureCamera))) }
+      var grid = display.showGrid
+      if csui_checkbox("grid", &grid) { actions.append(.command(.display(.toggleGrid))) }
+      csui_same_line()
+      var axes = display.showAxes
+      if csui_checkbox("axes", &axes) { actions.append(.command(.display(.toggleAxes))) }
+      var trajectory = display.showTrajectory
+      if csui_checkbox("trajectory", &trajectory) { actions.append(.command(.display(.toggleTrajectory))) }
+      csui_same_line()
+      var frustum = display.showFrustum
+      if csui_checkbox("frustum", &frustum) { actions.append(.command(.display(.toggleFrustum))) }
+    }
+    if csui_collapsing_header("Export", true) {
+      if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
+      csui_set_next_item_width(-1)
+      _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
+      if csui_button("Export shown points as PLY") {
+        let path = String(decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        actions.append(.export(path))
+      }
+    }
+  }
+
+  // MARK: - Frame images
+
+  private func frameImages(_ previews: PreviewTextures, x: Float, height: Float) {
+    defer { csui_end() }
+    guard csui_begin("Frame", x, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
+    else { return }
+    let width = csui_available_width()
+    for (title, texture) in [("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence)] {
+      csui_text(title)
+      if let texture {
+        csui_image(texture.id, width, width * Float(texture.height) / Float(max(texture.width, 1)))
+      } else {
+        csui_text("  (none)")
+      }
+    }
+    if let range = previews.depthRangeMeters {
+      csui_text(String(format: "depth: blue %.2f m to red %.2f m", range.lowerBound, range.upperBound))
+    }
+  }
+
+  // MARK: - Timeline
+
+  private func timeline(_ session: ViewerSession, _ actions: inout [PanelAction], width: Float, height: Float) {
+    defer { csui_end() }
+    guard csui_begin(
+      "Timeline", Self.margin, height - Self.timelineHeight - Self.margin, width - 2 * Self.margin,
+      Self.timelineHeight, true)
+    else { return }
+    let playback = session.state.playback
+    let count = playback.loadedFrameCount
+    if csui_button(playback.isPlaying ? "Pause" : " Play ") { actions.append(.command(.playback(.togglePlay))) }
+    csui_same_line()
+    if csui_button("|<") { actions.append(.command(.playback(.jumpToStart))) }
+    csui_same_line()
+    if csui_button("<") { actions.append(.command(.playback(.step(-1)))) }
+    csui_same_line()
+    if csui_button(">") { actions.append(.command(.playback(.step(1)))) }
+    csui_same_line()
+    if csui_button(">|") { actions.append(.command(.playback(.jumpToEnd))) }
+    csui_same_line()
+    let time = count > 0 ? playback.frameTimestampsSeconds[playback.currentFrame] - playback.frameTimestampsSeconds[0] : 0
+    let recordingFrame = session.content.frameIndices.indices.contains(playback.currentFrame)
+      ? session.content.frameIndices[playback.currentFrame] : 0
+    csui_text(
+      count > 0
+        ? "frame \(recordingFrame) (\(playback.currentFrame + 1) of \(count))   "
+          + String(format: "%.2f s", time) + "   " + Self.modeName(playback.mode)
+        : "no frames")
+    var frame = Int32(playback.currentFrame)
+    csui_set_next_item_width(-1)
+    if csui_slider_int("##timeline", &frame, 0, Int32(max(count - 1, 0)), "") {
+      actions.append(.command(.playback(.seek(frame: Int(frame)))))
+    }
+  }
+
+  static func modeName(_ mode: TimelineMode) -> String {
+    switch mode {
+    case .upToPlayhead: return "all up to here"
+    case .currentFrameOnly: return "this frame only"
+    case .lastFrames(let n): return "last \(n) frames"
+    }
+  }
+
+  static func grouped(_ n: Int) -> String {
+    let digits = String(n)
+    var result = ""
+    for (i, c) in digits.enumerated() {
+      if i > 0 && (digits.count - i) % 3 == 0 { result += "," }
+      result.append(c)
+    }
+    return result
+  }
+
+  static func fill(_ buffer: inout [CChar], with text: String) {
+    let bytes = Array(text.utf8.prefix(buffer.count - 1))
+    for i in buffer.indices { buffer[i] = i < bytes.count ? CChar(bitPattern: bytes[i]) : 0 }
+  }
+}

@@ -1,0 +1,33 @@
+import CloudScrubCore
+
+/// What the window has open: the document, the points loaded so far, the viewer state,
+/// and the last message for the user. No GL and no GLFW.
+struct ViewerSession {
+  enum Message: Equatable {
+    case info(String)
+    case error(String)
+  }
+
+  var document: ViewerDocument?
+  var content = ViewerContent()
+  var state: ViewerState
+  var message: Message?
+
+  init(width: Int, height: Int) {
+    state = ViewerState(viewportWidth: width, viewportHeight: height)
+  }
+
+  var isLoading: Bool {
+    if case .loading = document?.load.status { return true }
+    return false
+  }
+
+  /// Moves delivered frames into the content and returns the commands that tell the
+  /// state about them. A failed load becomes the session's error message.
+  mutating func takeLoadedFrames() -> [ViewerCommand] {
+    guard let load = document?.load else { return [] }
+    let commands = content.absorb(load.take())
+    if case .failed(let reason) = load.status, message == nil { message = .error(reason) }
+    return commands
+  }
+}

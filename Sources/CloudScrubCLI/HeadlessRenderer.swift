@@ -1,0 +1,42 @@
+import CloudScrubCore
+import CloudScrubRender
+import Foundation
+
+/// Renders one picture with no window: an EGL context, the OpenGL backend drawing into
+/// an offscreen framebuffer, and the same `SceneRenderer` the window uses.
+enum HeadlessRenderer {
+  /// - Parameter commands: the commands that loading produced (scene and timestamps).
+  /// - Throws: `RenderError` when no OpenGL context can be made or a shader fails.
+  static func render(content: ViewerContent, commands: [ViewerCommand], request: RenderRequest) throws -> RGBImage {
+    var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
+    for command in commands { state.apply(command) }
+    state.apply(.playback(.jumpToEnd))
+    for command in request.commands { state.apply(command) }
+    switch request.camera {
+    case .fit:
+      break
+    case .orbit(let azimuth, let elevation, let distance):
+      let degrees = Float.pi / 180
+      let orbit = CameraCommand.orbit(
+        azimuthRadians: azimuth * degrees, elevationRadians: elevation * degrees,
+        distanceMeters: distance > 0 ? distance : nil)
+      state.apply(.camera(orbit))
+    case .capture(let frame):
+      guard let position = content.frameIndices.firstIndex(of: frame) else {
+        throw UsageError("--camera capture:\(frame): frame \(frame) is not among the frames drawn")
+      }
+      state.apply(.playback(.seek(frame: position)))
+      state.apply(.camera(.lookThroughCaptureCamera))
+    }
+    let context = try EGLHeadlessContext()
+    let backend = try GLBackend()
+    let target = try OffscreenTarget(width: request.width, height: request.height)
+    backend.outputFramebuffer = target.framebuffer
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: content.store)
+    renderer.draw(state: state, frameRanges: content.store.frameRanges)
+    let image = target.readPixels()
+    withExtendedLifetime(context) {}
+    return image
+  }
+}

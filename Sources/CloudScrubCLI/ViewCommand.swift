@@ -1,0 +1,55 @@
+import CloudScrubApp
+import CloudScrubCore
+import Foundation
+
+/// `cloudscrub view [PATH]`: the viewer window.
+enum ViewCommand {
+  static let help = """
+    usage: cloudscrub view [PATH] [--size WxH]
+
+    Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
+    sample recording when PATH is absent. Files can also be dropped on the window.
+
+    Keys: space play/pause · ←/→ step (shift: 10) · Home/End · M timeline mode ·
+    F fit · R reset view · C look through the capture camera · 1–5 colour mode
+    (rgb, height, depth, confidence, frame) · +/− point size · E eye-dome lighting ·
+    G grid · A axes · T trajectory · K frustum.
+    Mouse: left-drag orbits, right- or middle-drag (or shift+left) pans, the wheel
+    zooms toward the cursor.
+
+    With no display (DISPLAY and WAYLAND_DISPLAY unset) it says so and exits with
+    status 1; 'cloudscrub render' draws pictures with no display.
+
+    options:
+      --size WxH   window size (default 1280x800)
+      -h, --help   show this help
+    """
+
+  static let spec = ArgumentSpec(
+    valueOptions: ["--size": "size"], flags: ["--help": "help", "-h": "help"], positionals: 0...1)
+
+  /// The name `view` uses for the built-in sample.
+  static let samplePath = "sample:"
+
+  static func run(_ arguments: [String]) throws {
+    let parsed = try ParsedArguments(arguments, spec: spec)
+    if parsed.has("help") { return Terminal.out(help) }
+    var options = ViewerOptions(path: parsed.positionals.first ?? samplePath)
+    if let text = parsed.value("size") {
+      let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+      guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1]) else {
+        throw UsageError("--size needs WxH with at least 320x240, not '\(text)'")
+      }
+      (options.widthPixels, options.heightPixels) = (parts[0], parts[1])
+    }
+    guard hasDisplay else {
+      throw ViewerError("no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
+    }
+    try ViewerApp.run(options: options, opener: CommandLineDocumentOpener())
+  }
+
+  static var hasDisplay: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// One frame's new points, handed from the loading thread to whoever shows them.
+public struct LoadedFrame: Sendable {
+  /// The frame's index in its recording (0 for a single cloud).
+  public var frameIndex: Int
+  public var timestampSeconds: Double
+  /// The capture camera; nil for a cloud that came without one (a PLY file).
+  public var info: FrameInfo?
+  public var points: FramePoints
+
+  public init(frameIndex: Int, timestampSeconds: Double, info: FrameInfo?, points: FramePoints) {
+    self.frameIndex = frameIndex
+    self.timestampSeconds = timestampSeconds
+    self.info = info
+    self.points = points
+  }
+}
+
+/// Where a streaming load stands.
+public enum LoadStatus: Equatable, Sendable {
+  case loading(framesDone: Int, framesTotal: Int)
+  case finished(frames: Int)
+  /// The load stopped at an error; the frames before it were delivered.
+  case failed(String)
+  case cancelled
+}
+
+/// Loads a recording on background threads and hands its frames over in timeline
+/// order through an inbox that the window's frame loop empties, so the first frame is
+/// on screen at once and the loop never waits for decoding.
+public final class StreamingLoad: @unchecked Sendable {
+  private let lock = NSLock()
+  private var inbox: [LoadedFrame] = []
+  private var currentStatus: LoadStatus
+  private var cancelled = false
+
+  /// Starts loading `loader`'s frames on a background thread.
+  public init(recording loader: RecordingLoader) {
+    let total = loader.selection.indices(frameCount: loader.source.frameCount).count
+    currentStatus = .loading(framesDone: 0, framesTotal: total)
+    Thread.detachNewThread { [self] in run(loader) }
+  }
+
+  /// A load that is already done: one frame holding a whole cloud.
+  public init(cloud: PointCloud) {
+    var points = FramePoints()
+    points.positions = cloud.positions
+    points.colors = cloud.colors ?? Array(repeating: FramePoints.noColor, count: cloud.count)
+    points.confidence = Self.confidence(of: cloud)
+    inbox = [LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)]
+    currentStatus = .finished(frames: 1)
+  }
+
+  public var status: LoadStatus {
+    lock.lock()
+    defer { lock.unlock() }
+    return currentStatus
+  }
+
+  /// Removes and returns the frames delivered so far, oldest first (at most
+  /// `maxFrames`, so one frame-loop turn does bounded work).
+  public func take(maxFrames: Int = .max) -> [LoadedFrame] {
+    lock.lock()
+    defer { lock.unlock() }
+    let count = min(maxFrames, inbox.count)
+    let taken = Array(inbox.prefix(count))
+    inbox.removeFirst(count)
+    return taken
+  }
+
+  /// Stops the load after the frame in hand.
+  public func cancel() {
+    lock.lock()
+    cancelled = true
+    if case .loading = currentStatus { currentStatus = .cancelled }
+    lock.unlock()
+  }
+
+  private func run(_ loader: RecordingLoader) {
+    var delivered = 0
+    do {
+      try loader.stream { position, total, frameIndex, points in
+        let info = try loader.source.frameInfo(at: frameIndex)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !cancelled else { return false }
+        inbox.append(
+          LoadedFrame(frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info, points: points))
+        delivered = position + 1
+        currentStatus = .loading(framesDone: delivered, framesTotal: total)
+        return true
+      }
+      finish(.finished(frames: delivered))
+    } catch {
+      finish(.failed("\(error)"))
+    }
+  }
+
+  private func finish(_ status: LoadStatus) {
+    lock.lock()
+    if !cancelled { currentStatus = status }
+    lock.unlock()
+  }
+
+  /// A cloud's confidence attribute when it has one in 0…255, else "unknown".
+  static func confidence(of cloud: PointCloud) -> [UInt8] {
+    if let attribute = cloud.attribute(named: "confidence"), case .uint8(let values) = attribute.values,
+      values.count == cloud.count
+    {
+      return values
+    }
+    return Array(repeating: FramePoints.unknownConfidence, count: cloud.count)
+  }
+}

@@ -1,0 +1,84 @@
+/// What colours the points.
+public enum PointColorMode: String, CaseIterable, Sendable {
+  /// The captured colour.
+  case rgb
+  /// A ramp along the world's up axis.
+  case height
+  /// A ramp on the distance from the capturing camera.
+  case depth
+  /// The depth map's confidence (low, medium, high).
+  case confidence
+  /// A colour per frame, to see which frame contributed which points.
+  case frame
+}
+
+/// How points and overlays are drawn: user preferences, independent of the data.
+public struct DisplaySettings: Equatable, Sendable {
+  /// The range `pointSizePixels` is kept in.
+  public static let pointSizeRangePixels: ClosedRange<Float> = 1...32
+
+  public var colorMode: PointColorMode = .rgb
+  /// Point diameter on screen; clamped to `pointSizeRangePixels`.
+  public var pointSizePixels: Float = 2 {
+    didSet { pointSizePixels = Self.clampPointSize(pointSizePixels) }
+  }
+  /// Round sprites instead of squares.
+  public var roundPoints: Bool = true
+  /// Eye-dome lighting: screen-space shading that shows shape without normals.
+  public var eyeDomeLighting: Bool = false
+  /// Points below this confidence are hidden (`.low` shows all).
+  public var minConfidence: ConfidenceLevel = .low
+  public var showGrid: Bool = true
+  public var showAxes: Bool = true
+  /// The capture camera's path.
+  public var showTrajectory: Bool = true
+  /// The current frame's capture camera frustum.
+  public var showFrustum: Bool = true
+  /// Background brightness, 0 black … 1 white.
+  public var backgroundGray: Float = 0.1
+
+  /// The defaults listed on each property.
+  public init() {}
+
+  /// Applies one command.
+  public mutating func apply(_ command: DisplayCommand) {
+    switch command {
+    case .setColorMode(let mode): colorMode = mode
+    case .cycleColorMode:
+      let all = PointColorMode.allCases
+      let index = all.firstIndex(of: colorMode) ?? 0
+      colorMode = all[(index + 1) % all.count]
+    case .setPointSize(let size): pointSizePixels = size
+    case .changePointSize(let delta): pointSizePixels += delta
+    case .setRoundPoints(let round): roundPoints = round
+    case .toggleEyeDomeLighting: eyeDomeLighting.toggle()
+    case .setMinConfidence(let level): minConfidence = level
+    case .toggleGrid: showGrid.toggle()
+    case .toggleAxes: showAxes.toggle()
+    case .toggleTrajectory: showTrajectory.toggle()
+    case .toggleFrustum: showFrustum.toggle()
+    }
+  }
+
+  static func clampPointSize(_ size: Float) -> Float {
+    guard size.isFinite else { return 2 }
+    return min(max(size, pointSizeRangePixels.lowerBound), pointSizeRangePixels.upperBound)
+  }
+}
+
+/// Changes to `DisplaySettings`.
+public enum DisplayCommand: Equatable, Sendable {
+  case setColorMode(PointColorMode)
+  /// The next colour mode, wrapping after the last.
+  case cycleColorMode
+  case setPointSize(Float)
+  /// Adds this many pixels to the point size (negative shrinks), within the range.
+  case changePointSize(by: Float)
+  case setRoundPoints(Bool)
+  case toggleEyeDomeLighting
+  case setMinConfidence(ConfidenceLevel)
+  case toggleGrid
+  case toggleAxes
+  case toggleTrajectory
+  case toggleFrustum
+}

@@ -1,0 +1,33 @@
+/// Which loaded frames the viewer draws, relative to the playhead.
+public enum TimelineMode: Equatable, Sendable {
+  /// Every frame from the first up to and including the playhead: the cloud
+  /// accumulates as the recording plays.
+  case upToPlayhead
+  /// Only the playhead's frame.
+  case currentFrameOnly
+  /// The playhead's frame and the ones before it, this many in all (at least one).
+  case lastFrames(Int)
+}
+
+/// Everything that changes playback: user input, the clock, and the loader.
+public enum PlaybackCommand: Equatable, Sendable {
+  case play
+  case pause
+  case togglePlay
+  /// Moves the playhead by this many frames, stopping at the first and last.
+  case step(Int)
+  /// Moves the playhead to this frame, clamped to the loaded ones.
+  case seek(frame: Int)
+  /// Moves the playhead to a fraction 0…1 of the loaded frames (a timeline drag).
+  case seekFraction(Double)
+  case jumpToStart
+  /// Moves to the newest frame and follows new frames as they load.
+  case jumpToEnd
+  case setMode(TimelineMode)
+  /// Whether playing past the last frame wraps to the first.
+  case setLoops(Bool)
+  /// Advances the clock while playing (wall time since the last frame drawn).
+  case advance(seconds: Double)
+  /// Timestamps of newly loaded frames, appended in order as loading proceeds.
+  case framesLoaded(timestampsSeconds: [Double])
+}

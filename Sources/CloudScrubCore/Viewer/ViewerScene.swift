@@ -1,0 +1,56 @@
+/// What the loaded data says about the scene: its extent and where the capture
+/// camera was for each loaded frame. Grows as frames load.
+public struct ViewerScene: Equatable, Sendable {
+  /// The loaded points' bounding box; nil until there are points.
+  public var bounds: Bounds3?
+  /// Per loaded frame, the capture camera's camera-to-world transform for points in
+  /// **OpenCV camera axes** (x right, y down, z forward), i.e.
+  /// `CameraPose.worldFromOpenCVCamera`: the convention CloudScrub unprojects in.
+  public var worldFromCamera: [Transform3D]
+  /// Per loaded frame, the intrinsics with the image size they belong to.
+  public var intrinsics: [CameraIntrinsics]
+  /// The world's up axis.
+  public var up: WorldUp
+
+  public init(
+    bounds: Bounds3? = nil, worldFromCamera: [Transform3D] = [],
+    intrinsics: [CameraIntrinsics] = [], up: WorldUp = .y
+  ) {
+    self.bounds = bounds
+    self.worldFromCamera = worldFromCamera
+    self.intrinsics = intrinsics
+    self.up = up
+  }
+
+  /// Frames with both a pose and intrinsics.
+  public var frameCount: Int { min(worldFromCamera.count, intrinsics.count) }
+
+  /// Appends one frame's camera, converting the pose to OpenCV axes.
+  public mutating func appendFrame(pose: CameraPose, intrinsics frameIntrinsics: CameraIntrinsics) {
+    worldFromCamera.append(pose.worldFromOpenCVCamera)
+    intrinsics.append(frameIntrinsics)
+  }
+
+  /// Grows the bounds to include `other`.
+  public mutating func include(bounds other: Bounds3) {
+    guard let current = bounds else {
+      bounds = other
+      return
+    }
+    bounds = Bounds3(
+      min: Point3(
+        Swift.min(current.min.x, other.min.x), Swift.min(current.min.y, other.min.y),
+        Swift.min(current.min.z, other.min.z)),
+      max: Point3(
+        Swift.max(current.max.x, other.max.x), Swift.max(current.max.y, other.max.y),
+        Swift.max(current.max.z, other.max.z)))
+  }
+
+  /// Appends another scene's frames after this one's and grows the bounds to include
+  /// its bounds (its `up` is ignored: the world does not change axes while loading).
+  public mutating func append(_ more: ViewerScene) {
+    worldFromCamera += more.worldFromCamera
+    intrinsics += more.intrinsics
+    if let b = more.bounds { include(bounds: b) }
+  }
+}

@@ -1,0 +1,124 @@
+/// The whole viewer state: playback, camera, display settings and what is known of
+/// the scene.
+///
+/// A value changed only by `apply(_:)`, so a renderer reads it and draws, and tests
+/// replay commands without a window. Time advances only through
+/// `.playback(.advance(seconds:))`.
+public struct ViewerState: Equatable, Sendable {
+  public private(set) var playback: Playback
+  /// The orbit camera (also kept while viewing through the capture camera).
+  public private(set) var camera: OrbitCamera
+  public private(set) var viewMode: ViewMode = .orbit
+  public private(set) var display: DisplaySettings
+  public private(set) var scene: ViewerScene
+  /// The framebuffer size in pixels (at least 1 each way).
+  public private(set) var viewportWidth: Int
+  public private(set) var viewportHeight: Int
+  /// Whether the camera has framed the scene's bounds on its own; it does so once,
+  /// the first time there are bounds, and then leaves the camera to the user.
+  public private(set) var hasFittedScene: Bool = false
+
+  public init(
+    playback: Playback = Playback(), camera: OrbitCamera = OrbitCamera(),
+    display: DisplaySettings = DisplaySettings(), scene: ViewerScene = ViewerScene(),
+    viewportWidth: Int = 1280, viewportHeight: Int = 720
+  ) {
+    self.playback = playback
+    self.camera = camera
+    self.display = display
+    self.scene = ViewerScene()
+    self.viewportWidth = max(1, viewportWidth)
+    self.viewportHeight = max(1, viewportHeight)
+    setScene(scene)
+  }
+
+  /// Viewport width over height.
+  public var aspect: Float { Float(viewportWidth) / Float(viewportHeight) }
+
+  // MARK: - Commands
+
+  /// Applies one command; the only way the state changes.
+  public mutating func apply(_ command: ViewerCommand) {
+    switch command {
+    case .playback(let c): playback.apply(c)
+    case .camera(let c): apply(camera: c)
+    case .display(let c): display.apply(c)
+    case .sceneGrew(let newScene): setScene(newScene)
+    case .sceneAppended(let more):
+      var grown = scene
+      grown.append(more)
+      setScene(grown)
+    }
+  }
+
+  private mutating func apply(camera command: CameraCommand) {
+    switch command {
+    case .rotate(let pixels):
+      leaveCaptureCamera()
+      camera.rotate(byPixels: pixels, viewportHeight: Float(viewportHeight))
+    case .pan(let pixels):
+      leaveCaptureCamera()
+      camera.pan(byPixels: pixels, viewportHeight: Float(viewportHeight))
+    case .zoom(let steps, let cursor):
+      leaveCaptureCamera()
+      camera.zoom(steps: steps, towardNormalizedCursor: cursor, aspect: aspect)
+    case .fit:
+      viewMode = .orbit
+      if let bounds = scene.bounds { camera.fit(bounds: bounds, aspect: aspect) }
+    case .reset:
+      viewMode = .orbit
+      camera = OrbitCamera(
+        verticalFieldOfViewRadians: camera.verticalFieldOfViewRadians, up: scene.up)
+      if let bounds = scene.bounds { camera.fit(bounds: bounds, aspect: aspect) }
+    case .lookThroughCaptureCamera:
+      if captureFrame != nil { viewMode = .captureCamera }
+    case .orbit(let azimuth, let elevation, let distance):
+      viewMode = .orbit
+      camera.azimuthRadians = azimuth
+      camera.elevationRadians = elevation
+      if let bounds = scene.bounds { camera.fit(bounds: bounds, aspect: aspect) }
+      if let distance { camera.distanceMeters = distance }
+    case .setViewport(let width, let height):
+      viewportWidth = max(1, width)
+      viewportHeight = max(1, height)
+    }
+  }
+
+  private mutating func setScene(_ newScene: ViewerScene) {
+    if newScene.up != scene.up { camera.up = newScene.up }
+    scene = newScene
+    if !hasFittedScene, let bounds = scene.bounds {
+      camera.fit(bounds: bounds, aspect: aspect)
+      hasFittedScene = true
+    } else if let bounds = scene.bounds {
+      // Keep the far plane beyond the grown scene without moving the camera.
+      let lo = SIMD3(bounds.min.x, bounds.min.y, bounds.min.z)
+      let hi = SIMD3(bounds.max.x, bounds.max.y, bounds.max.z)
+      camera.sceneRadiusMeters = max(camera.sceneRadiusMeters, ViewerMath.length(hi - lo) / 2)
+    }
+  }
+
+  /// Switches to the orbit camera, placed where the capture camera was so that the
+  /// picture does not jump (roll aside).
+  private mutating func leaveCaptureCamera() {
+    guard viewMode == .captureCamera else { return }
+    viewMode = .orbit
+    guard let frame = captureFrame else { return }
+    let worldFromCamera = scene.worldFromCamera[frame]
+    let eye = SIMD3<Float>(worldFromCamera.translation)
+    let forward = SIMD3<Float>(worldFromCamera.rotate(SIMD3(0, 0, 1)))
+    // Keep orbiting about what the camera looked at: the scene centre's depth along
+    // the view, or the old distance when that is behind or unknown.
+    var pivotDistance = camera.distanceMeters
+    if let b = scene.bounds {
+      let centre = (SIMD3(b.min.x, b.min.y, b.min.z) + SIMD3(b.max.x, b.max.y, b.max.z)) / 2
+      let depth = ViewerMath.dot(centre - eye, ViewerMath.normalized(forward))
+      if depth > 0.01 { pivotDistance = depth }
+    }
+    let sceneRadius = camera.sceneRadiusMeters
+    camera = OrbitCamera(
+      lookingLike: worldFromCamera, axes: .openCV, pivotDistanceMeters: pivotDistance,
+      up: scene.up, verticalFieldOfViewRadians: camera.verticalFieldOfViewRadians)
+    camera.sceneRadiusMeters = sceneRadius
+  }
+}

@@ -1,0 +1,202 @@
+import CGL
+import CloudScrubCore
+
+/// The OpenGL 3.3 core backend. Needs a current context (a GLFW window's, or the
+/// headless `EGLHeadlessContext`); draws the scene into its own framebuffer and
+/// composites it onto `outputFramebuffer` (0: the window).
+public final class GLBackend: RenderBackend {
+  private struct Chunk {
+    var buffer: GLuint
+    var vertexArray: GLuint
+  }
+
+  /// Where `endFrame` puts the picture: 0 is the window's default framebuffer.
+  public var outputFramebuffer: GLuint = 0
+  /// The lower-left corner of the picture in the output framebuffer, in pixels (the
+  /// window puts the 3D view between its panels).
+  public var outputOrigin: SIMD2<Int> = .zero
+  private let points: GLProgram
+  private let lines: GLProgram
+  private let composite: GLProgram
+  private let scene = GLSceneTarget()
+  private var chunks: [PointChunkID: Chunk] = [:]
+  private var nextChunk = 0
+  private var frameTable = GLFrameTable()
+  private var lineBuffer: GLuint = 0
+  private var lineArray: GLuint = 0
+  private var emptyArray: GLuint = 0
+  private var setup = FrameSetup(
+    widthPixels: 1, heightPixels: 1, background: .zero, eyeDomeLighting: false, nearFarMeters: SIMD2(0.01, 100))
+
+  /// Compiles the programs.
+  ///
+  /// - Throws: `RenderError` when a shader does not compile or link.
+  public init() throws {
+    points = try GLProgram(vertex: "points.vert", fragment: "points.frag")
+    lines = try GLProgram(vertex: "lines.vert", fragment: "lines.frag")
+    composite = try GLProgram(vertex: "fullscreen.vert", fragment: "composite.frag")
+    glGenVertexArrays(1, &emptyArray)
+    glGenVertexArrays(1, &lineArray)
+    glGenBuffers(1, &lineBuffer)
+    glBindVertexArray(lineArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), lineBuffer)
+    let stride = GLsizei(MemoryLayout<LineVertex>.stride)
+    glEnableVertexAttribArray(0)
+    glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+    glEnableVertexAttribArray(1)
+    glVertexAttribPointer(1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
+    glBindVertexArray(0)
+  }
+
+  deinit {
+    releaseAll()
+    glDeleteBuffers(1, &lineBuffer)
+    glDeleteVertexArrays(1, &lineArray)
+    glDeleteVertexArrays(1, &emptyArray)
+  }
+
+  /// The GL implementation's own description (vendor and renderer).
+  public static var rendererName: String {
+    func string(_ name: Int32) -> String {
+      guard let pointer = glGetString(GLenum(name)) else { return "?" }
+      return String(cString: pointer)
+    }
+    return "\(string(GL_RENDERER)) (\(string(GL_VERSION)))"
+  }
+
+  public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
+    var chunk = Chunk(buffer: 0, vertexArray: 0)
+    glGenBuffers(1, &chunk.buffer)
+    glGenVertexArrays(1, &chunk.vertexArray)
+    glBindVertexArray(chunk.vertexArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), chunk.buffer)
+    while glGetError() != GLenum(GL_NO_ERROR) {}
+    glBufferData(GLenum(GL_ARRAY_BUFFER), GLsizeiptr(capacityPoints * GPUPoint.byteCount), nil, GLenum(GL_STATIC_DRAW))
+    if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
+      glDeleteBuffers(1, &chunk.buffer)
+      glDeleteVertexArrays(1, &chunk.vertexArray)
+      throw RenderError("the GPU has no room for \(capacityPoints) more points")
+    }
+    let stride = GLsizei(GPUPoint.byteCount)
+    glEnableVertexAttribArray(0)
+    glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+    glEnableVertexAttribArray(1)
+    glVertexAttribPointer(1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
+    glBindVertexArray(0)
+    let id = PointChunkID(nextChunk)
+    nextChunk += 1
+    chunks[id] = chunk
+    return id
+  }
+
+  public func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int) {
+    guard let target = chunks[chunk], let base = points.baseAddress else { return }
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), target.buffer)
+    glBufferSubData(
+      GLenum(GL_ARRAY_BUFFER), GLintptr(firstPoint * GPUPoint.byteCount),
+      GLsizeiptr(points.count * GPUPoint.byteCount), base)
+  }
+
+  public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {
+    frameTable.write(starts, atFrame: firstFrame)
+  }
+
+  public func beginFrame(_ setup: FrameSetup) {
+    self.setup = setup
+    do {
+      try scene.ensureSize(width: max(1, setup.widthPixels), height: max(1, setup.heightPixels))
+    } catch {
+      return
+    }
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
+    glViewport(0, 0, GLsizei(scene.width), GLsizei(scene.height))
+    glClearColor(setup.background.x, setup.background.y, setup.background.z, 1)
+    glClearDepth(1)
+    glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
+    glEnable(GLenum(GL_DEPTH_TEST))
+    glDepthFunc(GLenum(GL_LESS))
+    glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
+    glDisable(GLenum(GL_BLEND))
+  }
+
+  public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms u: PointUniforms) {
+    guard let target = chunks[chunk], !range.isEmpty else { return }
+    glUseProgram(points.id)
+    points.set("uViewProjection", u.viewProjection)
+    points.set("uView", u.view)
+    points.set("uPointSizePixels", u.pointSizePixels)
+    points.set("uColorMode", Self.modeIndex(u.colorMode))
+    points.set("uMinConfidence", Int(u.minConfidence.rawValue))
+    points.set("uRoundPoints", u.roundPoints ? 1 : 0)
+    points.set("uUpAxis", u.upAxis)
+    points.set("uHeightRange", SIMD2(u.heightRangeMeters.lowerBound, u.heightRangeMeters.upperBound))
+    points.set("uDepthRange", SIMD2(u.depthRangeMeters.lowerBound, u.depthRangeMeters.upperBound))
+    points.set("uBaseIndex", baseIndex)
+    points.set("uFrameCount", min(u.frameCount, frameTable.count))
+    points.set("uDimmed", u.dimmed ? 1 : 0)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    frameTable.bind()
+    points.set("uFrameStarts", 0)
+    glBindVertexArray(target.vertexArray)
+    glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
+    glBindVertexArray(0)
+  }
+
+  public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
+    guard !vertices.isEmpty else { return }
+    glUseProgram(lines.id)
+    lines.set("uViewProjection", viewProjection)
+    glBindVertexArray(lineArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), lineBuffer)
+    vertices.withUnsafeBytes { raw in
+      glBufferData(GLenum(GL_ARRAY_BUFFER), GLsizeiptr(raw.count), raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    }
+    glDrawArrays(GLenum(GL_LINES), 0, GLsizei(vertices.count))
+    glBindVertexArray(0)
+  }
+
+  public func endFrame() {
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+    glViewport(GLint(outputOrigin.x), GLint(outputOrigin.y), GLsizei(scene.width), GLsizei(scene.height))
+    glDisable(GLenum(GL_DEPTH_TEST))
+    glUseProgram(composite.id)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    glBindTexture(GLenum(GL_TEXTURE_2D), scene.colorTexture)
+    composite.set("uSceneColor", 0)
+    glActiveTexture(GLenum(GL_TEXTURE1))
+    glBindTexture(GLenum(GL_TEXTURE_2D), scene.depthTexture)
+    composite.set("uSceneDepth", 1)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    composite.set("uEyeDome", setup.eyeDomeLighting ? 1 : 0)
+    composite.set("uEyeDomeStrength", Float(1.2))
+    composite.set("uTexelSize", SIMD2(1 / Float(max(1, scene.width)), 1 / Float(max(1, scene.height))))
+    composite.set("uNearFar", setup.nearFarMeters)
+    composite.set("uBackground", setup.background)
+    glBindVertexArray(emptyArray)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    glBindVertexArray(0)
+    glEnable(GLenum(GL_DEPTH_TEST))
+  }
+
+  public func releaseAll() {
+    for var chunk in chunks.values {
+      glDeleteBuffers(1, &chunk.buffer)
+      glDeleteVertexArrays(1, &chunk.vertexArray)
+    }
+    chunks = [:]
+    frameTable.release()
+  }
+
+  /// Bytes the point chunks hold on the GPU.
+  public var pointChunkCount: Int { chunks.count }
+
+  static func modeIndex(_ mode: PointColorMode) -> Int {
+    switch mode {
+    case .rgb: return 0
+    case .height: return 1
+    case .depth: return 2
+    case .confidence: return 3
+    case .frame: return 4
+    }
+  }
+}

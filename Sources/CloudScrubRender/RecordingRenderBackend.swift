@@ -1,0 +1,92 @@
+import CloudScrubCore
+
+/// A backend that draws nothing and writes down every call: the test double for the
+/// renderer's logic (which chunks exist, what was uploaded, which ranges were drawn).
+public final class RecordingRenderBackend: RenderBackend {
+  /// One call, as the backend received it.
+  public enum Event: Equatable, Sendable {
+    case makeChunk(PointChunkID, capacityPoints: Int)
+    case upload(PointChunkID, atPoint: Int, count: Int)
+    case uploadFrameStarts(atFrame: Int, count: Int)
+    case beginFrame(FrameSetup)
+    case drawPoints(PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)
+    case drawLines(vertexCount: Int)
+    case endFrame
+    case releaseAll
+  }
+
+  public private(set) var events: [Event] = []
+  /// Bytes copied to the GPU for points, over the backend's life.
+  public private(set) var uploadedPointBytes = 0
+  /// What each chunk holds, so tests can read back what the GPU would draw.
+  public private(set) var chunkContents: [PointChunkID: [GPUPoint]] = [:]
+  public private(set) var frameStarts: [Int32] = []
+  private var nextID = 0
+
+  public init() {}
+
+  public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
+    let id = PointChunkID(nextID)
+    nextID += 1
+    chunkContents[id] = []
+    chunkContents[id]?.reserveCapacity(capacityPoints)
+    events.append(.makeChunk(id, capacityPoints: capacityPoints))
+    return id
+  }
+
+  public func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int) {
+    events.append(.upload(chunk, atPoint: firstPoint, count: points.count))
+    uploadedPointBytes += points.count * GPUPoint.byteCount
+    var contents = chunkContents[chunk] ?? []
+    if contents.count < firstPoint + points.count {
+      contents.append(
+        contentsOf: repeatElement(
+          GPUPoint(x: 0, y: 0, z: 0, r: 0, g: 0, b: 0, confidence: 0),
+          count: firstPoint + points.count - contents.count))
+    }
+    for (offset, point) in points.enumerated() { contents[firstPoint + offset] = point }
+    chunkContents[chunk] = contents
+  }
+
+  public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {
+    events.append(.uploadFrameStarts(atFrame: firstFrame, count: starts.count))
+    frameStarts.removeSubrange(min(firstFrame, frameStarts.count)...)
+    frameStarts.append(contentsOf: starts)
+  }
+
+  public func beginFrame(_ setup: FrameSetup) { events.append(.beginFrame(setup)) }
+
+  public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms) {
+    events.append(.drawPoints(chunk, range: range, baseIndex: baseIndex, uniforms: uniforms))
+  }
+
+  public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
+    events.append(.drawLines(vertexCount: vertices.count))
+  }
+
+  public func endFrame() { events.append(.endFrame) }
+
+  public func releaseAll() {
+    events.append(.releaseAll)
+    chunkContents = [:]
+    frameStarts = []
+  }
+
+  /// Forgets the events so far (the counters stay).
+  public func clearEvents() { events = [] }
+
+  /// The whole-cloud indices drawn by the point draw calls since the last `clearEvents`.
+  public var drawnPointIndices: [Range<Int>] {
+    events.compactMap {
+      if case .drawPoints(_, let range, let base, _) = $0 {
+        return (base + range.lowerBound)..<(base + range.upperBound)
+      }
+      return nil
+    }
+  }
+
+  /// The number of point uploads since the last `clearEvents`.
+  public var uploadCount: Int {
+    events.filter { if case .upload = $0 { return true } else { return false } }.count
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import CloudScrubCore
+
+/// Draws a viewer state: the points of its frame window from the GPU mirror, with the
+/// state's looks as uniforms, and the overlays. Holds no state of its own beyond the
+/// mirror, so the same `ViewerState` always issues the same calls.
+public final class SceneRenderer {
+  public let backend: any RenderBackend
+  public let mirror: PointBufferMirror
+
+  public init(backend: any RenderBackend, mirror: PointBufferMirror? = nil) {
+    self.backend = backend
+    self.mirror = mirror ?? PointBufferMirror(backend: backend)
+  }
+
+  /// Uploads what the store has that the GPU does not (nothing when it is in step).
+  ///
+  /// - Throws: `RenderError` when the GPU cannot hold more points.
+  public func sync(with store: PointStore) throws {
+    try mirror.sync(with: store)
+  }
+
+  /// Draws one picture of `state`, whose points are those of a store with
+  /// `frameRanges`.
+  ///
+  /// - Parameter dimmedRange: points drawn darkened instead of in full colour (the
+  ///   frames outside the window when the window mode asks to show them as context).
+  public func draw(state: ViewerState, frameRanges: [Int]) {
+    let projection = state.projectionMatrix
+    let view = state.viewMatrix
+    let viewProjection = projection * view
+    let display = state.display
+    let gray = display.backgroundGray
+    backend.beginFrame(
+      FrameSetup(
+        widthPixels: state.viewportWidth, heightPixels: state.viewportHeight,
+        background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
+        nearFarMeters: Self.nearFar(of: projection)))
+
+    let uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+    for call in mirror.drawCalls(for: state.drawRange(frameRanges: frameRanges)) {
+      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+    }
+    let overlay = overlays(state: state)
+    if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
+    backend.endFrame()
+  }
+
+  func pointUniforms(
+    state: ViewerState, view: Matrix4, viewProjection: Matrix4, frameRanges: [Int]
+  ) -> PointUniforms {
+    let up = state.scene.up.vector
+    var heights: ClosedRange<Float> = 0...1
+    var depths: ClosedRange<Float> = 0...1
+    if let bounds = state.scene.bounds {
+      let corners = Self.corners(of: bounds)
+      let h = corners.map { ($0 * up).sum() }
+      heights = (h.min() ?? 0)...(h.max() ?? 1)
+      let d = corners.map { -view.transform(SIMD4($0, 1)).z }
+      let near = max(0, d.min() ?? 0)
+      depths = near...max(near + 1e-3, d.max() ?? 1)
+    }
+    return PointUniforms(
+      viewProjection: viewProjection, view: view, pointSizePixels: state.display.pointSizePixels,
+      colorMode: state.display.colorMode, minConfidence: state.display.minConfidence,
+      roundPoints: state.display.roundPoints, upAxis: up, heightRangeMeters: heights,
+      depthRangeMeters: depths, frameCount: max(0, frameRanges.count - 1))
+  }
+
+  func overlays(state: ViewerState) -> [LineVertex] {
+    let display = state.display
+    let scene = state.scene
+    var vertices: [LineVertex] = []
+    if let bounds = scene.bounds {
+      let corners = Self.corners(of: bounds)
+      let up = scene.up.vector
+      let extent = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)
+      if display.showGrid {
+        let center = (corners[0] + corners[7]) / 2
+        let ground = corners.map { ($0 * up).sum() }.min() ?? 0
+        let spacing = Self.gridSpacing(forExtent: extent)
+        let lines = Int((extent * 1.5 / spacing).rounded(.up)) | 1
+        vertices += OverlayGeometry.grid(
+          center: center, groundHeight: ground, up: scene.up, spacingMeters: spacing, lines: min(lines + 1, 200))
+      }
+      if display.showAxes { vertices += OverlayGeometry.axes(lengthMeters: max(0.1, extent * 0.1)) }
+    }
+    let frames = scene.frameCount
+    if frames > 0, let visible = state.playback.visibleFrames {
+      let current = min(visible.upperBound, frames - 1)
+      if display.showTrajectory {
+        let centers = scene.worldFromCamera.prefix(frames).map { SIMD3<Float>($0.translation) }
+        vertices += OverlayGeometry.trajectory(cameraCenters: centers, lastFrame: current)
+      }
+      if display.showFrustum && state.viewMode == .orbit {
+        vertices += OverlayGeometry.frustum(
+          worldFromOpenCVCamera: scene.worldFromCamera[current], intrinsics: scene.intrinsics[current],
+          depthMeters: 0.25)
+      }
+    }
+    return vertices
+  }
+
+  /// A round grid spacing (1, 2 or 5 times a power of ten) giving about ten cells
+  /// across the scene.
+  static func gridSpacing(forExtent extent: Float) -> Float {
+    let raw = max(extent, 0.01) / 10
+    let power = Float(pow(10, (log10(Double(raw))).rounded(.down)))
+    for step: Float in [1, 2, 5] where raw <= power * step { return power * step }
+    return power * 10
+  }
+
+  /// Near and far plane distances of an OpenGL perspective projection.
+  static func nearFar(of projection: Matrix4) -> SIMD2<Float> {
+    let a = projection.columnMajor[10]
+    let b = projection.columnMajor[14]
+    guard abs(a - 1) > 1e-9, abs(a + 1) > 1e-9 else { return SIMD2(0.01, 1000) }
+    return SIMD2(b / (a - 1), b / (a + 1))
+  }
+
+  static func corners(of b: Bounds3) -> [SIMD3<Float>] {
+    var result: [SIMD3<Float>] = []
+    for i in 0..<8 {
+      result.append(
+        SIMD3(
+          i & 1 == 0 ? b.min.x : b.max.x, i & 2 == 0 ? b.min.y : b.max.y, i & 4 == 0 ? b.min.z : b.max.z))
+    }
+    return result
+  }
+}
