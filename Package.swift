@@ -49,8 +49,12 @@ let package = Package(
       dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
+      name: "CloudScrubRenderTests", dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),
+    .testTarget(
       name: "CloudScrubCLITests",
-      dependencies: ["CloudScrubCLI", "CloudScrubCore", "TestSupport", "cloudscrub"],
+      dependencies: [
+        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubApp", "TestSupport", "cloudscrub",
+      ],
       exclude: ["Golden"]),
   ]
 )

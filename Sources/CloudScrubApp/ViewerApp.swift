@@ -32,6 +32,7 @@ public final class ViewerApp {
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
   private var lastTime = 0.0
+  private var title = ""
 
   /// Opens the window (and `options.path`, if given) and runs until it is closed.
   ///
@@ -69,7 +70,6 @@ public final class ViewerApp {
     do {
       let document = try opener.open(path)
       session.document = document
-      window.setTitle("CloudScrub — \(URL(fileURLWithPath: path).lastPathComponent)")
       panels.exportPath = ViewerPanels.defaultExportPath(for: path)
     } catch {
       session.message = .error("\(error)")
@@ -107,6 +107,7 @@ public final class ViewerApp {
       glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
       renderer.draw(state: session.state, frameRanges: session.content.store.frameRanges)
 
+      updateTitle()
       csui_new_frame()
       let scale = window.pixelScale
       let actions = panels.draw(
@@ -115,6 +116,27 @@ public final class ViewerApp {
       csui_render()
       window.swapBuffers()
       perform(actions)
+    }
+  }
+
+  /// The title says what is open and where the playhead is, so that scripts driving
+  /// the window (the end-to-end test) can read the state: "CloudScrub — NAME — frame
+  /// K/N", with " — loading" while frames are still coming.
+  private func updateTitle() {
+    var text = "CloudScrub"
+    if let document = session.document {
+      text += " — " + URL(fileURLWithPath: document.path).lastPathComponent
+      let playback = session.state.playback
+      let frames = session.content.frameIndices
+      if frames.indices.contains(playback.currentFrame) {
+        text += " — frame \(frames[playback.currentFrame])/\(frames.count)"
+      }
+      if session.isLoading { text += " — loading" }
+    }
+    if case .error = session.message { text += " — error" }
+    if text != title {
+      title = text
+      window.setTitle(text)
     }
   }
 

@@ -17,6 +17,7 @@ public struct DisplaySettings: Equatable, Sendable {
   /// The range `pointSizePixels` is kept in.
   public static let pointSizeRangePixels: ClosedRange<Float> = 1...32
 
+  /// What colours the points.
   public var colorMode: PointColorMode = .rgb
   /// Point diameter on screen; clamped to `pointSizeRangePixels`.
   public var pointSizePixels: Float = 2 {
@@ -28,7 +29,9 @@ public struct DisplaySettings: Equatable, Sendable {
   public var eyeDomeLighting: Bool = false
   /// Points below this confidence are hidden (`.low` shows all).
   public var minConfidence: ConfidenceLevel = .low
+  /// The ground grid.
   public var showGrid: Bool = true
+  /// The world axes at the origin.
   public var showAxes: Bool = true
   /// The capture camera's path.
   public var showTrajectory: Bool = true

@@ -12,8 +12,10 @@ public struct Matrix4: Equatable, Sendable {
   }
 
   /// A matrix from four columns.
-  public init(columns c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>, _ c3: SIMD4<Float>) {
-    columnMajor = SIMD16(lowHalf: SIMD8(lowHalf: c0, highHalf: c1), highHalf: SIMD8(lowHalf: c2, highHalf: c3))
+  public init(columns c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>, _ c3: SIMD4<Float>)
+  {
+    columnMajor = SIMD16(
+      lowHalf: SIMD8(lowHalf: c0, highHalf: c1), highHalf: SIMD8(lowHalf: c2, highHalf: c3))
   }
 
   /// A matrix from 16 numbers in row-major order (`m00 m01 m02 m03 m10 …`), the way
@@ -37,6 +39,7 @@ public struct Matrix4: Equatable, Sendable {
       SIMD4<Float>(t.columns.3))
   }
 
+  /// The matrix that changes nothing.
   public static let identity = Matrix4(
     columns: SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
 

@@ -128,10 +128,13 @@ public struct OrbitCamera: Equatable, Sendable {
   /// The point under `cursor` (NDC, −1…1, y up) on the plane through the pivot
   /// perpendicular to the view stays under the cursor: the pivot moves towards it by
   /// the fraction the distance shrinks.
-  public mutating func zoom(steps: Float, towardNormalizedCursor cursor: SIMD2<Float>, aspect: Float) {
+  public mutating func zoom(
+    steps: Float, towardNormalizedCursor cursor: SIMD2<Float>, aspect: Float
+  ) {
     let before = distanceMeters
     let halfHeight = viewHeightAtPivotMeters / 2
-    let target = pivot + right * (cursor.x * halfHeight * aspect) + screenUp * (cursor.y * halfHeight)
+    let target =
+      pivot + right * (cursor.x * halfHeight * aspect) + screenUp * (cursor.y * halfHeight)
     distanceMeters = before * pow(Self.zoomFactorPerStep, steps)
     // The clamp may have changed the factor; use the one actually applied.
     let scale = distanceMeters / before

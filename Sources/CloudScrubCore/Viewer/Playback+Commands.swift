@@ -39,7 +39,8 @@ extension Playback {
         let periodSeconds = endSeconds - startSeconds
         let overflow = max(0, target - endSeconds)
         anchorFrame = 0
-        elapsedSeconds = periodSeconds > 0 ? overflow.truncatingRemainder(dividingBy: periodSeconds) : 0
+        elapsedSeconds =
+          periodSeconds > 0 ? overflow.truncatingRemainder(dividingBy: periodSeconds) : 0
         target = startSeconds + elapsedSeconds
       }
     }

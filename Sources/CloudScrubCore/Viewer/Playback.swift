@@ -29,6 +29,7 @@ public struct Playback: Equatable, Sendable {
   /// Whether `frameTimestampsSeconds` is finite and strictly increasing.
   private(set) var timestampsUsable: Bool = true
 
+  /// A timeline over frames already loaded (none by default), paused at the first.
   public init(
     frameTimestampsSeconds: [Double] = [], fallbackFramesPerSecond: Double = 30, loops: Bool = false
   ) {
@@ -43,6 +44,7 @@ public struct Playback: Equatable, Sendable {
 
   // MARK: - Frames
 
+  /// How many frames are loaded (have a timestamp).
   public var loadedFrameCount: Int { frameTimestampsSeconds.count }
 
   /// The last loaded frame, nil when none is loaded.

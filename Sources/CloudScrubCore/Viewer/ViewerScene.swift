@@ -12,6 +12,7 @@ public struct ViewerScene: Equatable, Sendable {
   /// The world's up axis.
   public var up: WorldUp
 
+  /// A scene from what is known so far (nothing by default).
   public init(
     bounds: Bounds3? = nil, worldFromCamera: [Transform3D] = [],
     intrinsics: [CameraIntrinsics] = [], up: WorldUp = .y

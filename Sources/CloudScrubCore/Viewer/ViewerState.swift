@@ -5,11 +5,15 @@
 /// replay commands without a window. Time advances only through
 /// `.playback(.advance(seconds:))`.
 public struct ViewerState: Equatable, Sendable {
+  /// The timeline and playhead.
   public private(set) var playback: Playback
   /// The orbit camera (also kept while viewing through the capture camera).
   public private(set) var camera: OrbitCamera
+  /// Whether the view comes from the orbit camera or the capture camera.
   public private(set) var viewMode: ViewMode = .orbit
+  /// How points and overlays are drawn.
   public private(set) var display: DisplaySettings
+  /// What the loaded data says about the scene.
   public private(set) var scene: ViewerScene
   /// The framebuffer size in pixels (at least 1 each way).
   public private(set) var viewportWidth: Int
@@ -18,6 +22,7 @@ public struct ViewerState: Equatable, Sendable {
   /// the first time there are bounds, and then leaves the camera to the user.
   public private(set) var hasFittedScene: Bool = false
 
+  /// A viewer state; the camera frames `scene` at once when it has bounds.
   public init(
     playback: Playback = Playback(), camera: OrbitCamera = OrbitCamera(),
     display: DisplaySettings = DisplaySettings(), scene: ViewerScene = ViewerScene(),

@@ -174,7 +174,7 @@ final class LZFSEBlockDecoder {
   }
 }
 
-/// The copies of an LZ decoder, in whole words. Both may write up to 15 bytes past
+/// The copies of an LZ decoder, in whole words. They may write up to 15 bytes past
 /// `count` (the output's slack) and read up to 15 past their source (padding).
 enum LZCopy {
   @inline(__always) static func literals(
@@ -215,10 +215,21 @@ enum LZCopy {
         index &+= 1
       }
     }
-    let source = destination - step
+    let source = UnsafeRawPointer(destination - step)
+    let target = UnsafeMutableRawPointer(destination)
+    if step >= 16 {
+      while index < count {
+        let word0 = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let word1 = source.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+        target.storeBytes(of: word0, toByteOffset: index, as: UInt64.self)
+        target.storeBytes(of: word1, toByteOffset: index &+ 8, as: UInt64.self)
+        index &+= 16
+      }
+      return
+    }
     while index < count {
-      let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-      UnsafeMutableRawPointer(destination + index).storeBytes(of: word, as: UInt64.self)
+      let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      target.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
       index &+= 8
     }
   }

@@ -95,7 +95,8 @@ import Testing
     camera.zoom(steps: 1, towardNormalizedCursor: SIMD2(1, 0), aspect: 1)
     #expect(ViewerApprox.close(camera.distanceMeters, 1.7))
     #expect(ViewerApprox.close(camera.pivot, SIMD3(0.3, 0, 0)))
-    #expect(ViewerApprox.close(ViewerApprox.ndc(SIMD3(2, 0, 0), camera: camera, aspect: 1), SIMD2(1, 0)))
+    #expect(
+      ViewerApprox.close(ViewerApprox.ndc(SIMD3(2, 0, 0), camera: camera, aspect: 1), SIMD2(1, 0)))
   }
 
   @Test func zoomKeepsThePointUnderTheCursorFixed() {
@@ -105,7 +106,8 @@ import Testing
     let cursor = SIMD2<Float>(0.5, -0.25)
     let halfHeight = camera.viewHeightAtPivotMeters / 2
     let point =
-      camera.pivot + camera.right * (cursor.x * halfHeight * aspect) + camera.screenUp * (cursor.y * halfHeight)
+      camera.pivot + camera.right * (cursor.x * halfHeight * aspect) + camera.screenUp
+      * (cursor.y * halfHeight)
     #expect(ViewerApprox.close(ViewerApprox.ndc(point, camera: camera, aspect: aspect), cursor))
     camera.zoom(steps: 2, towardNormalizedCursor: cursor, aspect: aspect)
     #expect(ViewerApprox.close(camera.distanceMeters, 6 * 0.85 * 0.85))

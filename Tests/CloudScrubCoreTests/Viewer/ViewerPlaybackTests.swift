@@ -118,7 +118,8 @@ import Testing
   }
 
   @Test func unusableTimestampsFallBackToTheFrameRate() {
-    var p = Playback(frameTimestampsSeconds: Array(repeating: 0, count: 10), fallbackFramesPerSecond: 10)
+    var p = Playback(
+      frameTimestampsSeconds: Array(repeating: 0, count: 10), fallbackFramesPerSecond: 10)
     p.apply(.play)
     p.apply(.advance(seconds: 0.25))
     #expect(p.currentFrame == 2)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ViewerStateTests {
   /// A 640×480 camera with an off-centre principal point.
-  private let intrinsics = CameraIntrinsics(fx: 500, fy: 510, cx: 330, cy: 250, width: 640, height: 480)
+  private let intrinsics = CameraIntrinsics(
+    fx: 500, fy: 510, cx: 330, cy: 250, width: 640, height: 480)
 
   /// An OpenCV-axes capture camera at (0.5, 1.2, -0.3), turned and tilted.
   private let worldFromCamera =
@@ -32,13 +33,16 @@ import Testing
 
   @Test func firstBoundsFitTheCameraOnlyOnce() {
     var state = ViewerState()
-    state.apply(.sceneGrew(ViewerScene(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(2, 4, 6)))))
+    state.apply(
+      .sceneGrew(ViewerScene(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(2, 4, 6)))))
     #expect(state.hasFittedScene)
     #expect(ViewerApprox.close(state.camera.pivot, SIMD3(1, 2, 3)))
     state.apply(.camera(.pan(pixels: SIMD2(10, 0))))
     let moved = state.camera
-    state.apply(.sceneAppended(ViewerScene(bounds: Bounds3(min: Point3(-5, 0, 0), max: Point3(1, 1, 1)))))
-    #expect(state.camera.pivot == moved.pivot && state.camera.distanceMeters == moved.distanceMeters)
+    state.apply(
+      .sceneAppended(ViewerScene(bounds: Bounds3(min: Point3(-5, 0, 0), max: Point3(1, 1, 1)))))
+    #expect(
+      state.camera.pivot == moved.pivot && state.camera.distanceMeters == moved.distanceMeters)
     #expect(state.scene.bounds == Bounds3(min: Point3(-5, 0, 0), max: Point3(2, 4, 6)))
     // Asking for it fits the grown bounds.
     state.apply(.camera(.fit))
@@ -80,14 +84,17 @@ import Testing
     let (u, v, depth) = (100.5, 50.5, 3.0)
     let cameraPoint = SIMD3((u - 330) / 500 * depth, (v - 250) / 510 * depth, depth)
     let p = ndc(of: cameraPoint, in: state)
-    #expect(ViewerApprox.close(SIMD2(p.x, p.y), SIMD2(Float(2 * u / 640 - 1), Float(1 - 2 * v / 480))))
+    #expect(
+      ViewerApprox.close(SIMD2(p.x, p.y), SIMD2(Float(2 * u / 640 - 1), Float(1 - 2 * v / 480))))
   }
 
   @Test func intrinsicsProjectionMapsImageCornersToNDCCorners() {
     // In OpenGL view axes a point at depth 2 is at z = −2, and image y runs down.
     let projection = Matrix4.projection(intrinsics: intrinsics, nearMeters: 0.1, farMeters: 10)
     let topLeft = SIMD3<Float>(Float(-330.0 / 500 * 2), Float(250.0 / 510 * 2), -2)
-    #expect(ViewerApprox.close(projection.transform(point: topLeft), SIMD3(-1, 1, projection.transform(point: topLeft).z)))
+    #expect(
+      ViewerApprox.close(
+        projection.transform(point: topLeft), SIMD3(-1, 1, projection.transform(point: topLeft).z)))
     let bottomRight = SIMD3<Float>(Float(310.0 / 500 * 2), Float(-230.0 / 510 * 2), -2)
     let q = projection.transform(point: bottomRight)
     #expect(ViewerApprox.close(SIMD2(q.x, q.y), SIMD2(1, -1)))
@@ -99,7 +106,8 @@ import Testing
     // Twice as wide as the image's 4:3: the image fills the height, half the width.
     let state = captureState(viewportWidth: 1280, viewportHeight: 480)
     let p = ndc(of: SIMD3(0, 0, 2), in: state)
-    #expect(ViewerApprox.close(SIMD2(p.x, p.y), SIMD2(0.03125 * (4.0 / 3) / (8.0 / 3), -0.041_666_67)))
+    #expect(
+      ViewerApprox.close(SIMD2(p.x, p.y), SIMD2(0.03125 * (4.0 / 3) / (8.0 / 3), -0.041_666_67)))
   }
 
   @Test func captureViewFollowsThePlayhead() {
@@ -107,7 +115,8 @@ import Testing
     state.apply(.playback(.framesLoaded(timestampsSeconds: [0.1])))
     var more = ViewerScene()
     more.appendFrame(
-      pose: CameraPose(worldFromCamera: Transform3D(axisAngle: .zero, translation: SIMD3(4, 5, 6)), axes: .openGL),
+      pose: CameraPose(
+        worldFromCamera: Transform3D(axisAngle: .zero, translation: SIMD3(4, 5, 6)), axes: .openGL),
       intrinsics: intrinsics)
     state.apply(.sceneAppended(more))
     #expect(state.playback.currentFrame == 1)

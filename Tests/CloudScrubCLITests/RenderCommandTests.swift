@@ -1,0 +1,91 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloudscrub render` on the real binary: fixed scenes against small baselines (see
+/// `ImageBaseline` for the tolerance), drawn with EGL and no display.
+@Suite(.serialized) struct RenderCommandTests {
+  static func render(_ arguments: [String], name: String) throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent(name).path
+    let result = try CommandRunner.run(["render"] + arguments + ["-o", output, "--size", "240x150"])
+    #expect(result.status == 0, "\(result.standardError)")
+    try ImageBaseline.check(output, against: name)
+  }
+
+  /// A small recording made once for these tests: 6 frames of the synthetic room.
+  static let recording: String? = {
+    guard let folder = try? TestData.makeTemporaryDirectory() else { return nil }
+    let path = folder.appendingPathComponent("render-test.csrec").path
+    let result = try? CommandRunner.run(["synth", path, "--frames", "6"])
+    return result?.status == 0 ? path : nil
+  }()
+
+  @Test func samplePLYFromAFixedOrbit() throws {
+    try Self.render(["Assets/sample.ply", "--camera", "orbit:30,25"], name: "sample-orbit.png")
+  }
+
+  @Test func samplePLYInHeightColoursWithEyeDomeLighting() throws {
+    try Self.render(
+      ["Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl", "--point-size", "3"],
+      name: "sample-height-edl.png")
+  }
+
+  @Test func recordingThroughItsCaptureCameraInConfidenceColours() throws {
+    let path = try #require(Self.recording)
+    try Self.render([path, "--camera", "capture:3", "--color", "confidence"], name: "synthetic-capture3-confidence.png")
+  }
+
+  @Test func recordingFirstFramesInFrameColoursWithOverlays() throws {
+    let path = try #require(Self.recording)
+    try Self.render([path, "--frames", "0-4", "--color", "frame", "--camera", "orbit:20,35"], name: "synthetic-frames-0-4.png")
+  }
+
+  @Test func missingInputFailsWithItsPathAndWritesNothing() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("never.png").path
+    let result = try CommandRunner.run(["render", "/nonexistent/cloud.ply", "-o", output])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("/nonexistent/cloud.ply"))
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test func badRenderFlagsAreUsageErrors() throws {
+    for flags in [["--size", "10x10"], ["--color", "purple"], ["--camera", "orbit:1"], ["--camera", "capture:-2"]] {
+      let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", "/tmp/never.png"] + flags)
+      #expect(result.status == 2, "\(flags): \(result.standardError)")
+    }
+  }
+
+  @Test func renderedPictureIsAValidPNGOfTheAskedSize() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("size.png").path
+    let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", output, "--size", "123x77"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let image = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+    #expect(image.width == 123 && image.height == 77)
+    // The corners are background grey (0.1 → 26), the middle has the cloud in it.
+    #expect(image.pixel(x: 0, y: 0) == RGB8(26, 26, 26))
+    let colourful = (0..<(123 * 77)).filter { i in
+      let p = image.pixels[(i * 3)..<(i * 3 + 3)]
+      return (p.max() ?? 0) - (p.min() ?? 0) > 40
+    }
+    #expect(colourful.count > 123 * 77 / 20)
+  }
+}
+
+@Suite struct ImageBaselineToleranceTests {
+  @Test func differentScenesAreTooFarApartToPass() throws {
+    let folder = ImageBaseline.folder
+    let a = try PNGCodec.decodeRGB(Array(try Data(contentsOf: folder.appendingPathComponent("sample-orbit.png"))))
+    let b = try PNGCodec.decodeRGB(Array(try Data(contentsOf: folder.appendingPathComponent("sample-height-edl.png"))))
+    let comparison = ImageBaseline.compare(a, b)
+    #expect(comparison.differingFraction > ImageBaseline.differingPixelFraction)
+    #expect(ImageBaseline.compare(a, a).differingFraction == 0)
+  }
+}
