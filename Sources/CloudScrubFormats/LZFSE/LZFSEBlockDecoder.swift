@@ -7,9 +7,12 @@ final class LZFSEBlockDecoder {
   private typealias Header = LZFSECompressedHeader
 
   private let literalTable = UnsafeMutablePointer<FSELiteralEntry>.allocate(capacity: Header.literalStates)
-  private let lTable = UnsafeMutablePointer<FSEValueEntry>.allocate(capacity: Header.lStates)
-  private let mTable = UnsafeMutablePointer<FSEValueEntry>.allocate(capacity: Header.mStates)
-  private let dTable = UnsafeMutablePointer<FSEValueEntry>.allocate(capacity: Header.dStates)
+  /// The L, M and D tables in one allocation, so the hot loop keeps one base pointer.
+  private let valueTables = UnsafeMutablePointer<FSEValueEntry>.allocate(
+    capacity: Header.lStates + Header.mStates + Header.dStates)
+  private var lTable: UnsafeMutablePointer<FSEValueEntry> { valueTables }
+  private var mTable: UnsafeMutablePointer<FSEValueEntry> { valueTables + Header.lStates }
+  private var dTable: UnsafeMutablePointer<FSEValueEntry> { valueTables + Header.lStates + Header.mStates }
   /// Room for a block's literals plus padding for 16-byte copies past the last one.
   private let literals: UnsafeMutablePointer<UInt8>
   private static let literalCapacity = LZFSEFormat.literalsPerBlock + 64
@@ -21,9 +24,7 @@ final class LZFSEBlockDecoder {
 
   deinit {
     literalTable.deallocate()
-    lTable.deallocate()
-    mTable.deallocate()
-    dTable.deallocate()
+    valueTables.deallocate()
     literals.deallocate()
   }
 
@@ -134,6 +135,9 @@ final class LZFSEBlockDecoder {
     let literalEnd = literal + counts.literals
     var distance = 0
     var remaining = counts.matches
+    let lTable = self.lTable
+    let mTable = self.mTable
+    let dTable = self.dTable
     while remaining > 0 {
       // One triple takes at most 14 + 17 + 23 = 54 bits; a refill leaves 56 or more.
       guard reader.refill() else {

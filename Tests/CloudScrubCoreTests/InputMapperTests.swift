@@ -1,0 +1,69 @@
+import Testing
+
+@testable import CloudScrubCore
+
+@Suite struct InputMapperTests {
+  @Test func keysBecomePlaybackCommands() {
+    var mapper = InputMapper()
+    #expect(mapper.keyPressed(.space) == [.playback(.togglePlay)])
+    #expect(mapper.keyPressed(.right) == [.playback(.step(1))])
+    #expect(mapper.keyPressed(.left, shift: true) == [.playback(.step(-10))])
+    #expect(mapper.keyPressed(.home) == [.playback(.jumpToStart)])
+    #expect(mapper.keyPressed(.end) == [.playback(.jumpToEnd)])
+  }
+
+  @Test func mCyclesTheThreeTimelineModes() {
+    var mapper = InputMapper()
+    mapper.lastFramesCount = 12
+    #expect(mapper.keyPressed(.letter("m")) == [.playback(.setMode(.currentFrameOnly))])
+    #expect(mapper.keyPressed(.letter("M")) == [.playback(.setMode(.lastFrames(12)))])
+    #expect(mapper.keyPressed(.letter("m")) == [.playback(.setMode(.upToPlayhead))])
+  }
+
+  @Test func digitsChooseColourModesInOrder() {
+    var mapper = InputMapper()
+    #expect(mapper.keyPressed(.digit(1)) == [.display(.setColorMode(.rgb))])
+    #expect(mapper.keyPressed(.digit(4)) == [.display(.setColorMode(.confidence))])
+    #expect(mapper.keyPressed(.digit(5)) == [.display(.setColorMode(.frame))])
+    #expect(mapper.keyPressed(.digit(6)).isEmpty)
+  }
+
+  @Test func cameraKeys() {
+    var mapper = InputMapper()
+    #expect(mapper.keyPressed(.letter("f")) == [.camera(.fit)])
+    #expect(mapper.keyPressed(.letter("r")) == [.camera(.reset)])
+    #expect(mapper.keyPressed(.letter("c")) == [.camera(.lookThroughCaptureCamera)])
+    #expect(mapper.keyPressed(.letter("q")).isEmpty)
+  }
+
+  @Test func leftDragRotatesByTheCursorsTravel() {
+    var mapper = InputMapper()
+    #expect(mapper.mouseMoved(to: SIMD2(10, 10)).isEmpty)
+    mapper.mouseDown(.left, at: SIMD2(100, 50))
+    #expect(mapper.isDragging)
+    #expect(mapper.mouseMoved(to: SIMD2(130, 45)) == [.camera(.rotate(pixels: SIMD2(30, -5)))])
+    #expect(mapper.mouseMoved(to: SIMD2(131, 45)) == [.camera(.rotate(pixels: SIMD2(1, 0)))])
+    mapper.mouseUp(.left)
+    #expect(!mapper.isDragging)
+    #expect(mapper.mouseMoved(to: SIMD2(200, 200)).isEmpty)
+  }
+
+  @Test func rightMiddleAndShiftLeftDragsPan() {
+    for (button, shift) in [(ViewerMouseButton.right, false), (.middle, false), (.left, true)] {
+      var mapper = InputMapper()
+      mapper.mouseDown(button, at: SIMD2(0, 0), shift: shift)
+      #expect(mapper.mouseMoved(to: SIMD2(4, 8)) == [.camera(.pan(pixels: SIMD2(4, 8)))])
+      // Another button going down during the drag does not change it.
+      mapper.mouseDown(.left, at: SIMD2(4, 8))
+      #expect(mapper.mouseMoved(to: SIMD2(5, 8)) == [.camera(.pan(pixels: SIMD2(1, 0)))])
+    }
+  }
+
+  @Test func wheelZoomsTowardTheCursorInNormalisedCoordinates() {
+    let mapper = InputMapper()
+    // The top-left corner of a 200×100 view is NDC (−1, 1); its centre is (0, 0).
+    #expect(mapper.scrolled(steps: 1, at: SIMD2(0, 0), width: 200, height: 100) == [.camera(.zoom(steps: 1, cursorNDC: SIMD2(-1, 1)))])
+    #expect(mapper.scrolled(steps: -2, at: SIMD2(100, 50), width: 200, height: 100) == [.camera(.zoom(steps: -2, cursorNDC: SIMD2(0, 0)))])
+    #expect(mapper.scrolled(steps: 0, at: SIMD2(1, 1), width: 200, height: 100).isEmpty)
+  }
+}

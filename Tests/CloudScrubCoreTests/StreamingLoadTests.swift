@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import CloudScrubCore
+
+@Suite struct StreamingLoadTests {
+  /// Three 2×2 frames at depth 1, 2 and 3 m, 0.5 s apart, each camera 1 m further along x.
+  static func recording(failingFrame: Int? = nil) -> InMemoryRecording {
+    InMemoryRecording(
+      frames: (0..<3).map { i in
+        Frames.depthFrame(
+          width: 2, height: 2, meters: Array(repeating: Float(i + 1), count: 4),
+          pose: CameraPose(
+            worldFromCamera: Transform3D(quaternion: SIMD4(0, 0, 0, 1), translation: SIMD3(Double(i), 0, 0)),
+            axes: .openCV),
+          timestampSeconds: 10 + Double(i) * 0.5)
+      }, failingFrame: failingFrame)
+  }
+
+  static func drain(_ load: StreamingLoad) -> [LoadedFrame] {
+    var frames: [LoadedFrame] = []
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      frames += load.take()
+      if case .loading = load.status {
+        Thread.sleep(forTimeInterval: 0.001)
+        continue
+      }
+      frames += load.take()
+      break
+    }
+    return frames
+  }
+
+  @Test func framesArriveInOrderWithTheirTimesAndCameras() {
+    let load = StreamingLoad(recording: RecordingLoader(source: Self.recording()))
+    let frames = Self.drain(load)
+    #expect(load.status == .finished(frames: 3))
+    #expect(frames.map(\.frameIndex) == [0, 1, 2])
+    #expect(frames.map(\.timestampSeconds) == [10, 10.5, 11])
+    #expect(frames.map(\.points.count) == [4, 4, 4])
+    #expect(frames[2].info?.pose.position == SIMD3(2, 0, 0))
+  }
+
+  @Test func absorbingFramesGivesSceneAndTimelineCommands() {
+    var content = ViewerContent()
+    let frames = Self.drain(StreamingLoad(recording: RecordingLoader(source: Self.recording())))
+    let first = content.absorb(Array(frames.prefix(1)))
+    let rest = content.absorb(Array(frames.dropFirst()))
+    #expect(content.store.frameRanges == [0, 4, 8, 12])
+    #expect(content.frameIndices == [0, 1, 2])
+    var state = ViewerState()
+    for command in first + rest { state.apply(command) }
+    #expect(state.playback.loadedFrameCount == 3)
+    #expect(state.scene.frameCount == 3)
+    // Frame 0's 2×2 pixels at 1 m with fx = fy = 1 and the principal point at the
+    // centre lie at x, y = ±0.5 m; frame 2's at ±1.5 m (x around 2) at z = 3.
+    #expect(state.scene.bounds == Bounds3(min: Point3(-0.5, -1.5, 1), max: Point3(3.5, 1.5, 3)))
+    #expect(state.drawRange(frameRanges: content.store.frameRanges) == 0..<12)
+  }
+
+  @Test func aFailingFrameStopsTheLoadAfterTheFramesBeforeIt() {
+    let load = StreamingLoad(recording: RecordingLoader(source: Self.recording(failingFrame: 2)))
+    let frames = Self.drain(load)
+    #expect(frames.map(\.frameIndex) == [0, 1])
+    guard case .failed(let reason) = load.status else {
+      Issue.record("the load did not fail: \(load.status)")
+      return
+    }
+    #expect(reason.contains("frame 2"))
+  }
+
+  @Test func aCloudIsOneFrameWithUnknownConfidence() {
+    let cloud = PointCloud(positions: [Point3(1, 2, 3), Point3(4, 5, 6)], colors: nil)
+    let load = StreamingLoad(cloud: cloud)
+    let frames = load.take()
+    #expect(load.status == .finished(frames: 1))
+    #expect(frames.count == 1)
+    #expect(frames[0].info == nil)
+    #expect(frames[0].points.confidence == [255, 255])
+    #expect(frames[0].points.colors == [FramePoints.noColor, FramePoints.noColor])
+    #expect(load.take().isEmpty)
+  }
+
+  @Test func cancellingStopsDelivery() {
+    let load = StreamingLoad(recording: RecordingLoader(source: Self.recording()))
+    load.cancel()
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(load.status == .cancelled)
+  }
+}
