@@ -11,11 +11,15 @@ public struct ViewerOptions {
   public var heightPixels = 800
   /// What to open at once; nil opens nothing (drop a file on the window).
   public var path: String?
+  /// For benchmarks: print how long the first frame with points took to reach the
+  /// screen, and close.
+  public var exitAfterFirstFrame = false
 
-  public init(widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil) {
+  public init(widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false) {
     self.widthPixels = widthPixels
     self.heightPixels = heightPixels
     self.path = path
+    self.exitAfterFirstFrame = exitAfterFirstFrame
   }
 }
 
@@ -32,6 +36,8 @@ public final class ViewerApp {
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
   private var lastTime = 0.0
+  private let exitAfterFirstFrame: Bool
+  private let started = Date()
   private var title = ""
 
   /// Opens the window (and `options.path`, if given) and runs until it is closed.
@@ -48,6 +54,7 @@ public final class ViewerApp {
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
     self.opener = opener
+    exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
     previews = PreviewTextures()
@@ -116,6 +123,12 @@ public final class ViewerApp {
       csui_render()
       window.swapBuffers()
       perform(actions)
+      if exitAfterFirstFrame, session.content.store.count > 0 || session.message != nil {
+        glFinish()
+        let seconds = Date().timeIntervalSince(started)
+        print("first frame on screen after \(String(format: "%.3f", seconds)) s (\(session.content.store.count) points)")
+        return
+      }
     }
   }
 

@@ -26,7 +26,9 @@ struct ViewerSession {
   /// state about them. A failed load becomes the session's error message.
   mutating func takeLoadedFrames() -> [ViewerCommand] {
     guard let load = document?.load else { return [] }
-    let commands = content.absorb(load.take())
+    // The first frame goes on screen alone, so the picture appears at once however
+    // many frames the loader finished while the window was opening.
+    let commands = content.absorb(load.take(maxFrames: content.frameCount == 0 ? 1 : .max))
     if case .failed(let reason) = load.status, message == nil { message = .error(reason) }
     return commands
   }

@@ -22,11 +22,16 @@ enum ViewCommand {
 
     options:
       --size WxH   window size (default 1280x800)
+      --exit-after-first-frame
+                   print how long the first frame with points took to reach the
+                   screen, then close (for benchmarks)
       -h, --help   show this help
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size"], flags: ["--help": "help", "-h": "help"], positionals: 0...1)
+    valueOptions: ["--size": "size"],
+    flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
+    positionals: 0...1)
 
   /// The name `view` uses for the built-in sample.
   static let samplePath = "sample:"
@@ -34,7 +39,8 @@ enum ViewCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    var options = ViewerOptions(path: parsed.positionals.first ?? samplePath)
+    var options = ViewerOptions(
+      path: parsed.positionals.first ?? samplePath, exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1]) else {

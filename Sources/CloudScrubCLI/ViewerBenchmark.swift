@@ -1,0 +1,182 @@
+import CloudScrubCore
+import CloudScrubRender
+import Foundation
+
+/// `cloudscrub bench view`: the viewer's costs that do not depend on the GPU — bytes
+/// uploaded per loaded point, CPU time per frame while scrubbing a 10-million-point
+/// cloud — and the time from launch to the first frame on screen, in a real window
+/// (under the display, or a private Xvfb) and headless with EGL.
+struct ViewerBenchmark {
+  let recordings: [(name: String, path: String)]
+  let repeats: Int
+  let binary: String
+
+  func run() throws {
+    Terminal.out("CloudScrub viewer benchmark; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+    var report = BenchReport()
+    if let sample = recordings.first { try uploads(sample, into: &report) }
+    try framesOf10MillionPoints(into: &report)
+    report.section("launch to first frame on screen (best of \(repeats))")
+    let display = try DisplayForBenchmark.start()
+    defer { display?.stop() }
+    for recording in recordings {
+      if let display {
+        let window = try Stopwatch.best(runs: repeats) {
+          try Self.launch(
+            binary, ["view", recording.path, "--exit-after-first-frame"], environment: ["DISPLAY": display.name])
+        }
+        report.row("\(recording.name): window", PLYBenchmark.seconds(window), "cloudscrub view, \(display.kind)")
+      }
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudscrub-bench-\(getpid()).png")
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let headless = try Stopwatch.best(runs: repeats) {
+        try Self.launch(binary, ["render", recording.path, "--frames", "0-0", "-o", folder.path], environment: [:])
+      }
+      report.row("\(recording.name): headless", PLYBenchmark.seconds(headless), "cloudscrub render of frame 0 (EGL)")
+    }
+    if display == nil { report.row("window", "skipped", "no DISPLAY and no Xvfb to start") }
+    Terminal.out(report.text)
+  }
+
+  /// Loads a recording as the window does, mirroring it after every batch, and counts
+  /// what reached the GPU.
+  private func uploads(_ recording: (name: String, path: String), into report: inout BenchReport) throws {
+    let backend = CountingRenderBackend()
+    let mirror = PointBufferMirror(backend: backend)
+    let document = try CommandLineDocumentOpener().open(recording.path)
+    var content = ViewerContent()
+    while true {
+      _ = content.absorb(document.load.take())
+      try mirror.sync(with: content.store)
+      if case .loading = document.load.status {
+        Thread.sleep(forTimeInterval: 0.002)
+        continue
+      }
+      _ = content.absorb(document.load.take())
+      try mirror.sync(with: content.store)
+      break
+    }
+    let perPoint = Double(backend.uploadedPointBytes) / Double(max(1, content.store.count))
+    report.section("uploads while loading \(recording.name) (\(content.store.count) points, \(content.frameCount) frames)")
+    report.row(
+      "bytes uploaded per point", PLYBenchmark.fixed(perPoint, 2), "\(backend.uploadCalls) upload calls",
+      target: perPoint == Double(GPUPoint.byteCount), goal: "one vertex, \(GPUPoint.byteCount) B")
+  }
+
+  /// Scrubs a 10-million-point, 300-frame cloud back and forth and plays it, with a
+  /// backend that only counts: the CPU side of each frame alone.
+  private func framesOf10MillionPoints(into report: inout BenchReport) throws {
+    let frames = 300
+    let perFrame = 10_000_000 / frames
+    var store = PointStore()
+    store.reserveCapacity(estimatedPoints: frames * perFrame)
+    var random = SplitMix64(seed: 7)
+    var bounds = ViewerScene()
+    for frame in 0..<frames {
+      var points = FramePoints()
+      points.positions.reserveCapacity(perFrame)
+      for _ in 0..<perFrame {
+        let r = random.next()
+        points.positions.append(
+          Point3(Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6, Float((r >> 32) & 0xFFFF) / 6553.6))
+      }
+      points.colors = Array(repeating: RGB8(200, 200, 200), count: perFrame)
+      points.confidence = Array(repeating: 2, count: perFrame)
+      store.append(points, frameIndex: frame)
+    }
+    bounds.include(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(10, 10, 10)))
+    let backend = CountingRenderBackend()
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: store)
+    var state = ViewerState(viewportWidth: 1280, viewportHeight: 800)
+    state.apply(.sceneAppended(bounds))
+    state.apply(.playback(.framesLoaded(timestampsSeconds: (0..<frames).map { Double($0) / 30 })))
+    let uploadedBefore = backend.uploadedPointBytes
+    let scrubFrames = 2 * frames
+    let scrub = try Stopwatch.best(runs: repeats) {
+      for step in 0..<scrubFrames {
+        let frame = step < frames ? step : scrubFrames - 1 - step
+        state.apply(.playback(.seek(frame: frame)))
+        try renderer.sync(with: store)
+        renderer.draw(state: state, frameRanges: store.frameRanges)
+      }
+    }
+    let microseconds = scrub / Double(scrubFrames) * 1e6
+    report.section("CPU time per frame, \(store.count) points in \(frames) frames, no GPU work")
+    report.row(
+      "scrub (seek + sync + draw)", "\(PLYBenchmark.fixed(microseconds, 1)) µs",
+      "\(PLYBenchmark.fixed(microseconds / 16_667 * 100, 3)) % of a 60 Hz frame; "
+        + "\(backend.uploadedPointBytes - uploadedBefore) bytes uploaded while scrubbing",
+      target: backend.uploadedPointBytes == uploadedBefore, goal: "no upload")
+  }
+
+  /// Runs the binary and waits; throws when it fails.
+  static func launch(_ binary: String, _ arguments: [String], environment: [String: String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BenchError("cloudscrub \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+    }
+  }
+}
+
+/// The display the window benchmark uses: the session's own, or a private Xvfb.
+struct DisplayForBenchmark {
+  let name: String
+  let kind: String
+  let xvfb: Process?
+
+  static func start() throws -> DisplayForBenchmark? {
+    if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
+      return DisplayForBenchmark(name: display, kind: "display \(display)", xvfb: nil)
+    }
+    guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile)
+    else { return nil }
+    for number in 90..<120 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: xvfb)
+      process.arguments = [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      for _ in 0..<100 where process.isRunning {
+        if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+          return DisplayForBenchmark(name: ":\(number)", kind: "Xvfb, Mesa llvmpipe", xvfb: process)
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      process.terminate()
+    }
+    return nil
+  }
+
+  func stop() {
+    xvfb?.terminate()
+    xvfb?.waitUntilExit()
+  }
+}
+
+/// Where the viewer benchmark finds its inputs.
+enum ViewerBenchmarkSample {
+  /// The synthetic sample recording, made into output/ as the README's first command
+  /// makes it, when it is not there yet.
+  static func path() throws -> String {
+    let path = "output/sample.csrec"
+    if !FileManager.default.fileExists(atPath: path) {
+      try FileManager.default.createDirectory(atPath: "output", withIntermediateDirectories: true)
+      try SynthCommand.run([path, "--frames", "60", "--noise", "0.002"])
+    }
+    return path
+  }
+
+  /// This very binary, which the benchmark launches.
+  static var binary: String {
+    Bundle.main.executablePath ?? CommandLine.arguments[0]
+  }
+}
