@@ -162,10 +162,15 @@ struct ViewerPanels {
     guard csui_begin("Frame", x, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
     else { return }
     let width = csui_available_width()
+    // Three images share the panel's height: each gets a third, less its caption,
+    // and keeps its aspect (portrait captures are tall).
+    let slot = (height - Self.timelineHeight - 3 * Self.margin - 90) / 3
     for (title, texture) in [("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence)] {
       csui_text(title)
       if let texture {
-        csui_image(texture.id, width, width * Float(texture.height) / Float(max(texture.width, 1)))
+        let aspect = Float(texture.width) / Float(max(texture.height, 1))
+        let w = min(width, slot * aspect)
+        csui_image(texture.id, w, w / aspect)
       } else {
         csui_text("  (none)")
       }

@@ -29,15 +29,29 @@ public struct ViewerContent: Sendable {
     return [.sceneAppended(grown), .playback(.framesLoaded(timestampsSeconds: timestamps))]
   }
 
+  /// A frame's extent without its stray points: the 1st to 99th percentile along
+  /// each axis, over at most about 4,000 evenly spaced points. The camera fits and
+  /// the grid and colour ramps span this, so one flying point far away does not
+  /// shrink the cloud to a speck.
   static func bounds(of positions: [Point3]) -> Bounds3? {
-    guard let first = positions.first else { return nil }
-    var lo = SIMD3(first.x, first.y, first.z)
-    var hi = lo
-    for p in positions {
-      let v = SIMD3(p.x, p.y, p.z)
-      lo = pointwiseMin(lo, v)
-      hi = pointwiseMax(hi, v)
+    guard !positions.isEmpty else { return nil }
+    let step = max(1, positions.count / 4096)
+    var xs: [Float] = []
+    var ys: [Float] = []
+    var zs: [Float] = []
+    for index in stride(from: 0, to: positions.count, by: step) {
+      let p = positions[index]
+      guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+      xs.append(p.x)
+      ys.append(p.y)
+      zs.append(p.z)
     }
-    return Bounds3(min: Point3(lo.x, lo.y, lo.z), max: Point3(hi.x, hi.y, hi.z))
+    guard !xs.isEmpty else { return nil }
+    xs.sort()
+    ys.sort()
+    zs.sort()
+    let low = Int((0.01 * Double(xs.count - 1)).rounded())
+    let high = Int((0.99 * Double(xs.count - 1)).rounded())
+    return Bounds3(min: Point3(xs[low], ys[low], zs[low]), max: Point3(xs[high], ys[high], zs[high]))
   }
 }

@@ -18,9 +18,10 @@ public struct ViewerState: Equatable, Sendable {
   /// The framebuffer size in pixels (at least 1 each way).
   public private(set) var viewportWidth: Int
   public private(set) var viewportHeight: Int
-  /// Whether the camera has framed the scene's bounds on its own; it does so once,
-  /// the first time there are bounds, and then leaves the camera to the user.
-  public private(set) var hasFittedScene: Bool = false
+  /// Whether the camera frames the scene's bounds on its own as they grow (while a
+  /// recording loads). The user's first rotate, pan, zoom or orbit ends it, so the
+  /// camera never moves under their hand; fit and reset start it again.
+  public private(set) var cameraFollowsScene: Bool = true
 
   /// A viewer state; the camera frames `scene` at once when it has bounds.
   public init(
@@ -59,18 +60,23 @@ public struct ViewerState: Equatable, Sendable {
   private mutating func apply(camera command: CameraCommand) {
     switch command {
     case .rotate(let pixels):
+      cameraFollowsScene = false
       leaveCaptureCamera()
       camera.rotate(byPixels: pixels, viewportHeight: Float(viewportHeight))
     case .pan(let pixels):
+      cameraFollowsScene = false
       leaveCaptureCamera()
       camera.pan(byPixels: pixels, viewportHeight: Float(viewportHeight))
     case .zoom(let steps, let cursor):
+      cameraFollowsScene = false
       leaveCaptureCamera()
       camera.zoom(steps: steps, towardNormalizedCursor: cursor, aspect: aspect)
     case .fit:
+      cameraFollowsScene = true
       viewMode = .orbit
       if let bounds = scene.bounds { camera.fit(bounds: bounds, aspect: aspect) }
     case .reset:
+      cameraFollowsScene = true
       viewMode = .orbit
       camera = OrbitCamera(
         verticalFieldOfViewRadians: camera.verticalFieldOfViewRadians, up: scene.up)
@@ -78,6 +84,7 @@ public struct ViewerState: Equatable, Sendable {
     case .lookThroughCaptureCamera:
       if captureFrame != nil { viewMode = .captureCamera }
     case .orbit(let azimuth, let elevation, let distance):
+      cameraFollowsScene = false
       viewMode = .orbit
       camera.azimuthRadians = azimuth
       camera.elevationRadians = elevation
@@ -92,9 +99,8 @@ public struct ViewerState: Equatable, Sendable {
   private mutating func setScene(_ newScene: ViewerScene) {
     if newScene.up != scene.up { camera.up = newScene.up }
     scene = newScene
-    if !hasFittedScene, let bounds = scene.bounds {
+    if cameraFollowsScene, let bounds = scene.bounds {
       camera.fit(bounds: bounds, aspect: aspect)
-      hasFittedScene = true
     } else if let bounds = scene.bounds {
       // Keep the far plane beyond the grown scene without moving the camera.
       let lo = SIMD3(bounds.min.x, bounds.min.y, bounds.min.z)
