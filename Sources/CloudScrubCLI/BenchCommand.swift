@@ -9,6 +9,7 @@ enum BenchCommand {
     usage: cloudscrub bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
            cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
            cloudscrub bench clean [--repeat R] [--open3d-script PATH]
+           cloudscrub bench view [RECORDING] [--repeat R]
            cloudscrub bench lzfse [--repeat R]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
@@ -18,6 +19,11 @@ enum BenchCommand {
 
     ingest: loads a recording (default ../shared/data/record3d-exr-desk) and prints
     frames per second of the whole ingest beside decoding alone, and bytes per point.
+
+    view: bytes uploaded per loaded point, CPU time per frame while scrubbing 10
+    million points (no GPU work), and the time from launch to the first frame on
+    screen for the synthetic sample and RECORDING (default ../shared/data/
+    record3d-exr-desk), in a window (the display, or a private Xvfb) and headless.
 
     clean: voxel merging of 10 million points and statistical outlier removal (k 20,
     std 2) of 1 million, on synthetic data.
@@ -55,6 +61,16 @@ enum BenchCommand {
           try SynthCommand.positiveInteger($0, option: "--repeat")
         } ?? 3,
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_ingest.py"
+      ).run()
+    }
+    if mode == "view" {
+      var recordings = [(name: "synthetic sample (60 frames)", path: try ViewerBenchmarkSample.path())]
+      let real = parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk"
+      if FileManager.default.fileExists(atPath: real) { recordings.append((name: "real capture", path: real)) }
+      return try ViewerBenchmark(
+        recordings: recordings,
+        repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
+        binary: ViewerBenchmarkSample.binary
       ).run()
     }
     if mode == "clean" {

@@ -49,6 +49,8 @@ enum PeerResult {
 struct PythonPeer {
   let script: String
   let name: String
+  /// What to install when the script cannot import its library.
+  var install = "pip install open3d"
 
   func run(arguments: [String]) -> PeerResult {
     guard FileManager.default.fileExists(atPath: script) else {
@@ -71,7 +73,7 @@ struct PythonPeer {
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     else {
       return .unavailable(
-        "\(name): not measured (pip install open3d; the script exited "
+        "\(name): not measured (\(install); the script exited "
           + "\(process.terminationStatus))")
     }
     let version = object["version"] as? String ?? "?"

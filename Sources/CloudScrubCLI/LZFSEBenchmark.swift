@@ -23,16 +23,19 @@ struct LZFSEBenchmark {
     for (index, name) in Self.vectors.enumerated() {
       let path = folder + "/" + name + ".lzfse"
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw BenchError("\(path) not found (run from the project's root, or make it with scripts/make-lzfse-vectors.py)")
+        throw BenchError(
+          "\(path) not found (run from the project's root, or make it with "
+            + "scripts/make-lzfse-vectors.py)")
       }
       let stream = [UInt8](data)
       let size = try LZFSE.decode(stream).count
       // Small streams are decoded many times per timed run so that a run lasts long
       // enough to time.
       let rounds = max(1, 32_000_000 / max(size, 1))
-      let seconds = try Stopwatch.best(runs: repeats) {
-        for _ in 0..<rounds { _ = try LZFSE.decode(stream) }
-      } / Double(rounds)
+      let seconds =
+        try Stopwatch.best(runs: repeats) {
+          for _ in 0..<rounds { _ = try LZFSE.decode(stream) }
+        } / Double(rounds)
       let rate = Double(size) / seconds / 1e6
       ours[name + ".lzfse"] = seconds
       paths.append(path)
@@ -44,7 +47,8 @@ struct LZFSEBenchmark {
         goal: "≥ \(Int(Self.targetMBPerSecond)) MB/s")
     }
     report.peer(
-      PythonPeer(script: peerScript, name: "liblzfse (C, via Python's pyliblzfse)").run(
+      PythonPeer(
+        script: peerScript, name: "liblzfse (C, via Python's pyliblzfse)", install: "pip install pyliblzfse").run(
         arguments: ["--bench"] + paths + ["--repeats", String(repeats)]),
       ours: ours)
     Terminal.out(report.text)

@@ -55,8 +55,11 @@ import Testing
   // MARK: - Malformed headers
 
   @Test func unknownBlockMagicThrowsWithItsOffset() throws {
-    let stream = LZFSETestData.withoutEnd(try LZFSETestData.stream("few-bytes")) + Array("bvxZ".utf8)
-    #expect(throws: LZFSEError(.unknownBlockMagic(0x5a78_7662), at: 13)) { try LZFSE.decode(stream) }
+    let stream =
+      LZFSETestData.withoutEnd(try LZFSETestData.stream("few-bytes")) + Array("bvxZ".utf8)
+    #expect(throws: LZFSEError(.unknownBlockMagic(0x5a78_7662), at: 13)) {
+      try LZFSE.decode(stream)
+    }
   }
 
   @Test func missingEndOfStreamThrows() throws {

@@ -22,7 +22,8 @@ import Testing
   }
 
   @Test func multiMegabyteStreamOfTenBlocksDecodes() throws {
-    let decoded = try LZFSE.decode(try LZFSETestData.stream("structured-6m"), expectedSize: 6 * 1024 * 1024 + 123)
+    let decoded = try LZFSE.decode(
+      try LZFSETestData.stream("structured-6m"), expectedSize: 6 * 1024 * 1024 + 123)
     let expected = LZFSETestData.structured()
     #expect(decoded.count == expected.count)
     #expect(decoded == expected)
@@ -47,9 +48,11 @@ import Testing
   // MARK: - Several blocks
 
   @Test func twoReferenceStreamsJoinedDecodeToTheConcatenation() throws {
-    let joined = LZFSETestData.withoutEnd(try LZFSETestData.stream("text-64k"))
+    let joined =
+      LZFSETestData.withoutEnd(try LZFSETestData.stream("text-64k"))
       + (try LZFSETestData.stream("depth-256x192-f32"))
-    let expected = try LZFSETestData.expected("text-64k") + LZFSETestData.expected("depth-256x192-f32")
+    let expected =
+      try LZFSETestData.expected("text-64k") + LZFSETestData.expected("depth-256x192-f32")
     #expect(try LZFSE.decode(joined, expectedSize: expected.count) == expected)
   }
 
@@ -121,7 +124,8 @@ import Testing
   }
 
   @Test func lzvnMatchBeforeAnyDistanceThrows() {
-    let stream = Self.lzvnBlock(raw: 5, payload: [0xf5, 0x06, 0, 0, 0, 0, 0, 0, 0]) + Array("bvx$".utf8)
+    let stream =
+      Self.lzvnBlock(raw: 5, payload: [0xf5, 0x06, 0, 0, 0, 0, 0, 0, 0]) + Array("bvx$".utf8)
     #expect(throws: LZFSEError(.invalidMatchDistance(distance: 0, available: 0), at: 12)) {
       try LZFSE.decode(stream)
     }
@@ -129,13 +133,16 @@ import Testing
 
   @Test(arguments: [0x70, 0x7f, 0xd0, 0xdf, 0x1e, 0x3e] as [UInt8])
   func undefinedLZVNOpcodesThrow(opcode: UInt8) {
-    let stream = Self.lzvnBlock(raw: 4, payload: [opcode, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0, 0]) + Array("bvx$".utf8)
+    let stream =
+      Self.lzvnBlock(raw: 4, payload: [opcode, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0, 0])
+      + Array("bvx$".utf8)
     #expect(throws: LZFSEError(.undefinedOpcode(opcode), at: 12)) { try LZFSE.decode(stream) }
   }
 
   @Test func lzvnDistanceBeyondTheOutputThrows() {
     // Two literals, then a match 3 back.
-    let payload: [UInt8] = [0x80 | 0x00 | 0x00, 0x03] + Array("ab".utf8) + [0x06, 0, 0, 0, 0, 0, 0, 0]
+    let payload: [UInt8] =
+      [0x80 | 0x00 | 0x00, 0x03] + Array("ab".utf8) + [0x06, 0, 0, 0, 0, 0, 0, 0]
     let stream = Self.lzvnBlock(raw: 5, payload: payload) + Array("bvx$".utf8)
     #expect(throws: LZFSEError(.invalidMatchDistance(distance: 3, available: 2), at: 12)) {
       try LZFSE.decode(stream)

@@ -44,7 +44,8 @@ enum LZFSETestData {
         let start = out.count - distance
         for k in 0..<length { out.append(out[start + k]) }
       } else if kind == 3 {
-        out.append(contentsOf: repeatElement(UInt8((r >> 8) & 0xff), count: 4 + Int((r >> 16) % 300)))
+        out.append(
+          contentsOf: repeatElement(UInt8((r >> 8) & 0xff), count: 4 + Int((r >> 16) % 300)))
       } else if kind == 4 {
         let base = UInt32((r >> 8) & 0xffff)
         for k in 0..<UInt32(64) {

@@ -6,13 +6,16 @@ import Foundation
 final class LZFSEBlockDecoder {
   private typealias Header = LZFSECompressedHeader
 
-  private let literalTable = UnsafeMutablePointer<FSELiteralEntry>.allocate(capacity: Header.literalStates)
+  private let literalTable = UnsafeMutablePointer<FSELiteralEntry>.allocate(
+    capacity: Header.literalStates)
   /// The L, M and D tables in one allocation, so the hot loop keeps one base pointer.
   private let valueTables = UnsafeMutablePointer<FSEValueEntry>.allocate(
     capacity: Header.lStates + Header.mStates + Header.dStates)
   private var lTable: UnsafeMutablePointer<FSEValueEntry> { valueTables }
   private var mTable: UnsafeMutablePointer<FSEValueEntry> { valueTables + Header.lStates }
-  private var dTable: UnsafeMutablePointer<FSEValueEntry> { valueTables + Header.lStates + Header.mStates }
+  private var dTable: UnsafeMutablePointer<FSEValueEntry> {
+    valueTables + Header.lStates + Header.mStates
+  }
   /// Room for a block's literals plus padding for 16-byte copies past the last one.
   private let literals: UnsafeMutablePointer<UInt8>
   private static let literalCapacity = LZFSEFormat.literalsPerBlock + 64
@@ -29,7 +32,8 @@ final class LZFSEBlockDecoder {
   }
 
   /// Decodes the block framed by `frame` and appends its bytes to `output`.
-  func decode(_ frame: LZFSEBlockFrame, _ input: LZFSEInput, into output: inout LZFSEOutput) throws {
+  func decode(_ frame: LZFSEBlockFrame, _ input: LZFSEInput, into output: inout LZFSEOutput) throws
+  {
     let header = try Header.read(input, frame: frame)
     try buildTables(header, at: frame.offset)
     let literalStart = frame.payloadOffset
@@ -44,7 +48,10 @@ final class LZFSEBlockDecoder {
     let frequencies = header.frequencies
     let counts = header.counts
     let tables: [(String, Int, Int, Int, Bool)] = [
-      ("literal", Header.literalFirst, Header.literalSymbols, Header.literalStates, counts.literals > 0),
+      (
+        "literal", Header.literalFirst, Header.literalSymbols, Header.literalStates,
+        counts.literals > 0
+      ),
       ("L", Header.lFirst, Header.lSymbols, Header.lStates, counts.matches > 0),
       ("M", Header.mFirst, Header.mSymbols, Header.mStates, counts.matches > 0),
       ("D", Header.dFirst, Header.dSymbols, Header.dStates, counts.matches > 0),
@@ -57,7 +64,8 @@ final class LZFSEBlockDecoder {
         throw LZFSEError(.invalidFrequencyTable(table: name, sum: 0, states: states), at: offset)
       }
     }
-    FSETables.buildLiterals(frequencies, first: Header.literalFirst, states: Header.literalStates, into: literalTable)
+    FSETables.buildLiterals(
+      frequencies, first: Header.literalFirst, states: Header.literalStates, into: literalTable)
     FSETables.buildValues(
       frequencies, first: Header.lFirst, count: Header.lSymbols, states: Header.lStates,
       extraBits: FSETables.lExtraBits, baseValues: FSETables.lBaseValues, into: lTable)
@@ -74,7 +82,8 @@ final class LZFSEBlockDecoder {
   private func decodeLiterals(_ header: Header, _ input: LZFSEInput, start: Int, end: Int) throws {
     let count = header.counts.literals
     if count == 0 { return }
-    var reader = try FSEBitReader(input, start: start, end: end, initialBits: header.literalBits, name: "literal")
+    var reader = try FSEBitReader(
+      input, start: start, end: end, initialBits: header.literalBits, name: "literal")
     let table = literalTable
     let out = literals
     let mask = Header.literalStates - 1
@@ -84,16 +93,20 @@ final class LZFSEBlockDecoder {
     while index < count {
       reader.refillPadded()
       let entry0 = table[state0]
-      state0 = (Int(entry0.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry0.bitCount)))) & mask
+      state0 =
+        (Int(entry0.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry0.bitCount)))) & mask
       out[index] = entry0.symbol
       let entry1 = table[state1]
-      state1 = (Int(entry1.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry1.bitCount)))) & mask
+      state1 =
+        (Int(entry1.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry1.bitCount)))) & mask
       out[index &+ 1] = entry1.symbol
       let entry2 = table[state2]
-      state2 = (Int(entry2.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry2.bitCount)))) & mask
+      state2 =
+        (Int(entry2.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry2.bitCount)))) & mask
       out[index &+ 2] = entry2.symbol
       let entry3 = table[state3]
-      state3 = (Int(entry3.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry3.bitCount)))) & mask
+      state3 =
+        (Int(entry3.delta) &+ Int(truncatingIfNeeded: reader.pull(Int(entry3.bitCount)))) & mask
       out[index &+ 3] = entry3.symbol
       index &+= 4
       // Past the stream, the padding grows by a byte per refill; stop early on
@@ -123,7 +136,8 @@ final class LZFSEBlockDecoder {
   ) throws {
     let counts = header.counts
     let blockOffset = start
-    var reader = try FSEBitReader(input, start: start, end: end, initialBits: header.lmdBits, name: "L, M, D")
+    var reader = try FSEBitReader(
+      input, start: start, end: end, initialBits: header.lmdBits, name: "L, M, D")
     var lState = header.lState
     var mState = header.mState
     var dState = header.dState
@@ -152,12 +166,14 @@ final class LZFSEBlockDecoder {
 
       guard literalLength <= literalEnd - literal else {
         throw LZFSEError(
-          .blockSizeMismatch(declared: counts.literals, actual: literal - UnsafePointer(literals) + literalLength),
+          .blockSizeMismatch(
+            declared: counts.literals, actual: literal - UnsafePointer(literals) + literalLength),
           at: blockOffset)
       }
       guard literalLength &+ matchLength <= blockEnd - dst else {
         throw LZFSEError(
-          .blockSizeMismatch(declared: counts.raw, actual: dst - blockStart + literalLength + matchLength),
+          .blockSizeMismatch(
+            declared: counts.raw, actual: dst - blockStart + literalLength + matchLength),
           at: blockOffset)
       }
       LZCopy.literals(from: literal, to: dst, count: literalLength)
@@ -165,14 +181,16 @@ final class LZFSEBlockDecoder {
       literal += literalLength
       if matchLength > 0 {
         guard distance > 0, distance <= dst - outputBase else {
-          throw LZFSEError(.invalidMatchDistance(distance: distance, available: dst - outputBase), at: blockOffset)
+          throw LZFSEError(
+            .invalidMatchDistance(distance: distance, available: dst - outputBase), at: blockOffset)
         }
         LZCopy.match(at: dst, distance: distance, count: matchLength)
         dst += matchLength
       }
     }
     guard dst == blockEnd else {
-      throw LZFSEError(.blockSizeMismatch(declared: counts.raw, actual: dst - blockStart), at: blockOffset)
+      throw LZFSEError(
+        .blockSizeMismatch(declared: counts.raw, actual: dst - blockStart), at: blockOffset)
     }
     output.count += counts.raw
   }
@@ -208,7 +226,9 @@ enum LZCopy {
   /// Copies `count` bytes from `distance` back, byte-exact where the two overlap
   /// (distance 1 repeats one byte). Short distances first copy enough bytes one by
   /// one to make a period of at least 8, then continue in words at that period.
-  @inline(__always) static func match(at destination: UnsafeMutablePointer<UInt8>, distance: Int, count: Int) {
+  @inline(__always) static func match(
+    at destination: UnsafeMutablePointer<UInt8>, distance: Int, count: Int
+  ) {
     var step = distance
     var index = 0
     if distance < 8 {

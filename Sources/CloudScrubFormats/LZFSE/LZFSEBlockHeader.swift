@@ -73,11 +73,13 @@ struct LZFSEBlockFrame {
     var frame: LZFSEBlockFrame
     switch magic {
     case LZFSEFormat.endOfStreamMagic:
-      return LZFSEBlockFrame(kind: .endOfStream, offset: offset, headerSize: 4, payloadSize: 0, rawSize: 0)
+      return LZFSEBlockFrame(
+        kind: .endOfStream, offset: offset, headerSize: 4, payloadSize: 0, rawSize: 0)
     case LZFSEFormat.uncompressedMagic:
       try input.require(8, at: offset, "uncompressed block header")
       let raw = Int(input.u32(offset + 4))
-      frame = LZFSEBlockFrame(kind: .uncompressed, offset: offset, headerSize: 8, payloadSize: raw, rawSize: raw)
+      frame = LZFSEBlockFrame(
+        kind: .uncompressed, offset: offset, headerSize: 8, payloadSize: raw, rawSize: raw)
     case LZFSEFormat.lzvnMagic:
       try input.require(12, at: offset, "LZVN block header")
       let raw = Int(input.u32(offset + 4))
@@ -85,7 +87,8 @@ struct LZFSEBlockFrame {
       guard raw <= payload * LZFSEFormat.lzvnMaxExpansion else {
         throw LZFSEError(.invalidHeader(field: "n_raw_bytes", value: raw), at: offset)
       }
-      frame = LZFSEBlockFrame(kind: .lzvn, offset: offset, headerSize: 12, payloadSize: payload, rawSize: raw)
+      frame = LZFSEBlockFrame(
+        kind: .lzvn, offset: offset, headerSize: 12, payloadSize: payload, rawSize: raw)
     case LZFSEFormat.v1Magic:
       try input.require(LZFSEFormat.v1HeaderSize, at: offset, "LZFSE v1 block header")
       let counts = LZFSECounts(
@@ -103,7 +106,8 @@ struct LZFSEBlockFrame {
       let headerSize = Int(input.u64(offset + 24) & 0xffff_ffff)
       // The packed tables take at most 14 bits per symbol; 720 bytes is their
       // uncompressed size and so a generous ceiling.
-      guard headerSize >= LZFSEFormat.v2FixedHeaderSize, headerSize <= LZFSEFormat.v2FixedHeaderSize + 720
+      guard headerSize >= LZFSEFormat.v2FixedHeaderSize,
+        headerSize <= LZFSEFormat.v2FixedHeaderSize + 720
       else {
         throw LZFSEError(.invalidHeader(field: "header_size", value: headerSize), at: offset)
       }

@@ -31,7 +31,8 @@ struct LZFSECompressedHeader {
 
   /// Reads the header of a v1 or v2 block whose frame has been read already.
   static func read(_ input: LZFSEInput, frame: LZFSEBlockFrame) throws -> LZFSECompressedHeader {
-    let header = frame.kind == .v1 ? readV1(input, at: frame.offset) : try readV2(input, frame: frame)
+    let header =
+      frame.kind == .v1 ? readV1(input, at: frame.offset) : try readV2(input, frame: frame)
     try header.validate(at: frame.offset)
     return header
   }
@@ -49,13 +50,16 @@ struct LZFSECompressedHeader {
         lmdPayload: Int(input.u32(offset + 24))),
       literalBits: signedBits(28),
       literalStates: (
-        input.u16(offset + 32), input.u16(offset + 34), input.u16(offset + 36), input.u16(offset + 38)
+        input.u16(offset + 32), input.u16(offset + 34), input.u16(offset + 36),
+        input.u16(offset + 38)
       ),
       lmdBits: signedBits(40), lState: input.u16(offset + 44), mState: input.u16(offset + 46),
       dState: input.u16(offset + 48), frequencies: frequencies)
   }
 
-  private static func readV2(_ input: LZFSEInput, frame: LZFSEBlockFrame) throws -> LZFSECompressedHeader {
+  private static func readV2(_ input: LZFSEInput, frame: LZFSEBlockFrame) throws
+    -> LZFSECompressedHeader
+  {
     let offset = frame.offset
     let fields0 = input.u64(offset + 8)
     let fields1 = input.u64(offset + 16)
@@ -75,7 +79,8 @@ struct LZFSECompressedHeader {
       counts: LZFSECounts(v2At: offset, input),
       literalBits: field(fields0, 60, 3) - 7,
       literalStates: (
-        field(fields1, 0, 10), field(fields1, 10, 10), field(fields1, 20, 10), field(fields1, 30, 10)
+        field(fields1, 0, 10), field(fields1, 10, 10), field(fields1, 20, 10),
+        field(fields1, 30, 10)
       ),
       lmdBits: field(fields1, 60, 3) - 7, lState: field(fields2, 32, 10),
       mState: field(fields2, 42, 10), dState: field(fields2, 52, 10), frequencies: frequencies)
@@ -107,7 +112,8 @@ struct LZFSECompressedHeader {
     }
     // The tables must fill the header exactly, short of a final partial byte.
     guard position == end, bitCount < 8 else {
-      throw LZFSEError(.invalidHeader(field: "header_size", value: end - blockOffset), at: blockOffset)
+      throw LZFSEError(
+        .invalidHeader(field: "header_size", value: end - blockOffset), at: blockOffset)
     }
   }
 

@@ -28,7 +28,9 @@ public enum LZFSE {
   /// - Throws: `LZFSEError` naming what is wrong (truncation, an unknown block, a
   ///   malformed header or table, a bit stream or match out of range, a size
   ///   mismatch) and the byte offset in the input.
-  public static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int? = nil) throws -> [UInt8] {
+  public static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int? = nil) throws
+    -> [UInt8]
+  {
     guard let base = input.baseAddress, input.count > 0 else {
       throw LZFSEError(.missingEndOfStream, at: 0)
     }
@@ -37,9 +39,11 @@ public enum LZFSE {
     if let expectedSize, expectedSize != declaredSize {
       throw LZFSEError(.expectedSizeMismatch(expected: expectedSize, declared: declaredSize), at: 0)
     }
-    let trusted = max(preallocationLimit, input.count <= Int.max / 256 ? input.count * 256 : Int.max)
+    let trusted = max(
+      preallocationLimit, input.count <= Int.max / 256 ? input.count * 256 : Int.max)
     if declaredSize <= trusted {
-      return try [UInt8](unsafeUninitializedCapacity: declaredSize + LZFSEOutput.slack) { buffer, count in
+      return try [UInt8](unsafeUninitializedCapacity: declaredSize + LZFSEOutput.slack) {
+        buffer, count in
         guard let pointer = buffer.baseAddress else { return }
         var output = LZFSEOutput(borrowing: pointer, capacity: buffer.count)
         try decodeBlocks(frames, source, into: &output)
@@ -74,7 +78,8 @@ public enum LZFSE {
       if frame.kind == .endOfStream { break }
       declaredSize += frame.rawSize
       guard declaredSize <= maximumOutputBytes else {
-        throw LZFSEError(.outputTooLarge(declared: declaredSize, limit: maximumOutputBytes), at: offset)
+        throw LZFSEError(
+          .outputTooLarge(declared: declaredSize, limit: maximumOutputBytes), at: offset)
       }
       frames.append(frame)
       offset = frame.end

@@ -2,9 +2,10 @@ import Foundation
 
 /// Why an LZFSE stream could not be decoded, and where.
 ///
-/// `byteOffset` is the offset in the compressed input of the block header or opcode
-/// being decoded when the problem was found (for bit-stream problems, the start of
-/// the block's payload).
+/// `byteOffset` is the offset in the compressed input of the block (its magic) or
+/// LZVN opcode being decoded when the problem was found; for problems inside an
+/// LZFSE block's entropy-coded streams, it is the start of that stream's payload
+/// (literals, or L, M, D triples).
 public struct LZFSEError: Error, Equatable, CustomStringConvertible, Sendable {
   /// What is wrong with the stream.
   public enum Reason: Equatable, Sendable {
@@ -54,7 +55,8 @@ public struct LZFSEError: Error, Equatable, CustomStringConvertible, Sendable {
     case .unknownBlockMagic(let magic):
       return "unknown block magic 0x\(String(magic, radix: 16))"
     case .missingEndOfStream: return "no end-of-stream block (bvx$)"
-    case .invalidHeader(let field, let value): return "header field \(field) out of range (\(value))"
+    case .invalidHeader(let field, let value):
+      return "header field \(field) out of range (\(value))"
     case .invalidFrequencyTable(let table, let sum, let states):
       return "\(table) frequencies sum to \(sum), not \(states)"
     case .invalidBitStream(let stream): return "malformed \(stream) bit stream"

@@ -39,7 +39,8 @@ struct LZFSEOutput {
     let needed = count + size + Self.slack
     if needed <= capacity { return }
     guard owned, needed <= limit else {
-      throw LZFSEError(.blockSizeMismatch(declared: capacity - Self.slack, actual: needed), at: blockOffset)
+      throw LZFSEError(
+        .blockSizeMismatch(declared: capacity - Self.slack, actual: needed), at: blockOffset)
     }
     let newCapacity = min(max(needed, capacity * 2), limit)
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

@@ -5,7 +5,9 @@ import Foundation
 /// follow it), a match length M and a match distance D, or reuses the previous D.
 enum LZVNDecoder {
   /// Decodes the block framed by `frame` and appends its bytes to `output`.
-  static func decode(_ frame: LZFSEBlockFrame, _ input: LZFSEInput, into output: inout LZFSEOutput) throws {
+  static func decode(_ frame: LZFSEBlockFrame, _ input: LZFSEInput, into output: inout LZFSEOutput)
+    throws
+  {
     try output.reserve(frame.rawSize, blockOffset: frame.offset)
     let outputBase = output.base
     let blockStart = outputBase + output.count
@@ -20,7 +22,9 @@ enum LZVNDecoder {
       let available = payloadEnd - position
       let opcodeOffset = position
       func need(_ length: Int) throws {
-        guard available >= length else { throw LZFSEError(.truncated(what: "LZVN opcode"), at: opcodeOffset) }
+        guard available >= length else {
+          throw LZFSEError(.truncated(what: "LZVN opcode"), at: opcodeOffset)
+        }
       }
       var opcodeLength = 1
       var literalLength = 0
@@ -30,7 +34,8 @@ enum LZVNDecoder {
         // End of stream: the opcode and seven padding bytes end the payload.
         guard available == 8 else {
           throw LZFSEError(
-            .blockSizeMismatch(declared: frame.payloadSize, actual: position + 8 - frame.payloadOffset),
+            .blockSizeMismatch(
+              declared: frame.payloadSize, actual: position + 8 - frame.payloadOffset),
             at: position)
         }
         position = payloadEnd
@@ -84,7 +89,8 @@ enum LZVNDecoder {
       }
       guard literalLength + matchLength <= blockEnd - dst else {
         throw LZFSEError(
-          .blockSizeMismatch(declared: frame.rawSize, actual: dst - blockStart + literalLength + matchLength),
+          .blockSizeMismatch(
+            declared: frame.rawSize, actual: dst - blockStart + literalLength + matchLength),
           at: position)
       }
       if literalLength > 0 {
@@ -99,7 +105,8 @@ enum LZVNDecoder {
       }
       if matchLength > 0 {
         guard distance > 0, distance <= dst - outputBase else {
-          throw LZFSEError(.invalidMatchDistance(distance: distance, available: dst - outputBase), at: position)
+          throw LZFSEError(
+            .invalidMatchDistance(distance: distance, available: dst - outputBase), at: position)
         }
         LZCopy.match(at: dst, distance: distance, count: matchLength)
         dst += matchLength
@@ -107,7 +114,8 @@ enum LZVNDecoder {
       position = literalStart + literalLength
     }
     guard dst == blockEnd else {
-      throw LZFSEError(.blockSizeMismatch(declared: frame.rawSize, actual: dst - blockStart), at: frame.offset)
+      throw LZFSEError(
+        .blockSizeMismatch(declared: frame.rawSize, actual: dst - blockStart), at: frame.offset)
     }
     output.count += frame.rawSize
   }
