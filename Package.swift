@@ -19,8 +19,13 @@ let package = Package(
     .systemLibrary(
       name: "COpenEXR", path: "Sources/COpenEXR", providers: [.apt(["libopenexr-dev"])]),
     .systemLibrary(name: "CPNG", path: "Sources/CPNG", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
+    .systemLibrary(
+      name: "CFFmpeg", path: "Sources/CFFmpeg",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
     .target(
-      name: "CloudScrubFormats", dependencies: ["CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG"]),
+      name: "CloudScrubFormats",
+      dependencies: ["CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG", "CZip", "CFFmpeg"]),
     .systemLibrary(name: "CGL", path: "Sources/CGL", providers: [.apt(["libgl-dev"])]),
     .systemLibrary(name: "CEGL", path: "Sources/CEGL", providers: [.apt(["libegl-dev"])]),
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),

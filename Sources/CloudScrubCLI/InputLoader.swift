@@ -23,7 +23,7 @@ enum InputLoader {
   static func open(_ path: String) throws -> Input {
     switch try InputDetector.kind(of: path) {
     case .ply: return .cloud(try loadPLY(path))
-    case .cloudScrubRecording, .record3DEXRFolder:
+    case .recording:
       return .recording(path: path, source: try InputDetector.openRecording(path))
     }
   }

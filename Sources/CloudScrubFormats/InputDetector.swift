@@ -5,12 +5,34 @@ import Foundation
 /// never by its name.
 public enum InputKind: Equatable, Sendable {
   case ply
-  case cloudScrubRecording
-  case record3DEXRFolder
+  /// A recording in the format with this name (`RecordingFormat.name`).
+  case recording(format: String)
+}
+
+/// One recording format CloudScrub opens: how to recognise it and how to open it.
+/// Each importer provides one; `InputDetector.formats` lists them all.
+public protocol RecordingFormat {
+  /// A short name, as `info` shows it ("Record3D .r3d").
+  static var name: String { get }
+  /// What the detector looks for, for the error that lists everything it tried.
+  static var lookedFor: String { get }
+  /// Whether `path` holds this format. `prefix` is the file's first 16 bytes (empty
+  /// for a folder). Must not throw: a path that cannot be judged is not this format.
+  static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool
+  /// Opens the recording.
+  ///
+  /// - Throws: an error naming what is wrong and where, with the path.
+  static func open(_ path: String) throws -> any RecordingSource
 }
 
 /// Finds out what a path holds and opens recordings of every supported format.
 public enum InputDetector {
+  /// Every recording format, in the order they are tried.
+  public static let formats: [any RecordingFormat.Type] = [
+    CloudScrubRecordingFormat.self,
+    Record3DEXRFormat.self,
+  ]
+
   /// What the path holds.
   ///
   /// - Throws: `FileError` when it cannot be read, or is nothing CloudScrub opens (the
@@ -20,22 +42,20 @@ public enum InputDetector {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       throw FileError(.cannotOpen("No such file or directory"), path: path)
     }
-    if isFolder.boolValue {
-      if Record3DEXRRecording.looksLike(folder: path) { return .record3DEXRFolder }
-      throw FileError(
-        .unsupportedFormat(
-          "a folder that is no recording CloudScrub knows; looked for metadata.json with "
-            + "depth/<i>.exr and rgb/<i>.jpg (Record3D EXR+JPG export)"),
-        path: path)
+    let prefix = isFolder.boolValue ? [] : try firstBytes(of: path, count: 16)
+    if let format = formats.first(where: { $0.recognizes(path: path, isFolder: isFolder.boolValue, prefix: prefix) }) {
+      return .recording(format: format.name)
     }
-    let prefix = try firstBytes(of: path, count: 16)
-    if CloudScrubRecording.hasSignature(prefix) { return .cloudScrubRecording }
-    if prefix.starts(with: Array("ply\n".utf8)) || prefix.starts(with: Array("ply\r\n".utf8)) {
+    if !isFolder.boolValue
+      && (prefix.starts(with: Array("ply\n".utf8)) || prefix.starts(with: Array("ply\r\n".utf8)))
+    {
       return .ply
     }
+    let tried = ["a PLY file (first line 'ply')"] + formats.map { "\($0.name): \($0.lookedFor)" }
     throw FileError(
       .unsupportedFormat(
-        "neither a PLY file (first line 'ply') nor a CloudScrub recording (.csrec signature)"),
+        (isFolder.boolValue ? "a folder that is no recording CloudScrub knows" : "no file CloudScrub knows")
+          + "; looked for " + tried.joined(separator: "; ")),
       path: path)
   }
 
@@ -45,13 +65,16 @@ public enum InputDetector {
   ///   not a recording.
   public static func openRecording(_ path: String) throws -> any RecordingSource {
     switch try kind(of: path) {
-    case .cloudScrubRecording: return try CloudScrubRecording(path: path)
-    case .record3DEXRFolder: return try Record3DEXRRecording(folder: path)
+    case .recording(let name):
+      guard let format = formats.first(where: { $0.name == name }) else {
+        throw FileError(.unsupportedFormat("unknown recording format \(name)"), path: path)
+      }
+      return try format.open(path)
     case .ply: throw FileError(.unsupportedFormat("a PLY point cloud, not a recording"), path: path)
     }
   }
 
-  private static func firstBytes(of path: String, count: Int) throws -> [UInt8] {
+  static func firstBytes(of path: String, count: Int) throws -> [UInt8] {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw FileError(.cannotOpen(String(cString: strerror(errno))), path: path)
     }
@@ -62,4 +85,24 @@ public enum InputDetector {
       throw FileError(.cannotRead("\(error)"), path: path)
     }
   }
+}
+
+/// CloudScrub's own recording format.
+public enum CloudScrubRecordingFormat: RecordingFormat {
+  public static let name = "CloudScrub .csrec"
+  public static let lookedFor = "a file starting with the .csrec signature"
+  public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
+    !isFolder && CloudScrubRecording.hasSignature(prefix)
+  }
+  public static func open(_ path: String) throws -> any RecordingSource { try CloudScrubRecording(path: path) }
+}
+
+/// Record3D's "EXR + JPG" export folder.
+public enum Record3DEXRFormat: RecordingFormat {
+  public static let name = "Record3D EXR+JPG"
+  public static let lookedFor = "a folder with metadata.json, depth/<i>.exr and rgb/<i>.jpg"
+  public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
+    isFolder && Record3DEXRRecording.looksLike(folder: path)
+  }
+  public static func open(_ path: String) throws -> any RecordingSource { try Record3DEXRRecording(folder: path) }
 }

@@ -19,25 +19,9 @@ public enum PNGCodec {
   ///
   /// - Throws: `PNGError` with libpng's message when encoding fails.
   public static func encode(_ image: RGBImage) throws -> [UInt8] {
-    var png = png_image()
-    png.version = UInt32(PNG_IMAGE_VERSION)
-    png.width = UInt32(image.width)
-    png.height = UInt32(image.height)
-    png.format = UInt32(PNG_FORMAT_RGB)
-    var size: png_alloc_size_t = 0
-    let stride = Int32(image.width * 3)
-    let sized = image.pixels.withUnsafeBytes { pixels in
-      png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, stride, nil)
-    }
-    guard sized != 0, size > 0 else { throw PNGError("cannot encode PNG: \(message(png))") }
-    var bytes = [UInt8](repeating: 0, count: Int(size))
-    let written = bytes.withUnsafeMutableBytes { out in
-      image.pixels.withUnsafeBytes { pixels in
-        png_image_write_to_memory(&png, out.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
-      }
-    }
-    guard written != 0 else { throw PNGError("cannot encode PNG: \(message(png))") }
-    return Array(bytes.prefix(Int(size)))
+    try encode(
+      width: image.width, height: image.height, format: UInt32(PNG_FORMAT_RGB), rowStride: Int32(image.width * 3),
+      pixels: image.pixels)
   }
 
   /// Decodes PNG bytes to an 8-bit RGB image (alpha dropped, 16-bit reduced, grey
@@ -80,7 +64,7 @@ public enum PNGCodec {
     }
   }
 
-  private static func message(_ png: png_image) -> String {
+  static func message(_ png: png_image) -> String {
     var copy = png
     return withUnsafeBytes(of: &copy.message) { raw in
       String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
