@@ -9,12 +9,10 @@ uniform int uEyeDome;
 uniform float uEyeDomeStrength;
 uniform vec2 uTexelSize;
 uniform vec2 uNearFar;
-uniform vec3 uBackground;
 out vec4 fragColor;
 
-float logDepth(vec2 uv) {
-  float z = texture(uSceneDepth, uv).r;
-  if (z >= 1.0) return -1.0;  // background
+// Log2 of the distance along the view; depth-buffer values of 1 are background.
+float logDepth(float z) {
   float ndc = z * 2.0 - 1.0;
   float near = uNearFar.x;
   float far = uNearFar.y;
@@ -24,24 +22,26 @@ float logDepth(vec2 uv) {
 
 void main() {
   vec4 color = texture(uSceneColor, vTexCoord);
-  if (uEyeDome == 0) {
+  // Points write alpha 1; overlay lines and the background have alpha 0.
+  if (uEyeDome == 0 || color.a < 0.5) {
     fragColor = vec4(color.rgb, 1.0);
     return;
   }
-  float center = logDepth(vTexCoord);
-  if (center < -0.5 && texture(uSceneDepth, vTexCoord).r >= 1.0) {
-    fragColor = vec4(uBackground, 1.0);
-    return;
-  }
+  float center = logDepth(texture(uSceneDepth, vTexCoord).r);
   float response = 0.0;
+  float backgroundNeighbours = 0.0;
   vec2 offsets[8] = vec2[8](vec2(1, 0), vec2(-1, 0), vec2(0, 1), vec2(0, -1),
                             vec2(1, 1), vec2(-1, 1), vec2(1, -1), vec2(-1, -1));
   for (int i = 0; i < 8; ++i) {
-    float neighbour = logDepth(vTexCoord + offsets[i] * uTexelSize * 1.5);
-    // A background neighbour counts as far away.
-    float difference = neighbour < -0.5 ? 4.0 : center - neighbour;
-    response += max(0.0, difference);
+    float z = texture(uSceneDepth, vTexCoord + offsets[i] * uTexelSize * 1.5).r;
+    if (z >= 1.0) {
+      backgroundNeighbours += 1.0;
+    } else {
+      response += max(0.0, center - logDepth(z));
+    }
   }
-  float shade = exp(-response * uEyeDomeStrength);
+  // Depth steps give the outlines; background around a point darkens it only a
+  // little, so a sparse cloud is not drawn black.
+  float shade = exp(-(response * uEyeDomeStrength + backgroundNeighbours * 0.15));
   fragColor = vec4(color.rgb * shade, 1.0);
 }

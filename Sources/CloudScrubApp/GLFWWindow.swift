@@ -15,6 +15,11 @@ enum WindowEvent {
 final class GLFWWindow {
   let handle: OpaquePointer
   private(set) var events: [WindowEvent] = []
+  /// Where the cursor was at the last motion event. Button and wheel events take their
+  /// position from here, not from glfwGetCursorPos, which tells where the pointer is
+  /// now: when frames are slow a press and the moves after it arrive in one batch,
+  /// and the drag must start where the press was.
+  private var lastCursor: SIMD2<Float>?
 
   /// - Throws: `ViewerError` when GLFW cannot start or make the window.
   init(width: Int, height: Int, title: String) throws {
@@ -71,6 +76,7 @@ final class GLFWWindow {
   fileprivate func queue(_ event: WindowEvent) { events.append(event) }
 
   fileprivate func cursorPosition() -> SIMD2<Float> {
+    if let lastCursor { return lastCursor }
     var x = 0.0
     var y = 0.0
     glfwGetCursorPos(handle, &x, &y)
@@ -104,7 +110,9 @@ final class GLFWWindow {
     }
     glfwSetCursorPosCallback(handle) { window, x, y in
       guard let owner = GLFWWindow.owner(window) else { return }
-      owner.queue(.cursor(SIMD2(Float(x), Float(y)) * owner.pixelScale))
+      let position = SIMD2(Float(x), Float(y)) * owner.pixelScale
+      owner.lastCursor = position
+      owner.queue(.cursor(position))
     }
     glfwSetScrollCallback(handle) { window, _, dy in
       guard let owner = GLFWWindow.owner(window) else { return }

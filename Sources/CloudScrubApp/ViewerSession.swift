@@ -17,10 +17,7 @@ struct ViewerSession {
     state = ViewerState(viewportWidth: width, viewportHeight: height)
   }
 
-  var isLoading: Bool {
-    if case .loading = document?.load.status { return true }
-    return false
-  }
+  var isLoading: Bool { document?.load.hasFramesToCome ?? false }
 
   /// Moves delivered frames into the content and returns the commands that tell the
   /// state about them. A failed load becomes the session's error message.

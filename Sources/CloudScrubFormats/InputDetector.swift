@@ -31,6 +31,10 @@ public enum InputDetector {
   public static let formats: [any RecordingFormat.Type] = [
     CloudScrubRecordingFormat.self,
     Record3DEXRFormat.self,
+    ScannerAppFormat.self,
+    PolycamFormat.self,
+    ARKitScenesFormat.self,
+    R3DFormat.self,
   ]
 
   /// What the path holds.

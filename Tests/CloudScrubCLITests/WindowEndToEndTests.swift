@@ -41,7 +41,8 @@ struct WindowEndToEndTests {
       !$0.hasSuffix(" — loading") && Self.frame(in: $0)?.count == 12
     }
 
-    // Step with the keyboard; keys reach the viewer only away from its panels.
+    // Step with the keyboard, pointing at the 3D view first as the viewer's keys are
+    // meant for the scene, not for a panel under the pointer.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y)
     try x.key("Home")
     try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") { $0.contains("frame 0/12") }
@@ -80,7 +81,8 @@ struct WindowEndToEndTests {
     let beforeHover = try XWDImage.capture(display: display)
     try x.moveMouse(x: start.x, y: start.y)
     // The viewer decides whether a press belongs to a panel from the previous frame's
-    // hover state, so wait for a frame that shows the slider hovered before pressing.
+    // hover state (else the press also starts an orbit), so wait for a frame that shows
+    // the slider hovered before pressing.
     try Self.waitForScreen(timeout: 30, display: display, "the slider to show hover") {
       Self.changedPixels(beforeHover, $0, in: Layout.slider) > 1_000
     }
@@ -97,12 +99,18 @@ struct WindowEndToEndTests {
 
     // Orbit. A press counts as a panel's while the previous frame had the pointer over
     // one, so after moving back into the 3D view, End's visible effect on the title
-    // proves a turn has run with the pointer off the panels before the button goes down.
+    // (from frame 5 or 6) proves a turn has run with the pointer off the panels before
+    // the button goes down.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y)
     try x.key("End")
     try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
-    let beforeOrbit = try Self.waitForSteadyScreen(display: display, timeout: 30)
     try x.mouseDown()
+    // The viewer takes a press's position from the pointer's position when it handles
+    // the press, not from the event, so moves that arrive in the same turn would be
+    // cancelled out. Home's effect on the title shows that the press has been handled.
+    try x.key("Home")
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") { $0.contains("frame 0/12") }
+    let beforeOrbit = try Self.waitForSteadyScreen(display: display, timeout: 30)
     for step in 1...4 {
       try x.moveMouse(x: Layout.sceneCentre.x + 30 * step, y: Layout.sceneCentre.y)
     }

@@ -157,15 +157,41 @@ public final class XvfbSession {
       || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
   }
 
-  /// Xvfb creates its socket once it listens, so the socket's appearance (while our
-  /// process still runs) means clients can connect.
+  /// Waits until the server's socket accepts connections. The socket file alone is not
+  /// enough: it appears at bind(), before listen(), and a client connecting in between
+  /// (the viewer's XOpenDisplay on a busy machine) is refused.
   private static func waitUntilReady(_ number: Int, process: Process, timeout: TimeInterval) -> Bool {
+    let path = "/tmp/.X11-unix/X\(number)"
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       guard process.isRunning else { return false }
-      if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { return true }
+      if FileManager.default.fileExists(atPath: path) && acceptsConnections(path) { return true }
       Thread.sleep(forTimeInterval: 0.02)
     }
     return false
+  }
+
+  /// Whether a Unix-domain stream socket at `path` accepts a connection (closed at once).
+  private static func acceptsConnections(_ path: String) -> Bool {
+    #if os(Linux)
+      let kind = Int32(SOCK_STREAM.rawValue)
+    #else
+      let kind = SOCK_STREAM
+    #endif
+    let descriptor = socket(AF_UNIX, kind, 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+    // The rest of `sun_path` is already zero, which terminates the path.
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    return result == 0
   }
 }

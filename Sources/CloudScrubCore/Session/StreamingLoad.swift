@@ -58,6 +58,15 @@ public final class StreamingLoad: @unchecked Sendable {
     return currentStatus
   }
 
+  /// Whether frames are still to come: the load is running, or has delivered frames
+  /// nobody has taken yet.
+  public var hasFramesToCome: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if case .loading = currentStatus { return true }
+    return !inbox.isEmpty
+  }
+
   /// Removes and returns the frames delivered so far, oldest first (at most
   /// `maxFrames`, so one frame-loop turn does bounded work).
   public func take(maxFrames: Int = .max) -> [LoadedFrame] {
