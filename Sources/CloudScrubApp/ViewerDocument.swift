@@ -49,16 +49,19 @@ public struct WindowExportRequest {
   /// The frames shown, as positions among the loaded frames.
   public var visibleFrames: ClosedRange<Int>
   public var minConfidence: ConfidenceLevel
+  /// The cleaning panel's options (crop, voxel merging, outlier removal, normals).
+  public var cleaning: CleaningOptions
   public var outputPath: String
 
   public init(
     document: ViewerDocument, content: ViewerContent, visibleFrames: ClosedRange<Int>,
-    minConfidence: ConfidenceLevel, outputPath: String
+    minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(), outputPath: String
   ) {
     self.document = document
     self.content = content
     self.visibleFrames = visibleFrames
     self.minConfidence = minConfidence
+    self.cleaning = cleaning
     self.outputPath = outputPath
   }
 }

@@ -32,25 +32,36 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let path = request.document.path
     let output = request.outputPath
     guard !output.isEmpty else { throw UsageError("give a file name to export to") }
-    if request.document.recording == nil && path != "sample" {
-      // A PLY input: the same as 'cloudscrub export PATH -o OUT', from the file.
-      try ExportCommand.run([path, "-o", output])
+    let options = try ExportCommand.writeOptions(try ParsedArguments([path], spec: ExportCommand.spec), source: path)
+    guard let source = request.document.recording else {
+      // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
+      // that every property it has (normals, extra attributes) is written too.
+      guard case .cloud(let input) = try InputLoader.open(path) else {
+        throw UsageError("\(path) is no longer a PLY file")
+      }
+      try ExportCommand.finish(
+        input.cloud, stages: [StageCount(stage: "read", points: input.cloud.count)], cleaning: request.cleaning,
+        options: options, viewpoint: { _ in nil }, inputs: [path], output: output, dryRun: false)
       return "wrote \(output)"
     }
+    // A recording: the window's own copy of the frames shown, filtered by the minimum
+    // confidence shown; the same points 'export --frames A-B --min-confidence C' loads.
     let store = request.content.store
     let frames = request.visibleFrames.clamped(to: 0...max(0, request.content.frameCount - 1))
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
-    let kept = range.filter { store.confidence[$0] >= minimum }
-    let cloud = store.cloud().subset(indices: kept)
+    let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
     var unprojection = UnprojectionOptions()
     unprojection.minConfidence = request.minConfidence
     let selection = FrameSelection(range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0))
-    var options = try ExportCommand.writeOptions(try ParsedArguments([path], spec: ExportCommand.spec), source: path)
-    options.comments.append(ExportCommand.describe(selection, unprojection, frames: frameIndices))
-    try PLYWriter.write(
-      cloud, to: output, options: options, inputs: [path] + (try ExportCommand.recordingFiles(path)))
-    return "wrote \(cloud.count) points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+    var withFrames = options
+    withFrames.comments.append(ExportCommand.describe(selection, unprojection, frames: frameIndices))
+    try ExportCommand.finish(
+      cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
+      cleaning: request.cleaning, options: withFrames,
+      viewpoint: { frame in (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) } },
+      inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
+    return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
   }
 }

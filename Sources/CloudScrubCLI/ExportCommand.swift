@@ -46,7 +46,7 @@ enum ExportCommand {
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
     let cleaning = try CleaningFlags.options(parsed)
-    var cloud: PointCloud
+    let cloud: PointCloud
     var inputs = [path]
     var stages: [StageCount] = []
     var viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil }
@@ -70,12 +70,26 @@ enum ExportCommand {
         }
       }
     }
+    try finish(
+      cloud, stages: stages, cleaning: cleaning, options: options, viewpoint: viewpoint, inputs: inputs,
+      output: output, dryRun: parsed.has("dry-run"))
+  }
+
+  /// The steps after loading that the command line and the window share, so that the
+  /// same settings write the same bytes: cleaning, the header comments, the attribute
+  /// list, and the write (or, on a dry run, the stage counts).
+  static func finish(
+    _ loaded: PointCloud, stages loadStages: [StageCount], cleaning: CleaningOptions, options writeOptions: PLYWriteOptions,
+    viewpoint: @escaping (UInt32) -> SIMD3<Float>?, inputs: [String], output: String, dryRun: Bool
+  ) throws {
+    var options = writeOptions
+    var stages = loadStages
     let stageLine = Terminal.progress("cleaning")
     let cleaned = CleaningPipeline.run(
-      cloud, options: cleaning, viewpoint: viewpoint,
+      loaded, options: cleaning, viewpoint: viewpoint,
       progress: { stageLine?.update(0); _ = $0 })
     stageLine?.finish()
-    cloud = cleaned.cloud
+    let cloud = cleaned.cloud
     stages += cleaned.stages
     if let comment = CleaningFlags.describe(cleaning) { options.comments.append(comment) }
     if cleaning.normalNeighbours != nil {
@@ -85,7 +99,7 @@ enum ExportCommand {
       default: break
       }
     }
-    if parsed.has("dry-run") {
+    if dryRun {
       let width = max(stages.map(\.stage.count).max() ?? 0, 5)
       Terminal.out("stage" + String(repeating: " ", count: width - 3) + "points")
       for stage in stages {

@@ -51,6 +51,31 @@ import TestSupport
     #expect(a == b)
   }
 
+  @Test func windowExportWithCleaningMatchesCommandLineBytes() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("small.csrec").path
+    #expect(try CommandRunner.run(["synth", recording, "--frames", "4", "--noise", "0.002"]).status == 0)
+    let fromCommandLine = folder.appendingPathComponent("cli.ply").path
+    let result = try CommandRunner.run([
+      "export", recording, "-o", fromCommandLine, "--frames", "0-3", "--crop", "-3,0.05,-3,3,3,3",
+      "--voxel", "0.03", "--sor", "10,2", "--normals",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let (document, content) = try Self.openAndLoad(recording)
+    let fromWindow = folder.appendingPathComponent("window.ply").path
+    let cleaning = CleaningOptions(
+      crop: CropBox(min: Point3(-3, 0.05, -3), max: Point3(3, 3, 3)), voxelSizeMeters: 0.03,
+      statistical: StatisticalOutlierOptions(neighbours: 10, stdRatio: 2), normalNeighbours: 20)
+    _ = try CommandLineDocumentOpener().export(
+      WindowExportRequest(
+        document: document, content: content, visibleFrames: 0...3, minConfidence: .low, cleaning: cleaning,
+        outputPath: fromWindow))
+    let a = try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
+    #expect(a.count > 1_000)
+    #expect(try a == Data(contentsOf: URL(fileURLWithPath: fromWindow)))
+  }
+
   @Test func windowExportOfAPLYMatchesCommandLineBytes() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }

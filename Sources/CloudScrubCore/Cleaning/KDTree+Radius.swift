@@ -1,3 +1,4 @@
+/// Radius queries: counting and visiting the points within a distance.
 extension KDTreeSearchContext {
   /// How many points other than the one at tree position `excludingPosition` (−1 for
   /// none) lie within `radiusSquared` (inclusive) of (x, y, z), counting no further than

@@ -77,10 +77,17 @@ public enum OutlierRemoval {
   /// defines it), by original index; NaN for points not in the tree.
   static func meanNeighbourDistances(_ tree: KDTree, neighbours k: Int) -> [Double] {
     let means = ParallelSlots(count: tree.sourceCount, initial: Double.nan)
-    tree.forEachNearest(count: k) { entry, search, found in
+    let record: @Sendable (KDTree.Entry, NearestSearch, Int) -> Void = { entry, search, found in
       var sum = 0.0
       for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
       means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan
+    }
+    // The grid is faster on scanned surfaces; a cloud too spread out for one uses the
+    // tree alone.
+    if let grid = NeighbourGrid(tree, neighbours: k) {
+      grid.forEachNearest(tree, count: k, record)
+    } else {
+      tree.forEachNearest(count: k, record)
     }
     return (0..<tree.sourceCount).map { means[$0] }
   }

@@ -48,7 +48,14 @@ enum VoxelMergeOutput {
     let colors = cloud.colors.map { _ in VoxelBuffer<RGB8>(count: total) }
     let normals = cloud.normals.map { _ in VoxelBuffer<Point3>(count: total) }
     let confidence = inputs.confidence.isEmpty ? nil : VoxelBuffer<UInt8>(count: total)
-    let firstIndices = VoxelBuffer<Int>(count: total)
+    // Only integer attributes read each voxel's first point; most clouds have none.
+    let keepsFirsts = cloud.attributes.contains {
+      switch $0.values {
+      case .float32, .float64: return false
+      default: return true
+      }
+    }
+    let firstIndices = keepsFirsts ? VoxelBuffer<Int>(count: total) : nil
     let floatMeans = inputs.floatAttributes.map { _ in VoxelBuffer<Double>(count: total) }
     let normalStride = cloud.normals == nil ? 0 : 3
 
@@ -60,7 +67,7 @@ enum VoxelMergeOutput {
           let out = ranks.rank(r.firstIndex)
           let n = Double(r.count)
           positions[out] = Point3(Float(r.sumX / n), Float(r.sumY / n), Float(r.sumZ / n))
-          firstIndices[out] = r.firstIndex
+          firstIndices?[out] = r.firstIndex
           if let colors {
             // Round to nearest, halves up: floor(sum / n + 1/2) in integers.
             let count = UInt64(r.count)
@@ -85,7 +92,7 @@ enum VoxelMergeOutput {
     var attributes: [PointAttribute] = []
     var nextFloat = 0
     var confidenceTaken = confidence == nil
-    let firsts = firstIndices.array
+    let firsts = firstIndices?.array ?? []
     for attribute in cloud.attributes {
       let values: AttributeValues
       switch attribute.values {
