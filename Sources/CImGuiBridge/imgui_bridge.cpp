@@ -46,7 +46,7 @@ bool csui_begin(const char *title, float x, float y, float width, float height, 
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse;
   if (fixed) {
     flags |= ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-             ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings;
+             ImGuiWindowFlags_NoSavedSettings;
   }
   return ImGui::Begin(title, nullptr, flags);
 }
@@ -66,6 +66,10 @@ bool csui_slider_int(const char *label, int *value, int min, int max, const char
   return ImGui::SliderInt(label, value, min, max, format);
 }
 bool csui_radio(const char *label, bool active) { return ImGui::RadioButton(label, active); }
+bool csui_drag_float(const char *label, float *value, float speed, float min, float max, const char *format) {
+  return ImGui::DragFloat(label, value, speed, min, max, format);
+}
+bool csui_item_deactivated_after_edit(void) { return ImGui::IsItemDeactivatedAfterEdit(); }
 bool csui_input_text(const char *label, char *buffer, size_t size) {
   return ImGui::InputText(label, buffer, size);
 }

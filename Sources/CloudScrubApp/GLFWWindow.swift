@@ -9,6 +9,8 @@ enum WindowEvent {
   case cursor(SIMD2<Float>)
   case scroll(Float, SIMD2<Float>)
   case drop([String])
+  case undo
+  case redo
 }
 
 /// A GLFW window with an OpenGL 3.3 core context, whose callbacks queue events.
@@ -90,7 +92,13 @@ final class GLFWWindow {
 
   private func installCallbacks() {
     glfwSetKeyCallback(handle) { window, key, _, action, mods in
-      guard action == GLFW_PRESS || action == GLFW_REPEAT, let key = GLFWWindow.viewerKey(key) else { return }
+      guard action == GLFW_PRESS || action == GLFW_REPEAT else { return }
+      if mods & GLFW_MOD_CONTROL != 0 {
+        if key == GLFW_KEY_Z { GLFWWindow.owner(window)?.queue(mods & GLFW_MOD_SHIFT != 0 ? .redo : .undo) }
+        if key == GLFW_KEY_Y { GLFWWindow.owner(window)?.queue(.redo) }
+        return
+      }
+      guard let key = GLFWWindow.viewerKey(key) else { return }
       GLFWWindow.owner(window)?.queue(.key(key, shift: mods & GLFW_MOD_SHIFT != 0))
     }
     glfwSetMouseButtonCallback(handle) { window, button, action, mods in

@@ -35,6 +35,11 @@ public final class ViewerApp {
   private var pending: [ViewerCommand] = []
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
+  private var cleaning = CleaningPanel()
+  private let cleaningPreview: CleaningPreview
+  /// A crop-box face being dragged in the scene: the face, where the drag started
+  /// and the box then.
+  private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
   private var lastTime = 0.0
   private let exitAfterFirstFrame: Bool
   private let started = Date()
@@ -53,6 +58,7 @@ public final class ViewerApp {
     window = try GLFWWindow(width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
+    cleaningPreview = CleaningPreview(backend: backend)
     self.opener = opener
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
@@ -70,6 +76,7 @@ public final class ViewerApp {
   private func open(_ path: String) {
     session.document?.load.cancel()
     renderer.mirror.reset()
+    cleaningPreview.clear()
     previews.clear()
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
@@ -112,13 +119,18 @@ public final class ViewerApp {
       glViewport(0, 0, GLsizei(window.framebufferSize.width), GLsizei(window.framebufferSize.height))
       glClearColor(0.06, 0.06, 0.07, 1)
       glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-      renderer.draw(state: session.state, frameRanges: session.content.store.frameRanges)
+      let preview = cleaningPreview.update(
+        enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
+      renderer.draw(
+        state: session.state, frameRanges: session.content.store.frameRanges, preview: preview,
+        extraLines: cropLines())
 
       updateTitle()
       csui_new_frame()
       let scale = window.pixelScale
       let actions = panels.draw(
-        session: session, previews: previews, width: Float(window.framebufferSize.width) / scale,
+        session: session, previews: previews, cleaning: &cleaning, cleaningSummary: cleaningPreview.summary,
+        width: Float(window.framebufferSize.width) / scale,
         height: Float(window.framebufferSize.height) / scale)
       csui_render()
       window.swapBuffers()
@@ -176,17 +188,48 @@ public final class ViewerApp {
       pending += mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
       guard !csui_wants_mouse() else { return }
+      if button == .left, let box = cleaning.options.crop, let face = cropHandles(box)?.face(at: at - origin) {
+        cropDrag = (face, at, box)
+        return
+      }
       mapper.mouseDown(button, at: at, shift: shift)
     case .mouseUp(let button):
+      if button == .left, let drag = cropDrag {
+        cleaning.dragCrop(to: cleaning.draftCrop ?? drag.box, finished: true)
+        cropDrag = nil
+      }
       mapper.mouseUp(button)
     case .cursor(let at):
+      if let drag = cropDrag, let handles = cropHandles(drag.box) {
+        cleaning.dragCrop(to: handles.dragging(drag.face, by: at - drag.start), finished: false)
+        return
+      }
       pending += mapper.mouseMoved(to: at)
+    case .undo:
+      cleaning.undo()
+    case .redo:
+      cleaning.redo()
     case .scroll(let steps, let at):
       guard !csui_wants_mouse() else { return }
       pending += mapper.scrolled(steps: steps, at: at - origin, width: scene.width, height: scene.height)
     case .drop(let paths):
       if let first = paths.first { open(first) }
     }
+  }
+
+  /// The crop box's handles as the camera sees them now.
+  private func cropHandles(_ box: CropBox) -> CropBoxHandles? {
+    let state = session.state
+    return CropBoxHandles(
+      box: box, viewProjection: state.projectionMatrix * state.viewMatrix, viewportWidth: state.viewportWidth,
+      viewportHeight: state.viewportHeight)
+  }
+
+  /// The crop box's edges and handles, when cropping is on.
+  private func cropLines() -> [LineVertex] {
+    guard let box = cleaning.options.crop else { return [] }
+    let size = max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z)
+    return OverlayGeometry.box(box, handleSizeMeters: size * 0.03)
   }
 
   private func perform(_ actions: [PanelAction]) {
@@ -213,7 +256,7 @@ public final class ViewerApp {
       let line = try opener.export(
         WindowExportRequest(
           document: document, content: session.content, visibleFrames: visible,
-          minConfidence: session.state.display.minConfidence, outputPath: path))
+          minConfidence: session.state.display.minConfidence, cleaning: cleaning.options, outputPath: path))
       session.message = .info(line)
     } catch {
       session.message = .error("\(error)")

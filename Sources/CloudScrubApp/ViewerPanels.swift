@@ -40,10 +40,11 @@ struct ViewerPanels {
   }
 
   mutating func draw(
-    session: ViewerSession, previews: PreviewTextures, width: Float, height: Float
+    session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel, cleaningSummary: String,
+    width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
-    controls(session, &actions, height: height)
+    controls(session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, height: height)
     if session.document?.recording != nil {
       frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
     }
@@ -53,7 +54,10 @@ struct ViewerPanels {
 
   // MARK: - Controls
 
-  private mutating func controls(_ session: ViewerSession, _ actions: inout [PanelAction], height: Float) {
+  private mutating func controls(
+    _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel, cleaningSummary: String,
+    height: Float
+  ) {
     defer { csui_end() }
     guard csui_begin("Controls", Self.margin, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
     else { return }
@@ -143,6 +147,10 @@ struct ViewerPanels {
       csui_same_line()
       var frustum = display.showFrustum
       if csui_checkbox("frustum", &frustum) { actions.append(.command(.display(.toggleFrustum))) }
+    }
+    if csui_collapsing_header("Clean", false) {
+      cleaning.draw(sceneBounds: session.state.scene.bounds)
+      if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
     if csui_collapsing_header("Export", true) {
       if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }

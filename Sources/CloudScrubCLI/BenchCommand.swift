@@ -11,6 +11,7 @@ enum BenchCommand {
            cloudscrub bench clean [--repeat R] [--open3d-script PATH]
            cloudscrub bench view [RECORDING] [--repeat R]
            cloudscrub bench lzfse [--repeat R]
+           cloudscrub bench formats [--repeat R]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
     binary and ASCII PLY, and prints read and write speeds in MB/s and points per
@@ -85,6 +86,19 @@ enum BenchCommand {
           try SynthCommand.positiveInteger($0, option: "--repeat")
         } ?? 3, folder: folder,
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_clean.py"
+      ).run()
+    }
+    if mode == "formats" {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "cloudscrub-bench-formats-\(getpid())"
+      ).path
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try FormatsBenchmark(
+        frameCount: 60,
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3, folder: folder
       ).run()
     }
     if mode == "lzfse" {

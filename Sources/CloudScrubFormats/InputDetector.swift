@@ -32,6 +32,7 @@ public enum InputDetector {
     CloudScrubRecordingFormat.self,
     Record3DEXRFormat.self,
     ScannerAppFormat.self,
+    StrayScannerFormat.self,
     PolycamFormat.self,
     ARKitScenesFormat.self,
     R3DFormat.self,

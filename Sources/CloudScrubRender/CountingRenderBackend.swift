@@ -32,5 +32,5 @@ public final class CountingRenderBackend: RenderBackend {
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {}
   public func endFrame() {}
-  public func releaseAll() {}
+  public func releaseChunks(_ chunks: [PointChunkID]) {}
 }

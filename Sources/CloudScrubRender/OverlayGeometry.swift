@@ -32,6 +32,37 @@ public enum OverlayGeometry {
     return vertices
   }
 
+  /// The twelve edges of an axis-aligned box, and a small cross on each face's centre
+  /// (the handles that drag it).
+  public static func box(_ box: CropBox, handleSizeMeters: Float) -> [LineVertex] {
+    let color: (UInt8, UInt8, UInt8, UInt8) = (250, 210, 60, 255)
+    let lo = SIMD3(box.min.x, box.min.y, box.min.z)
+    let hi = SIMD3(box.max.x, box.max.y, box.max.z)
+    func corner(_ i: Int) -> SIMD3<Float> {
+      SIMD3(i & 1 == 0 ? lo.x : hi.x, i & 2 == 0 ? lo.y : hi.y, i & 4 == 0 ? lo.z : hi.z)
+    }
+    var vertices: [LineVertex] = []
+    for i in 0..<8 {
+      for bit in [1, 2, 4] where i & bit == 0 {
+        vertices.append(LineVertex(corner(i), color))
+        vertices.append(LineVertex(corner(i | bit), color))
+      }
+    }
+    for axis in 0..<3 {
+      for side in [lo[axis], hi[axis]] {
+        var center = (lo + hi) / 2
+        center[axis] = side
+        for other in 0..<3 where other != axis {
+          var offset = SIMD3<Float>(repeating: 0)
+          offset[other] = handleSizeMeters
+          vertices.append(LineVertex(center - offset, color))
+          vertices.append(LineVertex(center + offset, color))
+        }
+      }
+    }
+    return vertices
+  }
+
   /// World axes at the origin: x red, y green, z blue.
   public static func axes(lengthMeters: Float) -> [LineVertex] {
     [

@@ -23,6 +23,9 @@ public final class PointBufferMirror {
   }
 
   public let backend: any RenderBackend
+  /// Whether this mirror owns the backend's frame table (the main cloud's does; a
+  /// cleaning preview's does not).
+  public let uploadsFrameTable: Bool
   public private(set) var chunks: [Chunk] = []
   /// Points uploaded so far: points `0..<uploadedPoints` of the store are on the GPU.
   public private(set) var uploadedPoints = 0
@@ -39,10 +42,12 @@ public final class PointBufferMirror {
   ///   - firstChunkCapacity: points in the first chunk; each next chunk doubles, up to
   ///     `largestChunkCapacity`.
   public init(
-    backend: any RenderBackend, firstChunkCapacity: Int = 1 << 18, largestChunkCapacity: Int = 1 << 23
+    backend: any RenderBackend, firstChunkCapacity: Int = 1 << 18, largestChunkCapacity: Int = 1 << 23,
+    uploadsFrameTable: Bool = true
   ) {
     precondition(firstChunkCapacity > 0 && largestChunkCapacity >= firstChunkCapacity)
     self.backend = backend
+    self.uploadsFrameTable = uploadsFrameTable
     self.firstChunkCapacity = firstChunkCapacity
     self.largestChunkCapacity = largestChunkCapacity
   }
@@ -76,7 +81,7 @@ public final class PointBufferMirror {
       uploadedPoints = end
     }
     let frames = store.frameCount
-    if uploadedFrames < frames {
+    if uploadsFrameTable && uploadedFrames < frames {
       let starts = store.frameRanges[uploadedFrames..<frames].map { Int32(clamping: $0) }
       backend.uploadFrameStarts(Array(starts), atFrame: uploadedFrames)
       uploadedFrames = frames
@@ -101,9 +106,9 @@ public final class PointBufferMirror {
     return calls
   }
 
-  /// Frees every chunk: the next `sync` starts a new cloud.
+  /// Frees this mirror's chunks: the next `sync` starts a new cloud.
   public func reset() {
-    backend.releaseAll()
+    backend.releaseChunks(chunks.map(\.id))
     chunks = []
     uploadedPoints = 0
     uploadedFrames = 0

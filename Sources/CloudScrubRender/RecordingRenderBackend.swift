@@ -12,7 +12,7 @@ public final class RecordingRenderBackend: RenderBackend {
     case drawPoints(PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)
     case drawLines(vertexCount: Int)
     case endFrame
-    case releaseAll
+    case releaseChunks([PointChunkID])
   }
 
   public private(set) var events: [Event] = []
@@ -66,10 +66,9 @@ public final class RecordingRenderBackend: RenderBackend {
 
   public func endFrame() { events.append(.endFrame) }
 
-  public func releaseAll() {
-    events.append(.releaseAll)
-    chunkContents = [:]
-    frameStarts = []
+  public func releaseChunks(_ chunks: [PointChunkID]) {
+    events.append(.releaseChunks(chunks))
+    for chunk in chunks { chunkContents[chunk] = nil }
   }
 
   /// Forgets the events so far (the counters stay).

@@ -101,6 +101,6 @@ public protocol RenderBackend: AnyObject {
   func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4)
   /// Puts the scene on the output, with eye-dome lighting when the setup asks.
   func endFrame()
-  /// Frees every chunk and the frame table (a new cloud is about to load).
-  func releaseAll()
+  /// Frees chunks (a new cloud is about to load, or a preview is replaced).
+  func releaseChunks(_ chunks: [PointChunkID])
 }

@@ -23,9 +23,13 @@ public final class SceneRenderer {
   /// Draws one picture of `state`, whose points are those of a store with
   /// `frameRanges`.
   ///
-  /// - Parameter dimmedRange: points drawn darkened instead of in full colour (the
-  ///   frames outside the window when the window mode asks to show them as context).
-  public func draw(state: ViewerState, frameRanges: [Int]) {
+  /// - Parameters:
+  ///   - preview: a cleaning preview: its points are drawn in full colour and the
+  ///     shown points dimmed behind them.
+  ///   - extraLines: more overlay segments (the crop box).
+  public func draw(
+    state: ViewerState, frameRanges: [Int], preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
+  ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
@@ -37,11 +41,22 @@ public final class SceneRenderer {
         background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
         nearFarMeters: Self.nearFar(of: projection)))
 
-    let uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+    var uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+    uniforms.dimmed = preview != nil
     for call in mirror.drawCalls(for: state.drawRange(frameRanges: frameRanges)) {
       backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
     }
-    let overlay = overlays(state: state)
+    if let preview {
+      var kept = uniforms
+      kept.dimmed = false
+      kept.frameCount = 1
+      // Drawn slightly larger so the kept points cover the dimmed ones they came from.
+      kept.pointSizePixels = uniforms.pointSizePixels + 1
+      for call in preview.drawCalls(for: 0..<preview.uploadedPoints) {
+        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: kept)
+      }
+    }
+    let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
     backend.endFrame()
   }

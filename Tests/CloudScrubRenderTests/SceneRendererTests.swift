@@ -198,6 +198,6 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     #expect(mirror.drawCalls(for: 0..<5).isEmpty)
     try mirror.sync(with: store(framePointCounts: [2]))
     #expect(backend.uploadedPointBytes == 7 * 16)
-    #expect(backend.events.contains(.releaseAll))
+    #expect(backend.events.contains(.releaseChunks([PointChunkID(0)])))
   }
 }

@@ -34,6 +34,9 @@ bool csui_checkbox(const char *label, bool *value);
 bool csui_slider_float(const char *label, float *value, float min, float max, const char *format);
 bool csui_slider_int(const char *label, int *value, int min, int max, const char *format);
 bool csui_radio(const char *label, bool active);
+bool csui_drag_float(const char *label, float *value, float speed, float min, float max, const char *format);
+/// Whether the last item was released after a change (one undo step per drag).
+bool csui_item_deactivated_after_edit(void);
 bool csui_input_text(const char *label, char *buffer, size_t size);
 void csui_same_line(void);
 void csui_separator(void);

@@ -49,7 +49,8 @@ public final class GLBackend: RenderBackend {
   }
 
   deinit {
-    releaseAll()
+    releaseChunks(Array(chunks.keys))
+    frameTable.release()
     glDeleteBuffers(1, &lineBuffer)
     glDeleteVertexArrays(1, &lineArray)
     glDeleteVertexArrays(1, &emptyArray)
@@ -133,7 +134,7 @@ public final class GLBackend: RenderBackend {
     points.set("uDepthRange", SIMD2(u.depthRangeMeters.lowerBound, u.depthRangeMeters.upperBound))
     points.set("uBaseIndex", baseIndex)
     points.set("uFrameCount", min(u.frameCount, frameTable.count))
-    points.set("uDimmed", u.dimmed ? 1 : 0)
+    points.set("uDimmed", Float(u.dimmed ? 1 : 0))
     glActiveTexture(GLenum(GL_TEXTURE0))
     frameTable.bind()
     points.set("uFrameStarts", 0)
@@ -177,13 +178,12 @@ public final class GLBackend: RenderBackend {
     glEnable(GLenum(GL_DEPTH_TEST))
   }
 
-  public func releaseAll() {
-    for var chunk in chunks.values {
+  public func releaseChunks(_ ids: [PointChunkID]) {
+    for id in ids {
+      guard var chunk = chunks.removeValue(forKey: id) else { continue }
       glDeleteBuffers(1, &chunk.buffer)
       glDeleteVertexArrays(1, &chunk.vertexArray)
     }
-    chunks = [:]
-    frameTable.release()
   }
 
   /// Bytes the point chunks hold on the GPU.

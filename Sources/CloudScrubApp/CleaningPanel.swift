@@ -1,0 +1,121 @@
+import CImGuiBridge
+import CloudScrubCore
+
+/// The cleaning options in the window: the same `CleaningOptions` that
+/// `cloudscrub export` builds from its flags, kept in an undo history so every change
+/// can be undone (Ctrl+Z) and redone (Ctrl+Shift+Z).
+struct CleaningPanel {
+  private(set) var history = UndoHistory(CleaningOptions())
+  var previewEnabled = false
+  /// Values a stage keeps while it is switched off, so switching it on again restores
+  /// them.
+  private var voxelMillimeters: Float = 10
+  private var sorNeighbours: Int32 = 20
+  private var sorStdRatio: Float = 2
+  private var radiusCentimeters: Float = 5
+  private var radiusNeighbours: Int32 = 5
+  /// A crop box being edited by a drag (a widget or a handle in the scene): one undo
+  /// step when the drag ends.
+  private(set) var draftCrop: CropBox?
+
+  var options: CleaningOptions {
+    var current = history.current
+    if let draftCrop { current.crop = draftCrop }
+    return current
+  }
+
+  mutating func undo() { history.undo() }
+  mutating func redo() { history.redo() }
+
+  /// A handle drag in the scene moved the crop box; `finished` ends the drag.
+  mutating func dragCrop(to box: CropBox, finished: Bool) {
+    if finished {
+      draftCrop = nil
+      var next = history.current
+      next.crop = box
+      history.set(next)
+    } else {
+      draftCrop = box
+    }
+  }
+
+  mutating func draw(sceneBounds: Bounds3?) {
+    var next = history.current
+    var cropOn = next.crop != nil
+    if csui_checkbox("crop box", &cropOn) {
+      next.crop = cropOn ? Self.initialCrop(sceneBounds) : nil
+    }
+    if var box = draftCrop ?? next.crop {
+      var edited = false
+      var released = false
+      for (axis, name) in ["x", "y", "z"].enumerated() {
+        var lo = Self.component(box.min, axis)
+        var hi = Self.component(box.max, axis)
+        csui_set_next_item_width(95)
+        if csui_drag_float("##min\(name)", &lo, 0.01, -1000, hi - 0.001, "%.2f") { edited = true }
+        released = released || csui_item_deactivated_after_edit()
+        csui_same_line()
+        csui_set_next_item_width(95)
+        if csui_drag_float("\(name) min/max##max\(name)", &hi, 0.01, lo + 0.001, 1000, "%.2f") { edited = true }
+        released = released || csui_item_deactivated_after_edit()
+        box.min = Self.setting(box.min, axis, lo)
+        box.max = Self.setting(box.max, axis, hi)
+      }
+      if edited { draftCrop = box }
+      if released {
+        draftCrop = nil
+        next.crop = box
+      }
+    }
+    var voxelOn = next.voxelSizeMeters != nil
+    if csui_checkbox("voxel merge", &voxelOn) { next.voxelSizeMeters = voxelOn ? voxelMillimeters / 1000 : nil }
+    if voxelOn {
+      csui_same_line()
+      csui_set_next_item_width(-1)
+      if csui_slider_float("##voxel", &voxelMillimeters, 1, 100, "%.0f mm") { next.voxelSizeMeters = voxelMillimeters / 1000 }
+    }
+    var sorOn = next.statistical != nil
+    if csui_checkbox("statistical outliers", &sorOn) {
+      next.statistical = sorOn ? StatisticalOutlierOptions(neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio)) : nil
+    }
+    if sorOn {
+      csui_set_next_item_width(120)
+      let k = csui_slider_int("##k", &sorNeighbours, 2, 64, "k %d")
+      csui_same_line()
+      csui_set_next_item_width(-1)
+      let std = csui_slider_float("##std", &sorStdRatio, 0.5, 5, "std %.1f")
+      if k || std { next.statistical = StatisticalOutlierOptions(neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio)) }
+    }
+    var radiusOn = next.radius != nil
+    if csui_checkbox("radius outliers", &radiusOn) {
+      next.radius = radiusOn ? RadiusOutlierOptions(radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) : nil
+    }
+    if radiusOn {
+      csui_set_next_item_width(120)
+      let r = csui_slider_float("##r", &radiusCentimeters, 0.5, 50, "r %.1f cm")
+      csui_same_line()
+      csui_set_next_item_width(-1)
+      let n = csui_slider_int("##n", &radiusNeighbours, 1, 64, "min %d")
+      if r || n { next.radius = RadiusOutlierOptions(radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) }
+    }
+    var normals = next.normalNeighbours != nil
+    if csui_checkbox("normals", &normals) { next.normalNeighbours = normals ? 20 : nil }
+    history.set(next)
+    csui_checkbox("preview", &previewEnabled)
+    csui_same_line()
+    if csui_button("Undo") { history.undo() }
+    csui_same_line()
+    if csui_button("Redo") { history.redo() }
+  }
+
+  static func initialCrop(_ bounds: Bounds3?) -> CropBox {
+    guard let b = bounds else { return CropBox(min: Point3(-1, -1, -1), max: Point3(1, 1, 1)) }
+    return CropBox(min: b.min, max: b.max)
+  }
+
+  static func component(_ p: Point3, _ axis: Int) -> Float { axis == 0 ? p.x : axis == 1 ? p.y : p.z }
+
+  static func setting(_ p: Point3, _ axis: Int, _ value: Float) -> Point3 {
+    Point3(axis == 0 ? value : p.x, axis == 1 ? value : p.y, axis == 2 ? value : p.z)
+  }
+}

@@ -1,0 +1,96 @@
+import CloudScrubCore
+import CloudScrubRender
+import Foundation
+
+/// What the window's cleaning preview shows: the shown points run through the
+/// cleaning pipeline on a background thread, uploaded into a mirror of their own and
+/// drawn over the dimmed original. Recomputed when the options, the shown frames or
+/// the minimum confidence change, once loading has finished.
+final class CleaningPreview {
+  struct Request: Equatable {
+    var options: CleaningOptions
+    var frames: ClosedRange<Int>
+    var minConfidence: ConfidenceLevel
+    var points: Int
+  }
+
+  let mirror: PointBufferMirror
+  private(set) var summary = ""
+  private var shown: Request?
+  private var running: Request?
+  private let mailbox = Mailbox()
+
+  private final class Mailbox: @unchecked Sendable {
+    let lock = NSLock()
+    var result: (Request, PointStore, [StageCount])?
+  }
+
+  init(backend: any RenderBackend) {
+    mirror = PointBufferMirror(backend: backend, uploadsFrameTable: false)
+  }
+
+  /// Starts a computation when the request changed and none runs; uploads a finished
+  /// one. Returns the mirror to draw, or nil when there is no preview to show.
+  func update(enabled: Bool, session: ViewerSession, options: CleaningOptions) -> PointBufferMirror? {
+    guard enabled else {
+      if shown != nil { clear() }
+      return nil
+    }
+    mailbox.lock.lock()
+    let finished = mailbox.result
+    mailbox.result = nil
+    mailbox.lock.unlock()
+    if let (request, store, stages) = finished {
+      running = nil
+      mirror.reset()
+      try? mirror.sync(with: store)
+      shown = request
+      summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(separator: "\n")
+    }
+    guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil else {
+      if session.isLoading { summary = "the preview starts when loading has finished" }
+      return shown == nil ? nil : mirror
+    }
+    let request = Request(
+      options: options, frames: frames, minConfidence: session.state.display.minConfidence,
+      points: session.content.store.count)
+    if request != shown { start(request, store: session.content.store, content: session.content) }
+    return shown == nil ? nil : mirror
+  }
+
+  func clear() {
+    mirror.reset()
+    shown = nil
+    summary = ""
+  }
+
+  private func start(_ request: Request, store: PointStore, content: ViewerContent) {
+    running = request
+    summary = "computing…"
+    let mailbox = self.mailbox
+    let frames = request.frames.clamped(to: 0...max(0, content.frameCount - 1))
+    let infos = content.frameInfos
+    let frameIndices = content.frameIndices
+    Thread.detachNewThread {
+      let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
+      let minimum = request.minConfidence.rawValue
+      let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
+      let result = CleaningPipeline.run(
+        cloud, options: request.options,
+        viewpoint: { frame in
+          guard let position = frameIndices.firstIndex(of: Int(frame)), let info = infos[position] else { return nil }
+          return SIMD3<Float>(info.pose.position)
+        })
+      var cleaned = FramePoints()
+      cleaned.positions = result.cloud.positions
+      cleaned.colors = result.cloud.colors ?? Array(repeating: FramePoints.noColor, count: result.cloud.count)
+      cleaned.confidence = Array(repeating: FramePoints.unknownConfidence, count: result.cloud.count)
+      var preview = PointStore()
+      preview.append(cleaned, frameIndex: 0)
+      let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
+      mailbox.lock.lock()
+      mailbox.result = (request, preview, stages)
+      mailbox.lock.unlock()
+    }
+  }
+}

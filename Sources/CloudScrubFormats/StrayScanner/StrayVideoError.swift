@@ -1,0 +1,77 @@
+import CFFmpeg
+
+/// What went wrong reading or writing a Stray Scanner `rgb.mp4`, and which file.
+///
+/// The message names the frame or the FFmpeg call at fault, and ends with the path.
+public struct StrayVideoError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, without the path.
+  public var reason: Reason
+  /// The video file; printed last.
+  public var path: String
+
+  public enum Reason: Equatable, Sendable {
+    /// An FFmpeg call failed; `message` is `av_strerror`'s text for `code`.
+    case ffmpeg(call: String, code: Int32, message: String)
+    /// The file holds no video stream, or none FFmpeg can decode.
+    case noVideoStream
+    /// The video ends before frame `index`; it holds `decodedFrames` frames.
+    case missingFrame(index: Int, decodedFrames: Int)
+    /// A frame's size or pixel layout cannot be used.
+    case badFrame(String)
+    /// No encoder for writing (neither libx264, mpeg4 nor h264).
+    case noEncoder
+  }
+
+  public init(_ reason: Reason, path: String) {
+    self.reason = reason
+    self.path = path
+  }
+
+  public var description: String { "\(reason): \(path)" }
+}
+
+extension StrayVideoError.Reason: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .ffmpeg(let call, let code, let message): "\(call) failed (\(code)): \(message)"
+    case .noVideoStream: "no decodable video stream"
+    case .missingFrame(let index, let decodedFrames):
+      "the video has no frame \(index) (it ends after \(decodedFrames) frames)"
+    case .badFrame(let message): "unusable video frame: \(message)"
+    case .noEncoder: "no video encoder available (tried libx264, mpeg4, h264)"
+    }
+  }
+}
+
+/// FFmpeg constants that are function-like macros in C and so do not import into
+/// Swift; their values are fixed by FFmpeg's ABI (libavutil/error.h, avutil.h).
+enum FFmpegConstants {
+  /// `AVERROR(EAGAIN)`: FFmpeg negates POSIX codes, and EAGAIN is 11 on Linux.
+  static let again: Int32 = -11
+  /// `AVERROR_EOF`: `-MKTAG('E','O','F',' ')`.
+  static let endOfFile: Int32 = -Int32(
+    bitPattern: UInt32(0x45) | UInt32(0x4F) << 8 | UInt32(0x46) << 16 | UInt32(0x20) << 24)
+  /// `AV_NOPTS_VALUE`: `INT64_C(0x8000000000000000)`.
+  static let noTimestamp = Int64.min
+  /// `AVSEEK_FLAG_BACKWARD`.
+  static let seekBackward: Int32 = 1
+  /// `AV_CODEC_FLAG_GLOBAL_HEADER`: `1 << 22`.
+  static let codecGlobalHeader: Int32 = 1 << 22
+  /// `AVFMT_GLOBALHEADER` and `AVFMT_NOFILE` output-format flags.
+  static let formatGlobalHeader: Int32 = 0x0040
+  static let formatNoFile: Int32 = 0x0001
+  /// `AVIO_FLAG_WRITE`.
+  static let ioWrite: Int32 = 2
+
+  /// `av_strerror`'s text for `code`.
+  static func message(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    if av_strerror(code, &buffer, buffer.count) < 0 { return "unknown FFmpeg error" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// A typed error for a failed call.
+  static func error(_ call: String, _ code: Int32, path: String) -> StrayVideoError {
+    StrayVideoError(.ffmpeg(call: call, code: code, message: message(code)), path: path)
+  }
+}
