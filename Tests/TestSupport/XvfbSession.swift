@@ -95,46 +95,42 @@ public final class XvfbSession {
   public let height: Int
   private let process: Process
 
-  /// Starts `Xvfb` on the first free display from a handful of candidates and waits
-  /// until it accepts connections.
+  /// Starts `Xvfb` on a display it picks itself and waits until it is ready.
   ///
-  /// - Throws: `XToolError` when Xvfb is missing or no display could be started within
-  ///   `timeout` seconds each.
-  public init(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 15) throws {
+  /// Xvfb's `-displayfd` writes the display number to standard output once the server
+  /// is initialised and accepts clients, so there is no race between the socket
+  /// appearing and the server answering, and no guessing of free numbers.
+  ///
+  /// - Throws: `XToolError` when Xvfb is missing or does not come up within `timeout`.
+  public init(width: Int = 1280, height: Int = 800, timeout: TimeInterval = 30) throws {
     guard let executable = XTools.locate("Xvfb") else { throw XToolError("Xvfb is not on PATH") }
-    // Start high and spread by process id, so that parallel test runs and a desktop's
-    // own :0 do not collide; a number whose socket or lock file exists is taken.
-    let base = 90 + Int(ProcessInfo.processInfo.processIdentifier % 50)
-    var failures: [String] = []
-    for offset in 0..<20 {
-      let number = base + offset * 7
-      guard !Self.isTaken(number) else { continue }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = [":\(number)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      do {
-        try process.run()
-      } catch {
-        failures.append(":\(number): \(error)")
-        continue
-      }
-      if Self.waitUntilReady(number, process: process, timeout: timeout) {
-        self.display = ":\(number)"
-        self.number = number
-        self.width = width
-        self.height = height
-        self.process = process
-        return
-      }
-      // Lost a race for this number (another server took it) or Xvfb failed: try on.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+    let output = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let reader = output.fileHandleForReading
+    var text = ""
+    let deadline = Date().addingTimeInterval(timeout)
+    while !text.contains("\n") && Date() < deadline && process.isRunning {
+      // availableData blocks until something arrives or the pipe closes.
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), process.isRunning else {
       if process.isRunning { process.terminate() }
       process.waitUntilExit()
-      failures.append(":\(number): Xvfb exited with status \(process.terminationStatus) or never listened")
+      throw XToolError("Xvfb did not report a display (it printed '\(text)')")
     }
-    throw XToolError("could not start Xvfb: " + failures.joined(separator: "; "))
+    self.display = ":\(number)"
+    self.number = number
+    self.width = width
+    self.height = height
+    self.process = process
   }
 
   deinit {
@@ -150,48 +146,5 @@ public final class XvfbSession {
     // A server stuck in shutdown would keep its display number taken for later runs.
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
-  }
-
-  private static func isTaken(_ number: Int) -> Bool {
-    FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-      || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-  }
-
-  /// Waits until the server's socket accepts connections. The socket file alone is not
-  /// enough: it appears at bind(), before listen(), and a client connecting in between
-  /// (the viewer's XOpenDisplay on a busy machine) is refused.
-  private static func waitUntilReady(_ number: Int, process: Process, timeout: TimeInterval) -> Bool {
-    let path = "/tmp/.X11-unix/X\(number)"
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      guard process.isRunning else { return false }
-      if FileManager.default.fileExists(atPath: path) && acceptsConnections(path) { return true }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    return false
-  }
-
-  /// Whether a Unix-domain stream socket at `path` accepts a connection (closed at once).
-  private static func acceptsConnections(_ path: String) -> Bool {
-    #if os(Linux)
-      let kind = Int32(SOCK_STREAM.rawValue)
-    #else
-      let kind = SOCK_STREAM
-    #endif
-    let descriptor = socket(AF_UNIX, kind, 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-    // The rest of `sun_path` is already zero, which terminates the path.
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    return result == 0
   }
 }
