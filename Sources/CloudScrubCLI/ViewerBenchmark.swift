@@ -138,22 +138,25 @@ struct DisplayForBenchmark {
     }
     guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile)
     else { return nil }
-    for number in 90..<120 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: xvfb)
-      process.arguments = [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      for _ in 0..<100 where process.isRunning {
-        if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-          return DisplayForBenchmark(name: ":\(number)", kind: "Xvfb, Mesa llvmpipe", xvfb: process)
-        }
-        Thread.sleep(forTimeInterval: 0.05)
-      }
-      process.terminate()
+    // -displayfd: Xvfb picks a free display and writes its number once it is ready.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: xvfb)
+    process.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    while !text.contains("\n") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
     }
-    return nil
+    guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      process.terminate()
+      return nil
+    }
+    return DisplayForBenchmark(name: ":\(number)", kind: "Xvfb, Mesa llvmpipe", xvfb: process)
   }
 
   func stop() {

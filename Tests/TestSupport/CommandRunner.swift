@@ -23,10 +23,21 @@ public enum CommandRunner {
 
   /// Runs `cloudscrub` with `arguments` in the package root and waits for it.
   public static func run(_ arguments: [String], in folder: URL = TestData.packageRoot) throws -> Result {
+    try run(executable: binary, arguments, in: folder)
+  }
+
+  /// Runs any program with `arguments` (and extra environment variables) and waits.
+  public static func run(
+    executable: URL, _ arguments: [String], environment: [String: String] = [:],
+    in folder: URL = TestData.packageRoot
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = folder
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

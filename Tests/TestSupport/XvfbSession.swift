@@ -27,11 +27,7 @@ public enum XTools {
   }
 
   /// The output of one finished program.
-  public struct Output {
-    public var status: Int32
-    public var standardOutput: String
-    public var standardError: String
-  }
+  public typealias Output = CommandRunner.Result
 
   /// Runs `name` (looked up on `PATH`) with `arguments` and waits for it to exit.
   ///
@@ -39,47 +35,9 @@ public enum XTools {
   /// - Throws: `XToolError` when the program is missing or cannot start.
   public static func run(_ name: String, _ arguments: [String], display: String? = nil) throws -> Output {
     guard let executable = locate(name) else { throw XToolError("\(name) is not on PATH") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    if let display { environment["DISPLAY"] = display }
-    process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Drain standard error on another thread so that neither pipe can fill up and
-    // block the child while the other is read.
-    let errorReader = BackgroundReader(error.fileHandleForReading)
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errorReader.wait()
-    process.waitUntilExit()
-    return Output(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
-  }
-}
-
-/// Reads a pipe to its end on a background thread.
-private final class BackgroundReader: @unchecked Sendable {
-  // Written once by the reading thread before `done` is signalled, read only after.
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ handle: FileHandle) {
-    Thread.detachNewThread { [self] in
-      data = handle.readDataToEndOfFile()
-      done.signal()
-    }
-  }
-
-  func wait() -> Data {
-    done.wait()
-    return data
+    return try CommandRunner.run(
+      executable: URL(fileURLWithPath: executable), arguments,
+      environment: display.map { ["DISPLAY": $0] } ?? [:])
   }
 }
 
