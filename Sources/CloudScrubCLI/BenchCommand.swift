@@ -65,7 +65,7 @@ enum BenchCommand {
       ).run()
     }
     if mode == "view" {
-      var recordings = [(name: "synthetic sample (60 frames)", path: try ViewerBenchmarkSample.path())]
+      var recordings = [(name: "sample", path: try ViewerBenchmarkSample.path())]
       let real = parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk"
       if FileManager.default.fileExists(atPath: real) { recordings.append((name: "real capture", path: real)) }
       return try ViewerBenchmark(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The whole viewer state: playback, camera, display settings and what is known of
 /// the scene.
 ///
@@ -98,7 +100,9 @@ public struct ViewerState: Equatable, Sendable {
 
   private mutating func setScene(_ newScene: ViewerScene) {
     if newScene.up != scene.up { camera.up = newScene.up }
+    let firstPose = scene.worldFromCamera.isEmpty ? newScene.worldFromCamera.first : nil
     scene = newScene
+    if cameraFollowsScene, let firstPose { faceLike(firstPose) }
     if cameraFollowsScene, let bounds = scene.bounds {
       camera.fit(bounds: bounds, aspect: aspect)
     } else if let bounds = scene.bounds {
@@ -106,6 +110,20 @@ public struct ViewerState: Equatable, Sendable {
       let lo = SIMD3(bounds.min.x, bounds.min.y, bounds.min.z)
       let hi = SIMD3(bounds.max.x, bounds.max.y, bounds.max.z)
       camera.sceneRadiusMeters = max(camera.sceneRadiusMeters, ViewerMath.length(hi - lo) / 2)
+    }
+  }
+
+  /// Turns the orbit camera to look the way a capture camera looked, seen from above:
+  /// a recording first appears roughly as the phone saw it, not from an arbitrary side.
+  private mutating func faceLike(_ worldFromCamera: Transform3D) {
+    let forward = SIMD3<Float>(worldFromCamera.rotate(SIMD3(0, 0, 1)))
+    switch scene.up {
+    case .y:
+      guard abs(forward.x) + abs(forward.z) > 1e-3 else { return }
+      camera.azimuthRadians = atan2(-forward.x, -forward.z)
+    case .z:
+      guard abs(forward.x) + abs(forward.y) > 1e-3 else { return }
+      camera.azimuthRadians = atan2(-forward.x, forward.y)
     }
   }
 
