@@ -23,15 +23,7 @@ extension PNGCodec {
   /// - Throws: `PNGError` naming libpng's complaint, or when the image has colour.
   public static func decodeGray16(_ bytes: [UInt8], path: String? = nil) throws -> Gray16Image {
     var png = png_image()
-    png.version = UInt32(PNG_IMAGE_VERSION)
-    let began = bytes.withUnsafeBytes { raw in png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) }
-    guard began != 0 else { throw PNGError("not a readable PNG (\(message(png)))", path: path) }
-    let width = Int(png.width)
-    let height = Int(png.height)
-    guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-      png_image_free(&png)
-      throw PNGError("PNG claims \(width)×\(height) pixels", path: path)
-    }
+    let (width, height) = try beginRead(&png, bytes, path: path)
     guard png.format & UInt32(PNG_FORMAT_FLAG_COLOR) == 0 else {
       png_image_free(&png)
       throw PNGError("expected a greyscale PNG, found a colour one", path: path)

@@ -30,16 +30,7 @@ public enum PNGCodec {
   /// - Throws: `PNGError` naming libpng's complaint; `path` is only for the message.
   public static func decodeRGB(_ bytes: [UInt8], path: String? = nil) throws -> RGBImage {
     var png = png_image()
-    png.version = UInt32(PNG_IMAGE_VERSION)
-    let began = bytes.withUnsafeBytes { raw in png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) }
-    guard began != 0 else { throw PNGError("not a readable PNG (\(message(png)))", path: path) }
-    let width = Int(png.width)
-    let height = Int(png.height)
-    // Refuse absurd sizes before allocating: a PNG header can claim anything.
-    guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-      png_image_free(&png)
-      throw PNGError("PNG claims \(width)×\(height) pixels", path: path)
-    }
+    let (width, height) = try beginRead(&png, bytes, path: path)
     png.format = UInt32(PNG_FORMAT_RGB)
     var pixels = [UInt8](repeating: 0, count: width * height * 3)
     let finished = pixels.withUnsafeMutableBytes { out in
@@ -62,6 +53,24 @@ public enum PNGCodec {
       writer.abandon()
       throw error
     }
+  }
+
+  /// Reads a PNG's header into `png` and checks its size before anything is allocated
+  /// (a header can claim anything). `png` must stay where it is until the read
+  /// finishes: libpng keeps a pointer to it.
+  ///
+  /// - Throws: `PNGError` when libpng cannot read it or the size is absurd.
+  static func beginRead(_ png: inout png_image, _ bytes: [UInt8], path: String?) throws -> (width: Int, height: Int) {
+    png.version = UInt32(PNG_IMAGE_VERSION)
+    let began = bytes.withUnsafeBytes { raw in png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) }
+    guard began != 0 else { throw PNGError("not a readable PNG (\(message(png)))", path: path) }
+    let width = Int(png.width)
+    let height = Int(png.height)
+    guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
+      png_image_free(&png)
+      throw PNGError("PNG claims \(width)×\(height) pixels", path: path)
+    }
+    return (width, height)
   }
 
   static func message(_ png: png_image) -> String {

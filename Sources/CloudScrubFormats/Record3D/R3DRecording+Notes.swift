@@ -41,18 +41,7 @@ extension R3DRecording {
         "metadata has no dw/dh: depth size \(depthSize.0)×\(depthSize.1) inferred from "
           + "rgbd/0.depth (\(inferredBytes) bytes), in the colour image's orientation")
     }
-    let timestamps = metadata.frameTimestampsSeconds.count
-    if timestamps < frameCount {
-      notes.append(
-        "\(timestamps) frame timestamps for \(frameCount) frames: later frames timed by fps")
-    }
-    let coefficients = metadata.perFrameIntrinsics.count
-    if coefficients < frameCount {
-      notes.append(
-        coefficients == 0
-          ? "no per-frame intrinsics: K used for every frame"
-          : "\(coefficients) per-frame intrinsics for \(frameCount) frames: K used for the rest")
-    }
+    notes += metadata.timingAndIntrinsicsNotes(frameCount: frameCount)
     if !hasColor { notes.append("no rgbd/0.jpg: frames have no colour") }
     if !hasConfidence { notes.append("no rgbd/0.conf: frames have no confidence") }
     // Record3D's own SDK numbers its device types TrueDepth 0, LiDAR 1.

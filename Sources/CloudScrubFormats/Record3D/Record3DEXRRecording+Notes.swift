@@ -22,23 +22,33 @@ extension Record3DEXRRecording {
       notes.append(
         "metadata has no dw/dh: depth size taken as \(metadata.depthWidth)×\(metadata.depthHeight)")
     }
-    let timestamps = metadata.frameTimestampsSeconds.count
-    if timestamps < frameCount {
-      notes.append(
-        "\(timestamps) frame timestamps for \(frameCount) frames: later frames timed by fps")
-    }
-    let coefficients = metadata.perFrameIntrinsics.count
-    if coefficients < frameCount {
-      notes.append(
-        coefficients == 0
-          ? "no per-frame intrinsics: K used for every frame"
-          : "\(coefficients) per-frame intrinsics for \(frameCount) frames: K used for the rest")
-    }
+    notes += metadata.timingAndIntrinsicsNotes(frameCount: frameCount)
     if !hasColor {
       notes.append("no rgb/0.jpg: frames have no colour")
     }
     if metadata.cameraType == 0 {
       notes.append("front TrueDepth camera (cameraType 0)")
+    }
+    return notes
+  }
+}
+
+extension Record3DMetadata {
+  /// What `info` says when the metadata lacks per-frame timestamps or intrinsics for
+  /// some frames (both Record3D layouts then fall back to fps and K).
+  func timingAndIntrinsicsNotes(frameCount: Int) -> [String] {
+    var notes: [String] = []
+    let timestamps = frameTimestampsSeconds.count
+    if timestamps < frameCount {
+      notes.append(
+        "\(timestamps) frame timestamps for \(frameCount) frames: later frames timed by fps")
+    }
+    let coefficients = perFrameIntrinsics.count
+    if coefficients < frameCount {
+      notes.append(
+        coefficients == 0
+          ? "no per-frame intrinsics: K used for every frame"
+          : "\(coefficients) per-frame intrinsics for \(frameCount) frames: K used for the rest")
     }
     return notes
   }
