@@ -2,8 +2,9 @@ import CloudScrubCore
 import Foundation
 
 /// Measures voxel merging of 10 million points and statistical outlier removal of 1
-/// million, beside Open3D's `voxel_down_sample` and `remove_statistical_outlier` on the
-/// same data in the same run.
+/// million, beside Open3D's `voxel_down_sample` and `remove_statistical_outlier` and,
+/// where Debian's pcl-tools is installed, PCL's `pcl_voxel_grid` and
+/// `pcl_outlier_removal`, on the same data in the same run.
 ///
 /// Besides the best wall-clock time it prints the process's CPU time for that run (less
 /// sensitive to other processes on a shared machine) and the peak resident-memory growth
@@ -81,6 +82,11 @@ struct CleanBenchmark {
     report.peer(
       CleanTiming.times(of: peer),
       ours: ["voxel_down_sample": voxel.seconds, "remove_statistical_outlier": sor.seconds])
+    report.peer(
+      PCLPeer().measure(
+        voxelInput: bigPath, outlierInput: smallPath, leafMeters: voxelSizeMeters, neighbours: 20, stdRatio: 2,
+        repeats: repeats),
+      ours: ["pcl_voxel_grid": voxel.seconds, "pcl_outlier_removal": sor.seconds])
     if case .measured(_, let figures) = peer {
       report.section("peak memory growth (one run each)")
       for (name, key, ours) in [
