@@ -21,24 +21,7 @@ struct IngestBenchmark {
         + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
 
     // Decoding alone: every frame's depth and colour, on every core, as the loader does.
-    let decodeOnly = try Stopwatch.best(runs: repeats) {
-      let failures = ParallelSlots<String?>(count: frames, initial: nil)
-      DispatchQueue.concurrentPerform(iterations: frames) { index in
-        do {
-          let frame = try source.frame(at: index)
-          if case .jpeg(let bytes) = frame.color {
-            _ = try decoder.decodeJPEG(
-              bytes, preferredWidth: frame.depth.width, preferredHeight: frame.depth.height)
-          }
-          _ = frame.depth.metersGrid()
-        } catch {
-          failures[index] = "\(error)"
-        }
-      }
-      if let failure = (0..<frames).lazy.compactMap({ failures[$0] }).first {
-        throw BenchError(failure)
-      }
-    }
+    let decodeOnly = try Stopwatch.best(runs: repeats) { try FormatsBenchmark.decodeAll(source) }
     var store = PointStore()
     let ingest = try Stopwatch.best(runs: repeats) {
       store = try RecordingLoader(source: source, decoder: decoder).load()

@@ -136,11 +136,7 @@ public struct PolycamRecording: RecordingSource {
   ///
   /// - Throws: `CaptureFolderError.frameOutOfRange` for an index outside the keyframes.
   public func frameInfo(at index: Int) throws -> FrameInfo {
-    guard index >= 0, index < keyframes.count else {
-      throw CaptureFolderError(
-        .frameOutOfRange(index: index, frameCount: keyframes.count), path: folder)
-    }
-    return keyframes[index].info
+    try CaptureFolderFiles.frame(keyframes, index, folder: folder).info
   }
 
   /// Reads keyframe `index`: depth in metres, confidence as levels 0–2 when present,

@@ -5,6 +5,16 @@ import Foundation
 /// Polycam, ARKitScenes): whole files, JSON objects, millimetre depth PNGs and
 /// confidence PNGs, with errors that name the file.
 enum CaptureFolderFiles {
+  /// Element `index` of a recording's frames.
+  ///
+  /// - Throws: `CaptureFolderError.frameOutOfRange` for an index outside them.
+  static func frame<T>(_ frames: [T], _ index: Int, folder: String) throws -> T {
+    guard frames.indices.contains(index) else {
+      throw CaptureFolderError(.frameOutOfRange(index: index, frameCount: frames.count), path: folder)
+    }
+    return frames[index]
+  }
+
   /// The bytes of `path`; `what` names the file for the error when it is absent.
   static func read(_ path: String, what: String) throws(CaptureFolderError) -> [UInt8] {
     guard FileManager.default.fileExists(atPath: path) else {

@@ -113,10 +113,7 @@ public struct StrayScannerRecording: RecordingSource {
   ///
   /// - Throws: `CaptureFolderError.frameOutOfRange` for an index outside the frames.
   public func frameInfo(at index: Int) throws -> FrameInfo {
-    guard index >= 0, index < frames.count else {
-      throw CaptureFolderError(.frameOutOfRange(index: index, frameCount: frames.count), path: folder)
-    }
-    return frames[index].info
+    try CaptureFolderFiles.frame(frames, index, folder: folder).info
   }
 
   /// Reads frame `index`: depth in metres, confidence when present, and its video frame
