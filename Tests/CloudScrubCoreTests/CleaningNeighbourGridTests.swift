@@ -4,7 +4,8 @@ import Testing
 @testable import CloudScrubCore
 
 /// The grid used for statistical outlier removal on large clouds must return exactly
-/// the k-d tree's neighbours (which `OutlierRemovalTests` checks against brute force).
+/// the k-d tree's neighbour distances (which `OutlierRemovalTests` checks against brute
+/// force), whatever ties, duplicates and outliers the cloud holds.
 struct CleaningNeighbourGridTests {
   /// Surfaces, outliers in the air, exact duplicates and a lattice full of ties.
   private func cloud() -> [Point3] {
@@ -21,25 +22,46 @@ struct CleaningNeighbourGridTests {
     return positions
   }
 
-  private func gridNeighbours(_ tree: KDTree, _ grid: NeighbourGrid, k: Int) -> [[Neighbour]] {
-    let results = ParallelSlots<[Neighbour]>(count: tree.sourceCount, initial: [])
-    grid.forEachNearest(tree, count: k) { entry, search, found in
-      results[Int(entry.index)] = (0..<found).map {
-        Neighbour(index: Int(search.index($0)), distanceSquared: search.distanceSquared($0))
-      }
+  private func gridDistances(_ grid: NeighbourGrid, count: Int, k: Int) -> [[Float]] {
+    let results = ParallelSlots<[Float]>(count: count, initial: [])
+    grid.forEachNearestDistances(count: k) { entry, distances in
+      results[Int(entry.index)] = Array(distances)
     }
-    return (0..<tree.sourceCount).map { results[$0] }
+    return (0..<count).map { results[$0] }
   }
 
   @Test(arguments: [8, 20])
-  func gridFindsTheTreesNeighbours(k: Int) throws {
+  func gridFindsTheTreesDistances(k: Int) throws {
     let positions = cloud()
-    let tree = KDTree(positions)
-    let grid = try #require(NeighbourGrid(tree, neighbours: k))
-    let found = gridNeighbours(tree, grid, k: k)
+    let reference = KDTree(positions)
+    let grid = try #require(NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: k))
+    let found = gridDistances(grid, count: positions.count, k: k)
     for (index, p) in positions.enumerated() where p.x.isFinite {
-      #expect(found[index] == tree.nearest(to: p, count: k, excluding: index), "point \(index)")
+      let expected = reference.nearest(to: p, count: k, excluding: index).map(\.distanceSquared)
+      #expect(found[index] == expected, "point \(index)")
     }
+    #expect(found[positions.count - 1].isEmpty)
+  }
+
+  /// A tree built in Morton order (no median selection) answers exactly as the
+  /// median-split tree does, nearest and radius queries alike.
+  @Test func mortonOrderedTreeMatchesTheMedianTree() {
+    let positions = cloud()
+    let median = KDTree(positions)
+    let morton = KDTree(mortonOrdering: positions)
+    #expect(morton.count == median.count)
+    #expect(morton.sourceCount == positions.count)
+    for index in Swift.stride(from: 0, to: positions.count, by: 7) where positions[index].x.isFinite {
+      let p = positions[index]
+      #expect(
+        morton.nearest(to: p, count: 12, excluding: index)
+          == median.nearest(to: p, count: 12, excluding: index), "point \(index)")
+      #expect(
+        morton.within(radiusMeters: 0.03, of: p) == median.within(radiusMeters: 0.03, of: p),
+        "point \(index)")
+    }
+    #expect(KDTree(mortonOrdering: []).count == 0)
+    #expect(KDTree(mortonOrdering: [Point3(.nan, 0, 0)]).nearest(to: Point3(0, 0, 0), count: 1).isEmpty)
   }
 
   @Test func treeSearchInTreeOrderMatchesSingleQueries() {
@@ -57,10 +79,10 @@ struct CleaningNeighbourGridTests {
   }
 
   @Test func smallOrSpreadCloudsHaveNoGrid() {
-    #expect(NeighbourGrid(KDTree(Array(cloud().prefix(100))), neighbours: 20) == nil)
+    #expect(NeighbourGrid(KDTree(mortonOrdering: Array(cloud().prefix(100))), neighbours: 20) == nil)
     // Two clusters a kilometre apart would need far too many cells.
     var spread = SyntheticCloud.scene(count: 5000, seed: 2).positions
     spread += spread.map { Point3($0.x + 1000, $0.y, $0.z) }
-    #expect(NeighbourGrid(KDTree(spread), neighbours: 20) == nil)
+    #expect(NeighbourGrid(KDTree(mortonOrdering: spread), neighbours: 20) == nil)
   }
 }

@@ -10,7 +10,7 @@ struct KDTreeBuilder: @unchecked Sendable {
   let depth: Int
 
   func buildAll(count: Int) {
-    guard count > 0, let entries, let boxes else { return }
+    guard count > 0, let entries, boxes != nil else { return }
     var all = KDTree.Box.empty
     for i in 0..<count { all.add(entries[i]) }
     // Eight subtrees keep two to four cores busy even when their sizes differ a little.
@@ -24,10 +24,43 @@ struct KDTreeBuilder: @unchecked Sendable {
         node: first + offset, lo: range.lowerBound, hi: range.upperBound, level: parallelLevel,
         stopLevel: depth, region: handedOverRegion(first + offset))
     }
+    unionUpward(first)
+  }
+
+  /// Fills in every node's box over the entries in their present order.
+  func boxAll(count: Int) {
+    guard count > 0, boxes != nil else { return }
+    let parallelLevel = count >= 1 << 16 ? min(depth, 3) : 0
+    let first = (1 << parallelLevel) - 1
+    DispatchQueue.concurrentPerform(iterations: 1 << parallelLevel) { offset in
+      let range = Self.range(ofNodeAt: parallelLevel, offset: offset, count: count)
+      box(node: first + offset, lo: range.lowerBound, hi: range.upperBound, level: parallelLevel)
+    }
+    unionUpward(first)
+  }
+
+  /// Boxes the nodes above `first`, the first node of a level, from their children's.
+  private func unionUpward(_ first: Int) {
+    guard let boxes else { return }
     for node in (0..<first).reversed() {
       boxes[node] = boxes[2 * node + 1]
       boxes[node].formUnion(boxes[2 * node + 2])
     }
+  }
+
+  private func box(node: Int, lo: Int, hi: Int, level: Int) {
+    guard let entries, let boxes else { return }
+    if level == depth {
+      var box = KDTree.Box.empty
+      for i in lo..<hi { box.add(entries[i]) }
+      boxes[node] = box
+      return
+    }
+    let mid = lo + (hi - lo) / 2
+    box(node: 2 * node + 1, lo: lo, hi: mid, level: level + 1)
+    box(node: 2 * node + 2, lo: mid, hi: hi, level: level + 1)
+    boxes[node] = boxes[2 * node + 1]
+    boxes[node].formUnion(boxes[2 * node + 2])
   }
 
   /// The region `build` left in the box slot of a node at its `stopLevel`.
@@ -84,23 +117,36 @@ struct KDTreeBuilder: @unchecked Sendable {
   }
 
   /// Reorders `lo..<hi` so that the entry at `k` is the one a sort along `axis` would put
-  /// there, with no greater coordinate before it and no smaller one after it (Hoare's
-  /// selection with a median-of-three pivot).
+  /// there, with no greater coordinate before it and no smaller one after it.
   private func select(
     _ entries: UnsafeMutablePointer<KDTree.Entry>, _ lo: Int, _ hi: Int, _ k: Int, _ axis: Int
+  ) {
+    // One copy of the loop an axis, so that the inner loops read one field directly.
+    switch axis {
+    case 0: select(entries, lo, hi, k, \.x)
+    case 1: select(entries, lo, hi, k, \.y)
+    default: select(entries, lo, hi, k, \.z)
+    }
+  }
+
+  /// Hoare's selection with a median-of-three pivot, along `coordinate`.
+  @inline(__always)
+  private func select(
+    _ entries: UnsafeMutablePointer<KDTree.Entry>, _ lo: Int, _ hi: Int, _ k: Int,
+    _ coordinate: KeyPath<KDTree.Entry, Float>
   ) {
     var left = lo
     var right = hi - 1
     while right > left {
-      let a = entries[left].coordinate(axis)
-      let b = entries[left + (right - left) / 2].coordinate(axis)
-      let c = entries[right].coordinate(axis)
+      let a = entries[left][keyPath: coordinate]
+      let b = entries[left + (right - left) / 2][keyPath: coordinate]
+      let c = entries[right][keyPath: coordinate]
       let pivot = max(min(a, b), min(max(a, b), c))
       var i = left
       var j = right
       while i <= j {
-        while entries[i].coordinate(axis) < pivot { i += 1 }
-        while entries[j].coordinate(axis) > pivot { j -= 1 }
+        while entries[i][keyPath: coordinate] < pivot { i += 1 }
+        while entries[j][keyPath: coordinate] > pivot { j -= 1 }
         if i <= j {
           entries.swapAt(i, j)
           i += 1

@@ -145,6 +145,30 @@ public struct KDTree: Sendable {
     self.depth = depth
   }
 
+  /// Builds the tree over `entries` without moving them: nodes still split their range
+  /// at its middle, but no point is selected, so only the boxes are computed.
+  ///
+  /// Queries rely on the boxes alone, so they stay exact whatever the order; they are
+  /// fast when the order keeps near points together, as a grid's cell order does.
+  /// `sourceCount` is the number of positions the entries' indices refer to.
+  init(keepingOrderOf entries: [Entry], sourceCount: Int) {
+    self.sourceCount = sourceCount
+    var depth = 0
+    while (entries.count + (1 << depth) - 1) >> depth > Self.maxLeafSize { depth += 1 }
+    var boxes = [Box](repeating: Box.empty, count: (2 << depth) - 1)
+    var entries = entries
+    entries.withUnsafeMutableBufferPointer { entryBuffer in
+      boxes.withUnsafeMutableBufferPointer { boxBuffer in
+        let builder = KDTreeBuilder(
+          entries: entryBuffer.baseAddress, boxes: boxBuffer.baseAddress, depth: depth)
+        builder.boxAll(count: entryBuffer.count)
+      }
+    }
+    self.entries = entries
+    self.boxes = boxes
+    self.depth = depth
+  }
+
   // MARK: - Queries
 
   /// The `k` points nearest to `point`, nearest first (ties: lower index first).

@@ -1,82 +1,114 @@
 import Foundation
 
 extension NeighbourGrid {
-  /// Finds the `k` nearest other points of every point in `tree` (the tree the grid was
-  /// built from), on every core, and hands each result to `body` with the point's entry
-  /// and how many were found; the same results as `KDTree.forEachNearest`.
+  /// Finds the squared distances from every point of the grid (and its tree) to its `k`
+  /// nearest other points, nearest first, on every core, and hands them
+  /// to `body` with the point's entry. They equal `KDTree.forEachNearest`'s distances bit
+  /// for bit: both compute every distance in the same `Float` arithmetic, and which of
+  /// several equally distant points counts does not change a distance.
   ///
-  /// Queries run in grid order, each bounded by the previous result (see
-  /// `NearestSearch.boundForNext`); `body` is called from several threads at once.
-  func forEachNearest(
-    _ tree: KDTree, count k: Int,
-    _ body: @Sendable (_ entry: KDTree.Entry, _ search: NearestSearch, _ found: Int) -> Void
+  /// Queries run in grid order. All the points of one cell share one block of 3 × 3 × 3
+  /// cells, copied once into a `BlockSearch`; a result is used only when `isExact` proves
+  /// it, and the tree finishes the query otherwise. `body` is called from several
+  /// threads at once, and its buffer is valid only during the call.
+  func forEachNearestDistances(
+    count k: Int,
+    _ body: @Sendable (_ entry: KDTree.Entry, _ distancesSquared: UnsafeBufferPointer<Float>) ->
+      Void
   ) {
     let count = entries.count
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let chunks = max(1, min(count >> 12, 8 * cores))
     VoxelBuckets.forEachChunk(count, chunks) { _, range in
+      let block = BlockSearch(neighbours: k)
       var search = NearestSearch(capacity: k)
       defer { search.release() }
-      entries.withUnsafeBufferPointer { points in
-        cellStart.withUnsafeBufferPointer { starts in
-          tree.withSearchContext { context in
-            var bound = Float.infinity
-            for position in range {
-              let e = points[position]
-              var found = scanBlock(&search, e, points, starts, bound: bound)
-              // The tree's positions replace the grid's in `search` after a fallback.
-              var fellBack = false
-              if found < k || !isExact(search, e, k) {
-                let known = found == k ? search.distanceSquared(k - 1) : bound
-                found = search.run(
-                  context, e.x, e.y, e.z, excluding: e.index, upperBound: known)
-                fellBack = true
-              }
-              body(e, search, found)
-              bound =
-                !fellBack && position + 1 < range.upperBound
-                ? search.boundForNext(points, current: position, next: position + 1)
-                : .infinity
-            }
-          }
+      withQueryContext { points, starts, context in
+        var loadedCell = -1
+        for position in range {
+          _ = nearestDistances(at: position, block, &search, &loadedCell, points, starts, context)
+          body(points[position], block.result)
         }
       }
     }
   }
 
-  /// Searches the 3 × 3 × 3 cells around `e`'s, keeping nothing past `bound`; returns
-  /// how many points were found.
-  @inline(__always)
-  private func scanBlock(
-    _ search: inout NearestSearch, _ e: KDTree.Entry, _ points: UnsafeBufferPointer<KDTree.Entry>,
-    _ starts: UnsafeBufferPointer<Int32>, bound: Float
-  ) -> Int {
-    search.start(e.x, e.y, e.z, excluding: e.index, bound: bound)
-    let c = cellCoordinates(e)
-    let centre = c.x + 1 + columns * (c.y + 1 + rows * (c.z + 1))
-    let plane = columns * rows
-    for dz in -1...1 {
-      for dy in -1...1 {
-        // Three cells in a row are consecutive, and so are their points.
-        let middle = centre + dy * columns + dz * plane
-        search.scan(points, Int(starts[middle - 1]), Int(starts[middle + 2]))
+  /// Runs `body` with raw access to the grid's and the tree's arrays.
+  func withQueryContext<R>(
+    _ body: (UnsafeBufferPointer<KDTree.Entry>, UnsafeBufferPointer<Int32>, KDTreeSearchContext)
+      -> R
+  ) -> R {
+    entries.withUnsafeBufferPointer { points in
+      cellStart.withUnsafeBufferPointer { starts in
+        tree.withSearchContext { context in body(points, starts, context) }
       }
     }
-    return search.count
   }
 
-  /// Whether the `k` points found around `e` are surely its nearest: every point outside
-  /// the block lies farther than the block's nearest face, and the k-th distance is
-  /// below that by a margin far wider than `Float` rounding.
+  /// Finds the `k` nearest other points of the point at grid position `position`, leaving
+  /// their squared distances in `block.result`, nearest first; returns whether it found
+  /// `k`. `loadedCell` is the cell whose block `block` holds, or −1.
   @inline(__always)
-  private func isExact(_ search: NearestSearch, _ e: KDTree.Entry, _ k: Int) -> Bool {
+  func nearestDistances(
+    at position: Int, _ block: BlockSearch, _ search: inout NearestSearch, _ loadedCell: inout Int,
+    _ points: UnsafeBufferPointer<KDTree.Entry>, _ starts: UnsafeBufferPointer<Int32>,
+    _ context: KDTreeSearchContext
+  ) -> Bool {
+    let e = points[position]
     let c = cellCoordinates(e)
+    let cell = c.x + 1 + columns * (c.y + 1 + rows * (c.z + 1))
+    if cell != loadedCell {
+      loadBlock(around: cell, block, points, starts)
+      loadedCell = cell
+    }
+    let own = block.middleOffset + position - Int(starts[cell - 1])
+    let found = block.search(e, own: own)
+    if found && isExact(block.kthDistanceSquared, e, c) { return true }
+    // Without k points in the block, the bound from the previous result still prunes.
+    let known = found ? block.kthDistanceSquared : block.lastBound
+    let treeFound = search.run(
+      context, treePosition: Int(treePositions[position]), upperBound: known)
+    block.take(search, found: treeFound, context.entries)
+    return treeFound == block.k
+  }
+
+  /// Copies the points of the 3 × 3 × 3 cells around `cell` into `block`: nine runs of
+  /// three consecutive cells, whose points are consecutive too.
+  private func loadBlock(
+    around cell: Int, _ block: BlockSearch, _ points: UnsafeBufferPointer<KDTree.Entry>,
+    _ starts: UnsafeBufferPointer<Int32>
+  ) {
+    let plane = columns * rows
+    var total = 0
+    for dz in -1...1 {
+      for dy in -1...1 {
+        let middle = cell + dy * columns + dz * plane
+        total += Int(starts[middle + 2] - starts[middle - 1])
+      }
+    }
+    block.reset(count: total)
+    for dz in -1...1 {
+      for dy in -1...1 {
+        let middle = cell + dy * columns + dz * plane
+        if dz == 0 && dy == 0 { block.middleOffset = block.count }
+        block.append(points, Int(starts[middle - 1])..<Int(starts[middle + 2]))
+      }
+    }
+    block.finishLoading()
+  }
+
+  /// Whether the `k` nearest points of the block around `e` (the k-th of them at squared
+  /// distance `kth`) are surely its nearest of all: every point outside the block lies
+  /// farther than the block's nearest face, and `kth` is below that by a margin far
+  /// wider than `Float` rounding.
+  @inline(__always)
+  private func isExact(_ kth: Float, _ e: KDTree.Entry, _ c: SIMD3<Int>) -> Bool {
     let cell = SIMD3<Double>(Double(c.x), Double(c.y), Double(c.z))
     let low = origin + (cell - 1) * cellSize
     let high = origin + (cell + 2) * cellSize
     let q = SIMD3<Double>(Double(e.x), Double(e.y), Double(e.z))
     let gap = min((q - low).min(), (high - q).min())
-    return Double(search.distanceSquared(k - 1)) < 0.998 * gap * gap
+    return Double(kth) < 0.998 * gap * gap
   }
 
   @inline(__always)

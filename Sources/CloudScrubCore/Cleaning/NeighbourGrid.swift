@@ -1,7 +1,8 @@
 import Foundation
 
 /// A uniform grid over a k-d tree's points, for finding every point's k nearest others
-/// faster on scanned surfaces, where the density varies little.
+/// faster on scanned surfaces, where the density varies little. The tree (best built by
+/// `KDTree(mortonOrdering:)`, which is quick to build) answers what the grid cannot.
 ///
 /// The cell edge is about the k-th neighbour distance of a sample of points, so a
 /// point's neighbours nearly always lie in the 3 × 3 × 3 cells around its own: those
@@ -9,7 +10,8 @@ import Foundation
 /// result is used only when it is provably exact: its k-th distance is below the
 /// distance from the point to the block's faces (with a margin far above rounding).
 /// Otherwise (outliers in empty space, sparse corners) the tree search finishes the
-/// query, pruned from the start by the k-th distance the grid found. Both compute
+/// query: it starts in the point's own leaf and is pruned from the start by the k-th
+/// distance the grid found. Both compute
 /// distances in the same `Float` arithmetic, so results equal the tree's bit for bit.
 struct NeighbourGrid {
   /// The tree's points sorted by cell, in tree order within a cell.
@@ -21,6 +23,9 @@ struct NeighbourGrid {
   let rows: Int
   let origin: SIMD3<Double>
   let cellSize: Double
+  let tree: KDTree
+  /// Where each of `entries` is in the tree.
+  let treePositions: [Int32]
 
   /// At most this many cells a point, so that the grid stays small next to the cloud.
   static let cellsPerPoint = 8
@@ -42,29 +47,41 @@ struct NeighbourGrid {
     guard span.x * span.y * span.z <= Double(Self.cellsPerPoint * count) else { return nil }
     origin = low
     self.cellSize = cellSize
-    columns = Int(span.x)
-    rows = Int(span.y)
+    self.tree = tree
+    let (columns, rows) = (Int(span.x), Int(span.y))
+    self.columns = columns
+    self.rows = rows
     let cellCount = columns * rows * Int(span.z)
-    // Counting sort by cell; a stable scatter keeps tree order within each cell.
-    var cellOf = [Int32](repeating: 0, count: count)
-    var starts = [Int32](repeating: 0, count: cellCount + 1)
-    for (position, e) in tree.entries.enumerated() {
-      let cell = Self.cell(of: e, origin: low, size: cellSize, columns: columns, rows: rows)
-      cellOf[position] = Int32(cell)
-      starts[cell + 1] += 1
+    // Counting sort by cell, the cells found on every core; a stable scatter keeps tree
+    // order within each cell.
+    let cellOf = ParallelSlots<Int32>(count: count, initial: 0)
+    let corner = low
+    Parallel.forEachRange(count, minimumPerTask: 1 << 16) { range in
+      tree.entries.withUnsafeBufferPointer { entries in
+        for position in range {
+          cellOf[position] = Int32(
+            Self.cell(
+              of: entries[position], origin: corner, size: cellSize, columns: columns, rows: rows))
+        }
+      }
     }
+    var starts = [Int32](repeating: 0, count: cellCount + 1)
+    for position in 0..<count { starts[Int(cellOf[position]) + 1] += 1 }
     for cell in 0..<cellCount { starts[cell + 1] += starts[cell] }
     // Each cell's start serves as its cursor, which leaves it at the next cell's start;
     // a shift by one restores the starts without a second array as large.
     var sorted = tree.entries
+    var positions = [Int32](repeating: 0, count: count)
     for (position, e) in tree.entries.enumerated() {
       let cell = Int(cellOf[position])
       sorted[Int(starts[cell])] = e
+      positions[Int(starts[cell])] = Int32(position)
       starts[cell] += 1
     }
     for cell in stride(from: cellCount, to: 0, by: -1) { starts[cell] = starts[cell - 1] }
     starts[0] = 0
     entries = sorted
+    treePositions = positions
     cellStart = starts
   }
 

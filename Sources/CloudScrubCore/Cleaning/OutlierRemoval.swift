@@ -2,9 +2,10 @@ import Foundation
 
 /// Outlier filters over positions; each returns a keep mask with one flag a point.
 ///
-/// Both build a `KDTree` and query every point once, spread over all cores in tree
-/// order (neighbouring queries visit nearly the same nodes). Points with a non-finite
-/// coordinate are never kept and are nobody's neighbour.
+/// Both query every point once, spread over all cores in an order that keeps
+/// neighbouring queries close: statistical removal through a `NeighbourGrid` where the
+/// cloud suits one (a `KDTree` otherwise), radius removal through a `KDTree`. Points
+/// with a non-finite coordinate are never kept and are nobody's neighbour.
 public enum OutlierRemoval {
   /// Keeps points whose mean distance to their `k` nearest neighbours is at most the
   /// cloud's mean of that figure plus `stdRatio` standard deviations.
@@ -25,10 +26,9 @@ public enum OutlierRemoval {
     -> [Bool]
   {
     var keep = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
-    let tree = KDTree(positions)
-    let finiteCount = tree.count
+    let finiteCount = keep.reduce(0) { $0 + ($1 ? 1 : 0) }
     guard k >= 1, finiteCount >= 2 else { return keep }
-    let means = meanNeighbourDistances(tree, neighbours: min(k, finiteCount - 1))
+    let means = meanNeighbourDistances(positions, neighbours: min(k, finiteCount - 1))
 
     var sum = 0.0
     for index in 0..<positions.count where keep[index] { sum += means[index] }
@@ -74,21 +74,24 @@ public enum OutlierRemoval {
   }
 
   /// Each point's mean distance to its `k` nearest other points (as `statistical`
-  /// defines it), by original index; NaN for points not in the tree.
-  static func meanNeighbourDistances(_ tree: KDTree, neighbours k: Int) -> [Double] {
-    let means = ParallelSlots(count: tree.sourceCount, initial: Double.nan)
-    let record: @Sendable (KDTree.Entry, NearestSearch, Int) -> Void = { entry, search, found in
-      var sum = 0.0
-      for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
-      means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan
-    }
-    // The grid is faster on scanned surfaces; a cloud too spread out for one uses the
+  /// defines it), by original index; NaN for points with a non-finite coordinate.
+  static func meanNeighbourDistances(_ positions: [Point3], neighbours k: Int) -> [Double] {
+    let means = ParallelSlots(count: positions.count, initial: Double.nan)
+    // The grid is faster on scanned surfaces; a cloud too spread out for one uses a
     // tree alone.
-    if let grid = NeighbourGrid(tree, neighbours: k) {
-      grid.forEachNearest(tree, count: k, record)
+    if let grid = NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: k) {
+      grid.forEachNearestDistances(count: k) { entry, distances in
+        var sum = 0.0
+        for d in distances { sum += Double(d.squareRoot()) }
+        means[Int(entry.index)] = distances.isEmpty ? .nan : sum / Double(distances.count)
+      }
     } else {
-      tree.forEachNearest(count: k, record)
+      KDTree(positions).forEachNearest(count: k) { entry, search, found in
+        var sum = 0.0
+        for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
+        means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan
+      }
     }
-    return (0..<tree.sourceCount).map { means[$0] }
+    return (0..<positions.count).map { means[$0] }
   }
 }
