@@ -5,6 +5,36 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cstring>
+#include <string>
+
+namespace {
+// The built-in font draws ASCII and Latin-1 only; messages from the rest of the
+// program use a few typographic characters, shown here by their ASCII forms instead
+// of the font's '?'.
+std::string displayable(const char *text) {
+  static const struct { const char *from; const char *to; } substitutes[] = {
+      {"\u2013", "-"}, {"\u2014", "-"}, {"\u2026", "..."}, {"\u2192", "->"},
+      {"\u2018", "'"}, {"\u2019", "'"}, {"\u201C", "\""}, {"\u201D", "\""}, {"\u2212", "-"},
+  };
+  std::string out;
+  for (const char *p = text; *p;) {
+    bool replaced = false;
+    for (const auto &s : substitutes) {
+      size_t length = std::strlen(s.from);
+      if (std::strncmp(p, s.from, length) == 0) {
+        out += s.to;
+        p += length;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += *p++;
+  }
+  return out;
+}
+}  // namespace
+
 extern "C" {
 
 bool csui_init(GLFWwindow *window) {
@@ -52,10 +82,10 @@ bool csui_begin(const char *title, float x, float y, float width, float height, 
 }
 
 void csui_end(void) { ImGui::End(); }
-void csui_text(const char *text) { ImGui::TextUnformatted(text); }
-void csui_text_wrapped(const char *text) { ImGui::TextWrapped("%s", text); }
+void csui_text(const char *text) { ImGui::TextUnformatted(displayable(text).c_str()); }
+void csui_text_wrapped(const char *text) { ImGui::TextWrapped("%s", displayable(text).c_str()); }
 void csui_text_colored(float r, float g, float b, const char *text) {
-  ImGui::TextColored(ImVec4(r, g, b, 1.0f), "%s", text);
+  ImGui::TextColored(ImVec4(r, g, b, 1.0f), "%s", displayable(text).c_str());
 }
 bool csui_button(const char *label) { return ImGui::Button(label); }
 bool csui_checkbox(const char *label, bool *value) { return ImGui::Checkbox(label, value); }

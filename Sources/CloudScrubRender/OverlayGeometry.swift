@@ -32,10 +32,15 @@ public enum OverlayGeometry {
     return vertices
   }
 
+  /// The edges' colour in `box`: amber.
+  public static let boxColor: (UInt8, UInt8, UInt8, UInt8) = (250, 210, 60, 255)
+  /// The handles' colour in `box`: light blue, so that they stand out from the edges.
+  public static let handleColor: (UInt8, UInt8, UInt8, UInt8) = (90, 220, 255, 255)
+
   /// The twelve edges of an axis-aligned box, and a small cross on each face's centre
-  /// (the handles that drag it).
+  /// (the handles that drag it), in their own colour.
   public static func box(_ box: CropBox, handleSizeMeters: Float) -> [LineVertex] {
-    let color: (UInt8, UInt8, UInt8, UInt8) = (250, 210, 60, 255)
+    let color = boxColor
     let lo = SIMD3(box.min.x, box.min.y, box.min.z)
     let hi = SIMD3(box.max.x, box.max.y, box.max.z)
     func corner(_ i: Int) -> SIMD3<Float> {
@@ -55,8 +60,8 @@ public enum OverlayGeometry {
         for other in 0..<3 where other != axis {
           var offset = SIMD3<Float>(repeating: 0)
           offset[other] = handleSizeMeters
-          vertices.append(LineVertex(center - offset, color))
-          vertices.append(LineVertex(center + offset, color))
+          vertices.append(LineVertex(center - offset, handleColor))
+          vertices.append(LineVertex(center + offset, handleColor))
         }
       }
     }

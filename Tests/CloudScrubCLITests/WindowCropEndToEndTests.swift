@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The crop box in the real viewer window: switched on in the Clean panel, one face
+/// handle dragged in the 3D view, then undone with Ctrl+Z. What the window would export
+/// is read back from the PLY header it writes, which records the crop box.
+@Suite(
+  .serialized,
+  .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
+struct WindowCropEndToEndTests {
+  @Test func dragACropHandleThenUndo() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("small.csrec").path
+    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"])
+    try #require(synth.status == 0, "synth failed: \(synth.standardError)")
+
+    let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
+    defer { xvfb.stop() }
+    let viewer = try ViewerProcess(arguments: ["view", recording], display: xvfb.display, folder: folder)
+    defer { viewer.terminate() }
+    do {
+      try Self.drive(viewer, on: xvfb.display, export: folder.appendingPathComponent("small-export.ply"))
+    } catch {
+      Issue.record("\(error)\n--- viewer output ---\n\(viewer.output)")
+    }
+  }
+
+  private static func drive(_ viewer: ViewerProcess, on display: String, export: URL) throws {
+    let x = XDoTool(display: display)
+    let alive = { viewer.isRunning }
+    let window = try x.waitForWindow(named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
+    try x.waitForName(of: window, timeout: 60, stillRunning: alive, "fully loaded title") {
+      !$0.hasSuffix(" — loading") && $0.contains("frame 11/12")
+    }
+
+    // Trajectory off (its colour is close to the box's), then fold the Points, Timeline
+    // and View sections (bottom first, so that the others stay put) so that Clean and
+    // Export fit, and switch the crop box on.
+    for point in [Layout.trajectoryToggle, Layout.viewHeader, Layout.timelineHeader, Layout.pointsHeader,
+                  Layout.cleanHeader, Layout.cropToggle] {
+      try click(x, at: point, display: display)
+    }
+    let boxed = try WindowScreen.waitForScreen(timeout: 30, display: display, "the crop box") {
+      boxPixels(in: $0).count > 300
+    }
+
+    let original = try exportedCrop(x, button: Layout.exportButton, to: export, display: display)
+
+    // Drag one face handle a third of the way towards the box's middle.
+    let handle = try #require(Self.handle(in: boxed), "no face handle found on the screen")
+    let middle = centroid(boxPixels(in: boxed))
+    let step = (x: (middle.x - handle.x) / 3, y: (middle.y - handle.y) / 3)
+    let reach = (step.x * step.x + step.y * step.y).squareRoot()
+    let scale = reach < 40 ? 40 / max(reach, 1) : 1
+    let end = (x: handle.x + step.x * scale, y: handle.y + step.y * scale)
+    try x.moveMouse(x: Int(handle.x.rounded()), y: Int(handle.y.rounded()))
+    // A press goes to the scene only when the previous frame had the pointer off the
+    // panels: a step back and forth, seen in the title, proves frames have run since.
+    try x.key("Left")
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") { $0.contains("frame 10/12") }
+    try x.key("Right")
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
+    let before = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30)
+    try x.mouseDown()
+    // Moves that arrive before the viewer has handled the press would be lost: a step
+    // back shows in the title once it has (and a step forward undoes it below).
+    try x.key("Left")
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") { $0.contains("frame 10/12") }
+    for fraction in [0.25, 0.5, 0.75, 1.0] {
+      try x.moveMouse(
+        x: Int((handle.x + (end.x - handle.x) * fraction).rounded()),
+        y: Int((handle.y + (end.y - handle.y) * fraction).rounded()))
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    try x.mouseUp()
+    try x.key("Right")
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
+    try WindowScreen.waitForScreen(timeout: 30, display: display, "the box to move") {
+      WindowScreen.changedPixels(before, $0, in: Layout.scene) > 100
+    }
+
+    // Exactly one face moved, and the export keeps fewer points. After the first
+    // export, its message line moves the Export button down one line.
+    let dragged = try exportedCrop(x, button: Layout.exportButtonAfterMessage, to: export, display: display)
+    let moved = zip(original.crop, dragged.crop).filter { abs($0 - $1) > 0.01 }.count
+    #expect(moved == 1, "crop \(original.crop) became \(dragged.crop)")
+    #expect(dragged.points < original.points, "\(dragged.points) points after the drag, \(original.points) before")
+
+    // Ctrl+Z with the pointer over the scene puts the box back.
+    try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
+    try x.key("ctrl+z")
+    try WindowScreen.waitForScreen(timeout: 30, display: display, "the box back in place") {
+      WindowScreen.changedPixels(before, $0, in: Layout.scene) < 50
+    }
+    let undone = try exportedCrop(x, button: Layout.exportButtonAfterMessage, to: export, display: display)
+    #expect(undone.crop == original.crop)
+    #expect(undone.points == original.points)
+    #expect(viewer.isRunning, "the viewer exited during the scenario")
+  }
+
+  // MARK: - Pointer
+
+  /// Clicks a panel widget: the pointer rests on it for a frame first (Dear ImGui
+  /// decides hovering from the previous frame), and the button is held long enough for
+  /// a slow frame to see both edges. Waits until the panels change.
+  private static func click(_ x: XDoTool, at point: (x: Int, y: Int), display: String) throws {
+    try x.moveMouse(x: point.x, y: point.y)
+    Thread.sleep(forTimeInterval: 0.3)
+    let before = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
+    try x.mouseDown()
+    Thread.sleep(forTimeInterval: 0.4)
+    try x.mouseUp()
+    try WindowScreen.waitForScreen(timeout: 30, display: display, "the panel to change after a click") {
+      WindowScreen.changedPixels(before, $0, in: Layout.controls) > 20
+    }
+    try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
+  }
+
+  // MARK: - Export
+
+  /// Clicks the export button, waits for the file and reads its crop comment and count.
+  private static func exportedCrop(
+    _ x: XDoTool, button: (x: Int, y: Int), to file: URL, display: String
+  ) throws -> (crop: [Float], points: Int) {
+    try? FileManager.default.removeItem(at: file)
+    try x.moveMouse(x: button.x, y: button.y)
+    Thread.sleep(forTimeInterval: 0.5)
+    try x.mouseDown()
+    Thread.sleep(forTimeInterval: 0.4)
+    try x.mouseUp()
+    let deadline = Date().addingTimeInterval(60)
+    while !FileManager.default.fileExists(atPath: file.path) {
+      guard Date() < deadline else { throw XToolError("no export appeared at \(file.path)") }
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    let handle = try FileHandle(forReadingFrom: file)
+    defer { try? handle.close() }
+    let head = String(decoding: try handle.read(upToCount: 2048) ?? Data(), as: UTF8.self)
+    guard let crop = head.firstMatch(of: /comment cleaning: crop ([-0-9.e,]+)/),
+      let count = head.firstMatch(of: /element vertex (\d+)/), let points = Int(count.1)
+    else { throw XToolError("no crop comment or vertex count in the export's header:\n\(head)") }
+    return (crop.1.split(separator: ",").compactMap { Float($0) }, points)
+  }
+
+  // MARK: - Finding the box
+
+  /// The crop box's colour (250, 210, 60) in the 3D view.
+  private static func boxPixels(in image: XWDImage) -> [(x: Int, y: Int)] {
+    var found: [(x: Int, y: Int)] = []
+    let area = Layout.scene
+    for y in area.y..<(area.y + area.height) {
+      for x in area.x..<(area.x + area.width) {
+        let p = image.pixel(x: x, y: y)
+        if p.r > 200 && p.g > 160 && p.b < 120 && Int(p.r) - Int(p.b) > 110 { found.append((x, y)) }
+      }
+    }
+    return found
+  }
+
+  private static func centroid(_ pixels: [(x: Int, y: Int)]) -> (x: Double, y: Double) {
+    let n = Double(max(pixels.count, 1))
+    return (Double(pixels.reduce(0) { $0 + $1.x }) / n, Double(pixels.reduce(0) { $0 + $1.y }) / n)
+  }
+
+  /// The middle of a face handle: a small cross in the handles' colour (90, 220, 255).
+  /// Of those not hidden behind points, the one farthest from the box's middle is
+  /// taken: it floats outside the cloud, where a drag reaches it cleanly.
+  private static func handle(in image: XWDImage) -> (x: Double, y: Double)? {
+    var pixels: [(x: Int, y: Int)] = []
+    let area = Layout.scene
+    for y in area.y..<(area.y + area.height) {
+      for x in area.x..<(area.x + area.width) {
+        let p = image.pixel(x: x, y: y)
+        if abs(Int(p.r) - 90) < 40 && abs(Int(p.g) - 220) < 35 && p.b > 220 { pixels.append((x, y)) }
+      }
+    }
+    let middle = centroid(boxPixels(in: image))
+    var remaining = Set(pixels.map { $0.x << 16 | $0.y })
+    var best: (point: (x: Double, y: Double), distance: Double)?
+    while let seed = remaining.first {
+      remaining.remove(seed)
+      var stack = [seed]
+      var component: [(x: Int, y: Int)] = []
+      while let key = stack.popLast() {
+        component.append((key >> 16, key & 0xFFFF))
+        for dx in -1...1 {
+          for dy in -1...1 {
+            let next = (key >> 16 + dx) << 16 | (key & 0xFFFF + dy)
+            if remaining.remove(next) != nil { stack.append(next) }
+          }
+        }
+      }
+      // A whole cross: both strokes, not a stray pixel or a stroke cut by points.
+      let xs = component.map(\.x)
+      let ys = component.map(\.y)
+      guard component.count >= 10, xs.max()! - xs.min()! >= 5, ys.max()! - ys.min()! >= 5 else { continue }
+      let c = centroid(component)
+      let distance = ((c.x - middle.x) * (c.x - middle.x) + (c.y - middle.y) * (c.y - middle.y)).squareRoot()
+      if distance > (best?.distance ?? -1) { best = (c, distance) }
+    }
+    return best?.point
+  }
+}

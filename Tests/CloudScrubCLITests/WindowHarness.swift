@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+
+/// Screenshots of the viewer window on a virtual X server, for the end-to-end tests.
+enum WindowScreen {
+
+  /// Takes screenshots until `condition` holds for one and returns it. Polling rather
+  /// than sleeping because a frame-loop turn takes a variable time with software GL.
+  @discardableResult
+  static func waitForScreen(
+    timeout: TimeInterval, display: String, _ what: String, until condition: (XWDImage) -> Bool
+  ) throws -> XWDImage {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      let image = try XWDImage.capture(display: display)
+      if condition(image) { return image }
+      if Date() >= deadline { throw XToolError("no screenshot showed \(what) within \(timeout) s") }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+  }
+
+  /// Takes screenshots until two in a row show the same 3D view, so that a picture
+  /// taken just before a drag is not one the viewer is still about to redraw.
+  @discardableResult
+  static func waitForSteadyScreen(
+    display: String, timeout: TimeInterval,
+    in area: (x: Int, y: Int, width: Int, height: Int) = Layout.scene
+  ) throws -> XWDImage {
+    var previous = try XWDImage.capture(display: display)
+    return try waitForScreen(timeout: timeout, display: display, "a steady picture") { image in
+      defer { previous = image }
+      return changedPixels(previous, image, in: area) == 0
+    }
+  }
+
+  /// Pixels of the 3D view that are clearly coloured; the background and the grid are
+  /// grey, so they do not count.
+  static func colouredPixels(in image: XWDImage) -> Int {
+    var count = 0
+    let area = Layout.scene
+    for y in area.y..<(area.y + area.height) {
+      for x in area.x..<(area.x + area.width) {
+        let p = image.pixel(x: x, y: y)
+        if Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 40 { count += 1 }
+      }
+    }
+    return count
+  }
+
+  /// The five most frequent exact colours among the 3D view's coloured pixels.
+  static func dominantColours(in image: XWDImage) -> [(r: Int, g: Int, b: Int)] {
+    var counts: [Int: Int] = [:]
+    let area = Layout.scene
+    for y in area.y..<(area.y + area.height) {
+      for x in area.x..<(area.x + area.width) {
+        let p = image.pixel(x: x, y: y)
+        guard Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 40 else { continue }
+        counts[Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b), default: 0] += 1
+      }
+    }
+    return counts.sorted { $0.value > $1.value }.prefix(5).map {
+      (r: $0.key >> 16, g: $0.key >> 8 & 0xff, b: $0.key & 0xff)
+    }
+  }
+
+  /// Pixels inside `area` whose colours differ clearly between two screenshots.
+  static func changedPixels(
+    _ a: XWDImage, _ b: XWDImage, in area: (x: Int, y: Int, width: Int, height: Int)
+  ) -> Int {
+    var count = 0
+    for y in area.y..<(area.y + area.height) {
+      for x in area.x..<(area.x + area.width) where differs(a.pixel(x: x, y: y), b.pixel(x: x, y: y)) {
+        count += 1
+      }
+    }
+    return count
+  }
+
+  static func differs(_ a: (r: UInt8, g: UInt8, b: UInt8), _ b: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+    abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)) > 30
+  }
+
+  static func distance(_ a: (r: Int, g: Int, b: Int), _ b: (r: Int, g: Int, b: Int)) -> Int {
+    abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b)
+  }
+}
+
+/// Where things are in a 1280×800 window at pixel scale 1 (ViewerPanels.swift: 8 px
+/// margins, 290 px side panels, a 78 px timeline).
+enum Layout {
+  static let screenWidth = 1280
+  static let screenHeight = 800
+  /// The 3D view between the side panels and above the timeline, inset by 2 px so
+  /// that panel borders stay out.
+  static let scene = (x: 306 + 2, y: 8 + 2, width: 668 - 4, height: 690 - 4)
+  static let sceneArea = scene.width * scene.height
+  static let sceneCentre = (x: 640, y: 380)
+  /// The left "Controls" panel.
+  static let controls = (x: 8, y: 8, width: 290, height: 690)
+  /// The slider fills the timeline panel's second row: the panel starts at y 714 and
+  /// the row spans y 745…763 and x 16…1262 (checked on a screenshot).
+  static let sliderLeft = 16
+  static let sliderWidth = 1247
+  static let sliderY = 754
+  static let slider = (x: 16, y: 746, width: 1247, height: 17)
+  /// Controls panel widgets, with every section open and no message shown: the
+  /// trajectory checkbox, then the section headers (Points, Timeline and View folded
+  /// move Clean up to y 204), the crop box checkbox under Clean, and the Export button
+  /// once Clean is open and the crop fields show (17 px lower under a message line).
+  static let trajectoryToggle = (x: 25, y: 451)
+  static let viewHeader = (x: 55, y: 382)
+  static let timelineHeader = (x: 55, y: 290)
+  static let pointsHeader = (x: 55, y: 135)
+  static let cleanHeader = (x: 55, y: 204)
+  static let cropToggle = (x: 25, y: 227)
+  static let exportButton = (x: 110, y: 480)
+  static let exportButtonAfterMessage = (x: 110, y: 497)
+  /// The shader's colour for high confidence (0.2, 0.8, 0.3).
+  static let confidenceGreen = (r: 51, g: 204, b: 77)
+
+  static func sliderPoint(fraction: Double) -> (x: Int, y: Int) {
+    (sliderLeft + Int((Double(sliderWidth) * fraction).rounded()), sliderY)
+  }
+}
+
+/// The viewer, started on a given X display with its output kept in a file.
+final class ViewerProcess {
+  private let process = Process()
+  private let logURL: URL
+
+  init(arguments: [String], display: String, folder: URL) throws {
+    logURL = folder.appendingPathComponent("viewer.log")
+    guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
+      throw XToolError("cannot create \(logURL.path)")
+    }
+    let log = try FileHandle(forWritingTo: logURL)
+    process.executableURL = CommandRunner.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display
+    // GLFW would pick a Wayland compositor over DISPLAY if the test runs under one.
+    environment["WAYLAND_DISPLAY"] = nil
+    process.environment = environment
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = log
+    process.standardError = log
+    try process.run()
+  }
+
+  var isRunning: Bool { process.isRunning }
+
+  /// What the viewer wrote to standard output and standard error so far.
+  var output: String {
+    (try? String(contentsOf: logURL, encoding: .utf8)) ?? "(no output file)"
+  }
+
+  /// Stops the viewer (as a window manager's kill would), forcefully if it lingers.
+  func terminate() {
+    guard process.isRunning else { return }
+    process.terminate()
+    let deadline = Date().addingTimeInterval(5)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
