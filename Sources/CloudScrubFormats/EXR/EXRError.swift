@@ -1,37 +1,28 @@
+import CloudScrubCore
+
 /// What is wrong with an EXR depth file, and which file.
-public struct EXRError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, without the path.
-  public var reason: Reason
-  /// The file the bytes came from (or the name the caller gave them); printed last.
-  public var path: String
+public typealias EXRError = InputFileError<EXRErrorReason>
 
-  public enum Reason: Equatable, Sendable {
-    /// The bytes do not start with OpenEXR's magic number (a text file, a PNG…).
-    case notEXR(byteCount: Int)
-    /// The file has no channel of that name; `available` lists the ones it has.
-    case missingChannel(name: String, available: [String])
-    /// A tiled or deep file: the depth reader reads flat scanline images only.
-    case unsupportedStorage(String)
-    /// The channel's samples are not HALF or FLOAT (`UINT`).
-    case unsupportedPixelType(channel: String, type: String)
-    /// The channel is subsampled (x or y sampling other than 1).
-    case subsampledChannel(name: String, xSampling: Int, ySampling: Int)
-    /// The data window is empty or larger than `EXRDepthReader.maximumPixelCount`.
-    case unsupportedSize(width: Int, height: Int)
-    /// OpenEXR's core library failed while doing `stage` (corrupt or truncated data);
-    /// `message` is the library's.
-    case corrupt(stage: String, message: String)
-  }
-
-  public init(_ reason: Reason, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason): \(path)" }
+/// What went wrong, without the path.
+public enum EXRErrorReason: Equatable, Sendable {
+  /// The bytes do not start with OpenEXR's magic number (a text file, a PNG…).
+  case notEXR(byteCount: Int)
+  /// The file has no channel of that name; `available` lists the ones it has.
+  case missingChannel(name: String, available: [String])
+  /// A tiled or deep file: the depth reader reads flat scanline images only.
+  case unsupportedStorage(String)
+  /// The channel's samples are not HALF or FLOAT (`UINT`).
+  case unsupportedPixelType(channel: String, type: String)
+  /// The channel is subsampled (x or y sampling other than 1).
+  case subsampledChannel(name: String, xSampling: Int, ySampling: Int)
+  /// The data window is empty or larger than `EXRDepthReader.maximumPixelCount`.
+  case unsupportedSize(width: Int, height: Int)
+  /// OpenEXR's core library failed while doing `stage` (corrupt or truncated data);
+  /// `message` is the library's.
+  case corrupt(stage: String, message: String)
 }
 
-extension EXRError.Reason: CustomStringConvertible {
+extension EXRErrorReason: CustomStringConvertible {
   /// What went wrong, without the path.
   public var description: String {
     switch self {

@@ -1,42 +1,33 @@
+import CloudScrubCore
+
 /// What is wrong with a Record3D `.r3d` archive, and which file.
-public struct R3DError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, without the path.
-  public var reason: Reason
-  /// The `.r3d` file at fault; printed last.
-  public var path: String
+public typealias R3DError = InputFileError<R3DErrorReason>
 
-  public enum Reason: Equatable, Sendable {
-    /// libzip cannot open the file as a ZIP archive; `message` is libzip's.
-    case notAZipArchive(message: String)
-    /// The archive lacks an entry the recording needs (`metadata`, `rgbd/0.depth`, …).
-    case missingEntry(String)
-    /// An entry's name is absolute or climbs out of the archive with `..`.
-    case unsafeEntryName(String)
-    /// An entry claims more bytes than CloudScrub accepts for it.
-    case entryTooLarge(entry: String, declaredBytes: Int, limitBytes: Int)
-    /// An entry could not be read or decompressed; `message` is libzip's.
-    case unreadableEntry(entry: String, message: String)
-    /// The `metadata` entry is missing a key or has a malformed one.
-    case metadata(Record3DError.Reason)
-    /// A depth or confidence entry is not a valid LZFSE stream.
-    case lzfse(entry: String, LZFSEError)
-    /// A frame's depth or confidence map does not hold `dw × dh` samples.
-    case mapSizeMismatch(entry: String, expectedBytes: Int, actualBytes: Int)
-    /// The metadata has no `dw`/`dh` and no known depth size fits `rgbd/0.depth`.
-    case unknownDepthSize(bytes: Int)
-    /// `frame(at:)` was asked for a frame the recording does not have.
-    case frameOutOfRange(index: Int, frameCount: Int)
-  }
-
-  public init(_ reason: Reason, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason): \(path)" }
+/// What went wrong, without the path.
+public enum R3DErrorReason: Equatable, Sendable {
+  /// libzip cannot open the file as a ZIP archive; `message` is libzip's.
+  case notAZipArchive(message: String)
+  /// The archive lacks an entry the recording needs (`metadata`, `rgbd/0.depth`, …).
+  case missingEntry(String)
+  /// An entry's name is absolute or climbs out of the archive with `..`.
+  case unsafeEntryName(String)
+  /// An entry claims more bytes than CloudScrub accepts for it.
+  case entryTooLarge(entry: String, declaredBytes: Int, limitBytes: Int)
+  /// An entry could not be read or decompressed; `message` is libzip's.
+  case unreadableEntry(entry: String, message: String)
+  /// The `metadata` entry is missing a key or has a malformed one.
+  case metadata(Record3DError.Reason)
+  /// A depth or confidence entry is not a valid LZFSE stream.
+  case lzfse(entry: String, LZFSEError)
+  /// A frame's depth or confidence map does not hold `dw × dh` samples.
+  case mapSizeMismatch(entry: String, expectedBytes: Int, actualBytes: Int)
+  /// The metadata has no `dw`/`dh` and no known depth size fits `rgbd/0.depth`.
+  case unknownDepthSize(bytes: Int)
+  /// `frame(at:)` was asked for a frame the recording does not have.
+  case frameOutOfRange(index: Int, frameCount: Int)
 }
 
-extension R3DError.Reason: CustomStringConvertible {
+extension R3DErrorReason: CustomStringConvertible {
   /// What went wrong, without the path.
   public var description: String {
     switch self {

@@ -1,44 +1,35 @@
+import CloudScrubCore
+
 /// What is wrong with a Record3D export, and which file.
-public struct Record3DError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, without the path.
-  public var reason: Reason
-  /// The file (or folder) at fault; printed last.
-  public var path: String
+public typealias Record3DError = InputFileError<Record3DErrorReason>
 
-  public enum Reason: Equatable, Sendable {
-    /// The path is not a folder.
-    case notAFolder
-    /// `metadata.json` is absent.
-    case missingMetadata
-    /// `metadata.json` exists but cannot be read.
-    case unreadableMetadata(message: String)
-    /// `metadata.json` is not a JSON object; `message` is the parser's.
-    case metadataNotJSON(message: String)
-    /// A required key is absent from `metadata.json`.
-    case missingKey(String)
-    /// A key's value has the wrong shape (`expected` says what it should be).
-    case badValue(key: String, expected: String)
-    /// The depth image of a frame is absent.
-    case missingDepthFile(frame: Int)
-    /// The colour image of a frame is absent (other frames have one).
-    case missingColorFile(frame: Int)
-    /// A file of a frame exists but cannot be read.
-    case unreadableFile(frame: Int, message: String)
-    /// The depth image of a frame is not a readable EXR depth map.
-    case depth(frame: Int, EXRError.Reason)
-    /// `frame(at:)` was asked for a frame the recording does not have.
-    case frameOutOfRange(index: Int, frameCount: Int)
-  }
-
-  public init(_ reason: Reason, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason): \(path)" }
+/// What went wrong, without the path.
+public enum Record3DErrorReason: Equatable, Sendable {
+  /// The path is not a folder.
+  case notAFolder
+  /// `metadata.json` is absent.
+  case missingMetadata
+  /// `metadata.json` exists but cannot be read.
+  case unreadableMetadata(message: String)
+  /// `metadata.json` is not a JSON object; `message` is the parser's.
+  case metadataNotJSON(message: String)
+  /// A required key is absent from `metadata.json`.
+  case missingKey(String)
+  /// A key's value has the wrong shape (`expected` says what it should be).
+  case badValue(key: String, expected: String)
+  /// The depth image of a frame is absent.
+  case missingDepthFile(frame: Int)
+  /// The colour image of a frame is absent (other frames have one).
+  case missingColorFile(frame: Int)
+  /// A file of a frame exists but cannot be read.
+  case unreadableFile(frame: Int, message: String)
+  /// The depth image of a frame is not a readable EXR depth map.
+  case depth(frame: Int, EXRError.Reason)
+  /// `frame(at:)` was asked for a frame the recording does not have.
+  case frameOutOfRange(index: Int, frameCount: Int)
 }
 
-extension Record3DError.Reason: CustomStringConvertible {
+extension Record3DErrorReason: CustomStringConvertible {
   /// What went wrong, without the path.
   public var description: String {
     switch self {

@@ -1,47 +1,38 @@
+import CloudScrubCore
+
 /// What is wrong with a capture folder of loose files (3D Scanner App, Polycam,
 /// ARKitScenes), and which file.
 ///
 /// The message names the frame and the key or line at fault, and ends with the path.
-public struct CaptureFolderError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, without the path.
-  public var reason: Reason
-  /// The file (or folder) at fault; printed last.
-  public var path: String
+public typealias CaptureFolderError = InputFileError<CaptureFolderErrorReason>
 
-  public enum Reason: Equatable, Sendable {
-    /// The path is not a folder.
-    case notAFolder
-    /// The folder holds no frame of the layout; `expected` says what was looked for.
-    case noFrames(expected: String)
-    /// A file the frame needs is absent; `what` names it ("depth image of frame 3").
-    case missingFile(what: String)
-    /// A file exists but cannot be read.
-    case unreadableFile(message: String)
-    /// A JSON file is not a JSON object; `message` is the parser's.
-    case notJSON(message: String)
-    /// A required key is absent from a JSON file.
-    case missingKey(String)
-    /// A key's value has the wrong shape (`expected` says what it should be).
-    case badValue(key: String, expected: String)
-    /// A line of a text file cannot be parsed (`line` counts from 1).
-    case badLine(line: Int, expected: String)
-    /// An image is not a readable PNG or JPEG; `message` is the decoder's.
-    case badImage(message: String)
-    /// A depth or confidence map's size differs from the recording's depth size.
-    case wrongImageSize(width: Int, height: Int, expectedWidth: Int, expectedHeight: Int)
-    /// `frame(at:)` was asked for a frame the recording does not have.
-    case frameOutOfRange(index: Int, frameCount: Int)
-  }
-
-  public init(_ reason: Reason, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason): \(path)" }
+/// What went wrong, without the path.
+public enum CaptureFolderErrorReason: Equatable, Sendable {
+  /// The path is not a folder.
+  case notAFolder
+  /// The folder holds no frame of the layout; `expected` says what was looked for.
+  case noFrames(expected: String)
+  /// A file the frame needs is absent; `what` names it ("depth image of frame 3").
+  case missingFile(what: String)
+  /// A file exists but cannot be read.
+  case unreadableFile(message: String)
+  /// A JSON file is not a JSON object; `message` is the parser's.
+  case notJSON(message: String)
+  /// A required key is absent from a JSON file.
+  case missingKey(String)
+  /// A key's value has the wrong shape (`expected` says what it should be).
+  case badValue(key: String, expected: String)
+  /// A line of a text file cannot be parsed (`line` counts from 1).
+  case badLine(line: Int, expected: String)
+  /// An image is not a readable PNG or JPEG; `message` is the decoder's.
+  case badImage(message: String)
+  /// A depth or confidence map's size differs from the recording's depth size.
+  case wrongImageSize(width: Int, height: Int, expectedWidth: Int, expectedHeight: Int)
+  /// `frame(at:)` was asked for a frame the recording does not have.
+  case frameOutOfRange(index: Int, frameCount: Int)
 }
 
-extension CaptureFolderError.Reason: CustomStringConvertible {
+extension CaptureFolderErrorReason: CustomStringConvertible {
   /// What went wrong, without the path.
   public var description: String {
     switch self {

@@ -1,36 +1,27 @@
+import CloudScrubCore
+
 import CFFmpeg
 
 /// What went wrong reading or writing a Stray Scanner `rgb.mp4`, and which file.
 ///
 /// The message names the frame or the FFmpeg call at fault, and ends with the path.
-public struct StrayVideoError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, without the path.
-  public var reason: Reason
-  /// The video file; printed last.
-  public var path: String
+public typealias StrayVideoError = InputFileError<StrayVideoErrorReason>
 
-  public enum Reason: Equatable, Sendable {
-    /// An FFmpeg call failed; `message` is `av_strerror`'s text for `code`.
-    case ffmpeg(call: String, code: Int32, message: String)
-    /// The file holds no video stream, or none FFmpeg can decode.
-    case noVideoStream
-    /// The video ends before frame `index`; it holds `decodedFrames` frames.
-    case missingFrame(index: Int, decodedFrames: Int)
-    /// A frame's size or pixel layout cannot be used.
-    case badFrame(String)
-    /// No encoder for writing (neither libx264, mpeg4 nor h264).
-    case noEncoder
-  }
-
-  public init(_ reason: Reason, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason): \(path)" }
+/// What went wrong, without the path.
+public enum StrayVideoErrorReason: Equatable, Sendable {
+  /// An FFmpeg call failed; `message` is `av_strerror`'s text for `code`.
+  case ffmpeg(call: String, code: Int32, message: String)
+  /// The file holds no video stream, or none FFmpeg can decode.
+  case noVideoStream
+  /// The video ends before frame `index`; it holds `decodedFrames` frames.
+  case missingFrame(index: Int, decodedFrames: Int)
+  /// A frame's size or pixel layout cannot be used.
+  case badFrame(String)
+  /// No encoder for writing (neither libx264, mpeg4 nor h264).
+  case noEncoder
 }
 
-extension StrayVideoError.Reason: CustomStringConvertible {
+extension StrayVideoErrorReason: CustomStringConvertible {
   public var description: String {
     switch self {
     case .ffmpeg(let call, let code, let message): "\(call) failed (\(code)): \(message)"
