@@ -11,7 +11,7 @@ public enum InputKind: Equatable, Sendable {
 
 /// One recording format CloudScrub opens: how to recognise it and how to open it.
 /// Each importer provides one; `InputDetector.formats` lists them all.
-public protocol RecordingFormat {
+public protocol RecordingFormat: SendableMetatype {
   /// A short name, as `info` shows it ("Record3D .r3d").
   static var name: String { get }
   /// What the detector looks for, for the error that lists everything it tried.
