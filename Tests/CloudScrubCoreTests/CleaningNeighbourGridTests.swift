@@ -18,6 +18,10 @@ struct CleaningNeighbourGridTests {
     for x in 0..<20 {
       for z in 0..<20 { positions.append(Point3(Float(x) * 0.01, 1, Float(z) * 0.01)) }
     }
+    // A crowd too dense for its cells: its blocks go to the tree.
+    for _ in 0..<600 {
+      positions.append(Point3(0.5 + random.unit() * 0.002, 0.3 + random.unit() * 0.002, 0.1))
+    }
     positions.append(Point3(.nan, 0, 0))
     return positions
   }
@@ -76,6 +80,19 @@ struct CleaningNeighbourGridTests {
     for (index, p) in positions.enumerated() where p.x.isFinite {
       #expect(results[index] == tree.nearest(to: p, count: 20, excluding: index), "point \(index)")
     }
+  }
+
+  /// Half the points packed into a patch, half spread over a floor: cells sized for the
+  /// floor would hold hundreds of the packed points, so the tree alone serves.
+  @Test func unevenDensityHasNoGrid() {
+    var random = SplitMix64(seed: 21)
+    var positions: [Point3] = []
+    for _ in 0..<5000 { positions.append(Point3(random.unit() * 2, 0, random.unit() * 2)) }
+    for _ in 0..<5000 { positions.append(Point3(random.unit() * 0.02, 0, random.unit() * 0.02)) }
+    #expect(NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: 20) == nil)
+    // Spread evenly instead, the same count gets a grid.
+    let even = (0..<10_000).map { _ in Point3(random.unit() * 2, 0, random.unit() * 2) }
+    #expect(NeighbourGrid(KDTree(mortonOrdering: even), neighbours: 20) != nil)
   }
 
   @Test func smallOrSpreadCloudsHaveNoGrid() {

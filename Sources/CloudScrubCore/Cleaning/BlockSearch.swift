@@ -19,6 +19,9 @@ final class BlockSearch {
   private(set) var count = 0
   /// Where the query's own cell's run of three cells starts in the block.
   var middleOffset = 0
+  /// Whether the block was left empty because it holds too many points to be worth
+  /// searching (see `NeighbourGrid.blockLimit`).
+  private(set) var isOversized = false
   /// The `k` nearest squared distances found by the last query, nearest first.
   var result: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: sorted, count: resultCount) }
   var kthDistanceSquared: Float { sorted[k - 1] }
@@ -88,6 +91,7 @@ final class BlockSearch {
   /// Empties the block for `count` points, growing the buffers when needed.
   func reset(count newCount: Int) {
     count = 0
+    isOversized = false
     let needed = Self.padded(newCount) + 8
     guard needed > capacity else { return }
     for pointer in [x, y, z, distance, survivor, nearest] { pointer.deallocate() }
@@ -102,6 +106,12 @@ final class BlockSearch {
     survivorSlot = .allocate(capacity: capacity)
     nearest = .allocate(capacity: capacity)
     nearestSlot = .allocate(capacity: capacity)
+  }
+
+  /// Leaves the block empty: its cells hold too many points.
+  func markOversized() {
+    count = 0
+    isOversized = true
   }
 
   func append(_ points: UnsafeBufferPointer<KDTree.Entry>, _ range: Range<Int>) {
@@ -189,8 +199,9 @@ final class BlockSearch {
     }
   }
 
-  /// Step 2: infinity when there is no last result.
-  @inline(__always) private func bound(_ e: KDTree.Entry) -> Float {
+  /// Step 2: infinity when there is no last result. Also a bound for a query the tree
+  /// answers instead.
+  @inline(__always) func bound(_ e: KDTree.Entry) -> Float {
     guard lastCount == k else { return .infinity }
     var largest = KDTreeSearchContext.distanceSquared(lastQuery, e.x, e.y, e.z)
     var secondLargest = -Float.infinity

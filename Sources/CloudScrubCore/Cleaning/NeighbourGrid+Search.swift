@@ -18,7 +18,9 @@ extension NeighbourGrid {
   ) {
     let count = entries.count
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let chunks = max(1, min(count >> 12, 8 * cores))
+    // Many chunks, handed out as cores come free: dense and sparse parts of a capture
+    // cost very different amounts.
+    let chunks = max(1, min(count >> 10, 64 * cores))
     VoxelBuckets.forEachChunk(count, chunks) { _, range in
       let block = BlockSearch(neighbours: k)
       var search = NearestSearch(capacity: k)
@@ -61,16 +63,29 @@ extension NeighbourGrid {
       loadBlock(around: cell, block, points, starts)
       loadedCell = cell
     }
-    let own = block.middleOffset + position - Int(starts[cell - 1])
-    let found = block.search(e, own: own)
-    if found && isExact(block.kthDistanceSquared, e, c) { return true }
-    // Without k points in the block, the bound from the previous result still prunes.
-    let known = found ? block.kthDistanceSquared : block.lastBound
+    let found: Bool
+    let known: Float
+    if !block.isOversized {
+      let own = block.middleOffset + position - Int(starts[cell - 1])
+      found = block.search(e, own: own)
+      if found && isExact(block.kthDistanceSquared, e, c) { return true }
+      // Without k points in the block, the bound from the previous result still prunes.
+      known = found ? block.kthDistanceSquared : block.lastBound
+    } else {
+      // Where points crowd far above the cell's usual count (a surface every frame of
+      // a capture saw, near the camera), the tree is the faster of the two.
+      found = false
+      known = block.bound(e)
+    }
     let treeFound = search.run(
       context, treePosition: Int(treePositions[position]), upperBound: known)
     block.take(search, found: treeFound, context.entries)
     return treeFound == block.k
   }
+
+  /// Above this many points in a block, a query goes to the tree: a block's cost grows
+  /// with its count, a tree query's barely.
+  @inline(__always) func blockLimit(k: Int) -> Int { max(256, 16 * k) }
 
   /// Copies the points of the 3 × 3 × 3 cells around `cell` into `block`: nine runs of
   /// three consecutive cells, whose points are consecutive too.
@@ -85,6 +100,10 @@ extension NeighbourGrid {
         let middle = cell + dy * columns + dz * plane
         total += Int(starts[middle + 2] - starts[middle - 1])
       }
+    }
+    guard total <= blockLimit(k: block.k) else {
+      block.markOversized()
+      return
     }
     block.reset(count: total)
     for dz in -1...1 {

@@ -86,7 +86,8 @@ struct NeighbourGrid {
   }
 
   /// The cell edge: a little above the 90th percentile of the k-th neighbour distance
-  /// over a sample of points spread through the tree, or `nil` when that is zero.
+  /// over a sample of points spread through the tree, or `nil` when that is zero or
+  /// more than twice the median.
   private static func cellSize(_ tree: KDTree, neighbours k: Int) -> Double? {
     let sampleCount = min(tree.count, 1024)
     var distances: [Float] = []
@@ -102,6 +103,12 @@ struct NeighbourGrid {
     }
     guard distances.count >= sampleCount / 2 else { return nil }
     distances.sort()
+    // Where the density varies widely (a capture's near surfaces, seen by every frame,
+    // beside its far ones), cells sized for the sparse points hold hundreds of the dense
+    // ones: the tree alone is faster there.
+    guard distances[distances.count * 9 / 10] <= 2 * distances[distances.count / 2] else {
+      return nil
+    }
     let size = Double(distances[distances.count * 9 / 10]) * 1.05
     return size > 0 && size.isFinite ? size : nil
   }

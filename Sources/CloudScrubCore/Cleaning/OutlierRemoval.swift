@@ -77,8 +77,8 @@ public enum OutlierRemoval {
   /// defines it), by original index; NaN for points with a non-finite coordinate.
   static func meanNeighbourDistances(_ positions: [Point3], neighbours k: Int) -> [Double] {
     let means = ParallelSlots(count: positions.count, initial: Double.nan)
-    // The grid is faster on scanned surfaces; a cloud too spread out for one uses a
-    // tree alone.
+    // The grid is faster on surfaces of even density; a cloud too spread out for one,
+    // or of very uneven density, uses the median-split tree alone.
     if let grid = NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: k) {
       grid.forEachNearestDistances(count: k) { entry, distances in
         var sum = 0.0
