@@ -10,20 +10,8 @@ import TestSupport
   .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowCropEndToEndTests {
   @Test func dragACropHandleThenUndo() throws {
-    let folder = try TestData.makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let recording = folder.appendingPathComponent("small.csrec").path
-    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"])
-    try #require(synth.status == 0, "synth failed: \(synth.standardError)")
-
-    let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
-    defer { xvfb.stop() }
-    let viewer = try ViewerProcess(arguments: ["view", recording], display: xvfb.display, folder: folder)
-    defer { viewer.terminate() }
-    do {
-      try Self.drive(viewer, on: xvfb.display, export: folder.appendingPathComponent("small-export.ply"))
-    } catch {
-      Issue.record("\(error)\n--- viewer output ---\n\(viewer.output)")
+    try ViewerProcess.withSmallRecording { viewer, display, folder in
+      try Self.drive(viewer, on: display, export: folder.appendingPathComponent("small-export.ply"))
     }
   }
 

@@ -9,24 +9,7 @@ import TestSupport
   .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowEndToEndTests {
   @Test func stepPlayRecolourScrubAndOrbitARecording() throws {
-    let folder = try TestData.makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let recording = folder.appendingPathComponent("small.csrec").path
-    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"])
-    try #require(synth.status == 0, "synth failed: \(synth.standardError)")
-
-    let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
-    // Deferred blocks run last-first: the viewer goes before its X server.
-    defer { xvfb.stop() }
-    let viewer = try ViewerProcess(
-      arguments: ["view", recording], display: xvfb.display, folder: folder)
-    defer { viewer.terminate() }
-    do {
-      try Self.drive(viewer, on: xvfb.display)
-    } catch {
-      // The viewer's own output says why it died or what it complained about.
-      Issue.record("\(error)\n--- viewer output ---\n\(viewer.output)")
-    }
+    try ViewerProcess.withSmallRecording { viewer, display, _ in try Self.drive(viewer, on: display) }
   }
 
   // MARK: - The scenario

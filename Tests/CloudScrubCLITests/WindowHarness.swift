@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// Screenshots of the viewer window on a virtual X server, for the end-to-end tests.
@@ -125,6 +126,29 @@ enum Layout {
 
 /// The viewer, started on a given X display with its output kept in a file.
 final class ViewerProcess {
+  /// Makes a 12-frame synthetic recording `small.csrec` in a temporary folder, starts a
+  /// private X server and `cloudscrub view` on it, and runs `drive` with the viewer, the
+  /// display and the folder. A failure in `drive` is recorded with the viewer's output.
+  static func withSmallRecording(_ drive: (ViewerProcess, String, URL) throws -> Void) throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("small.csrec").path
+    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"])
+    try #require(synth.status == 0, "synth failed: \(synth.standardError)")
+
+    let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
+    // Deferred blocks run last-first: the viewer goes before its X server.
+    defer { xvfb.stop() }
+    let viewer = try ViewerProcess(arguments: ["view", recording], display: xvfb.display, folder: folder)
+    defer { viewer.terminate() }
+    do {
+      try drive(viewer, xvfb.display, folder)
+    } catch {
+      // The viewer's own output says why it died or what it complained about.
+      Issue.record("\(error)\n--- viewer output ---\n\(viewer.output)")
+    }
+  }
+
   private let process = Process()
   private let logURL: URL
 

@@ -51,9 +51,7 @@ struct KDTreeBuilder: @unchecked Sendable {
   private func box(node: Int, lo: Int, hi: Int, level: Int) {
     guard let entries, let boxes else { return }
     if level == depth {
-      var box = KDTree.Box.empty
-      for i in lo..<hi { box.add(entries[i]) }
-      boxes[node] = box
+      boxes[node] = leafBox(entries, lo, hi)
       return
     }
     let mid = lo + (hi - lo) / 2
@@ -61,6 +59,13 @@ struct KDTreeBuilder: @unchecked Sendable {
     box(node: 2 * node + 2, lo: mid, hi: hi, level: level + 1)
     boxes[node] = boxes[2 * node + 1]
     boxes[node].formUnion(boxes[2 * node + 2])
+  }
+
+  /// The tight box of the entries `lo..<hi`.
+  private func leafBox(_ entries: UnsafeMutablePointer<KDTree.Entry>, _ lo: Int, _ hi: Int) -> KDTree.Box {
+    var box = KDTree.Box.empty
+    for i in lo..<hi { box.add(entries[i]) }
+    return box
   }
 
   /// The region `build` left in the box slot of a node at its `stopLevel`.
@@ -91,9 +96,7 @@ struct KDTreeBuilder: @unchecked Sendable {
   ) {
     guard let entries, let boxes else { return }
     if level == depth {
-      var box = KDTree.Box.empty
-      for i in lo..<hi { box.add(entries[i]) }
-      boxes[node] = box
+      boxes[node] = leafBox(entries, lo, hi)
       return
     }
     if level == stopLevel {

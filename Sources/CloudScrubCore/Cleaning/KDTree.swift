@@ -124,25 +124,12 @@ public struct KDTree: Sendable {
   /// Builds the tree over `positions`, using every core for large inputs.
   public init(_ positions: [Point3]) {
     precondition(positions.count < Int(Int32.max), "KDTree holds at most 2^31 - 1 points")
-    sourceCount = positions.count
     var entries: [Entry] = []
     entries.reserveCapacity(positions.count)
     for (index, p) in positions.enumerated() where p.x.isFinite && p.y.isFinite && p.z.isFinite {
       entries.append(Entry(x: p.x, y: p.y, z: p.z, index: Int32(index)))
     }
-    var depth = 0
-    while (entries.count + (1 << depth) - 1) >> depth > Self.maxLeafSize { depth += 1 }
-    var boxes = [Box](repeating: Box.empty, count: (2 << depth) - 1)
-    entries.withUnsafeMutableBufferPointer { entryBuffer in
-      boxes.withUnsafeMutableBufferPointer { boxBuffer in
-        let builder = KDTreeBuilder(
-          entries: entryBuffer.baseAddress, boxes: boxBuffer.baseAddress, depth: depth)
-        builder.buildAll(count: entryBuffer.count)
-      }
-    }
-    self.entries = entries
-    self.boxes = boxes
-    self.depth = depth
+    self.init(entries, sourceCount: positions.count, selecting: true)
   }
 
   /// Builds the tree over `entries` without moving them: nodes still split their range
@@ -152,6 +139,11 @@ public struct KDTree: Sendable {
   /// fast when the order keeps near points together, as a grid's cell order does.
   /// `sourceCount` is the number of positions the entries' indices refer to.
   init(keepingOrderOf entries: [Entry], sourceCount: Int) {
+    self.init(entries, sourceCount: sourceCount, selecting: false)
+  }
+
+  /// With `selecting`, each node's median along its widest axis is selected first.
+  private init(_ entries: [Entry], sourceCount: Int, selecting: Bool) {
     self.sourceCount = sourceCount
     var depth = 0
     while (entries.count + (1 << depth) - 1) >> depth > Self.maxLeafSize { depth += 1 }
@@ -161,7 +153,11 @@ public struct KDTree: Sendable {
       boxes.withUnsafeMutableBufferPointer { boxBuffer in
         let builder = KDTreeBuilder(
           entries: entryBuffer.baseAddress, boxes: boxBuffer.baseAddress, depth: depth)
-        builder.boxAll(count: entryBuffer.count)
+        if selecting {
+          builder.buildAll(count: entryBuffer.count)
+        } else {
+          builder.boxAll(count: entryBuffer.count)
+        }
       }
     }
     self.entries = entries

@@ -79,14 +79,4 @@ extension RecordingFormatError: CustomStringConvertible {
 /// A `RecordingFormatError` with the path of the file, which its message names last.
 ///
 /// Failing to open, map or write the file throws `FileError` instead.
-public struct RecordingFileError: Error, Equatable, CustomStringConvertible, Sendable {
-  public var reason: RecordingFormatError
-  public var path: String
-
-  public init(_ reason: RecordingFormatError, path: String) {
-    self.reason = reason
-    self.path = path
-  }
-
-  public var description: String { "\(reason.description): \(path)" }
-}
+public typealias RecordingFileError = InputFileError<RecordingFormatError>
