@@ -180,12 +180,5 @@ final class ViewerProcess {
   }
 
   /// Stops the viewer (as a window manager's kill would), forcefully if it lingers.
-  func terminate() {
-    guard process.isRunning else { return }
-    process.terminate()
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
+  func terminate() { process.stop() }
 }

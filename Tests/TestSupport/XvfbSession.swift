@@ -97,12 +97,21 @@ public final class XvfbSession {
 
   /// Stops the server and waits for it to exit. Safe to call more than once.
   public func stop() {
-    guard process.isRunning else { return }
-    process.terminate()
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    // A server stuck in shutdown would keep its display number taken for later runs.
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    // A server stuck in shutdown would keep its display number taken for later runs,
+    // hence the forced kill should it linger.
+    process.stop()
+  }
+}
+
+extension Process {
+  /// Sends SIGTERM, waits up to `grace` seconds, then SIGKILL, and waits for the exit.
+  /// Does nothing when the process is not running.
+  public func stop(grace: TimeInterval = 5) {
+    guard isRunning else { return }
+    terminate()
+    let deadline = Date().addingTimeInterval(grace)
+    while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if isRunning { kill(processIdentifier, SIGKILL) }
+    waitUntilExit()
   }
 }
