@@ -10,9 +10,11 @@ import Foundation
 ///    smallest of its distances to them (excluding itself, should it be one of them);
 /// 3. the block's points within that bound (usually under twice `k`);
 /// 4. the `k` nearest of those, in order, by counting for each how many are nearer
-///    (eight comparisons at a time, with no branch). A tie between equal distances
-///    leaves a rank empty; then, and when more than `rankLimit` points are within the
-///    bound, a sorted insertion takes over.
+///    (eight comparisons at a time, with no branch). The count runs first over the few
+///    within a narrower guess (`rankNearest`), then over all within the bound should
+///    fewer than `k` lie inside the guess. A tie between equal distances leaves a rank
+///    empty; then, and when more than `rankLimit` points are within the bound, a sorted
+///    insertion takes over.
 final class BlockSearch {
   let k: Int
   /// Points in the block.
