@@ -62,7 +62,7 @@ import Testing
     let frame = try recording.frame(at: 0)
     #expect(frame.color == nil && frame.confidence == nil)
     #expect(frame.intrinsics.width == 128 && frame.intrinsics.height == 96)
-    #expect(recording.description.notes.contains { $0.contains("no frame_XXXXX.jpg images") })
+    #expect(recording.description.notes.contains { $0.contains("no frame_NNNNN.jpg images") })
     #expect(recording.description.notes.contains { $0.contains("6 of 6 frames have no conf") })
     try CaptureFixtures.expectSameWorldPoints(recording, source, frames: [(3, 3)])
   }

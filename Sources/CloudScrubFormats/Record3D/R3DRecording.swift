@@ -131,20 +131,13 @@ public struct R3DRecording: RecordingSource {
       pose: CameraPose(worldFromCamera: metadata.worldFromCameraPoses[index], axes: .openGL))
   }
 
-  /// Frame `index`'s time: its `frameTimestamps` entry, or `index / fps` without one.
+  /// Frame `index`'s time (see `Record3DMetadata.timestampSeconds(frame:)`).
   public func timestampSeconds(frame index: Int) -> Double {
-    if index < metadata.frameTimestampsSeconds.count {
-      return metadata.frameTimestampsSeconds[index]
-    }
-    return Double(index) / (metadata.framesPerSecond ?? 1)
+    metadata.timestampSeconds(frame: index)
   }
 
-  /// Frame `index`'s intrinsics for the colour image's size: its
-  /// `perFrameIntrinsicCoeffs` row, or `K` without one.
-  public func intrinsics(frame index: Int) -> CameraIntrinsics {
-    index < metadata.perFrameIntrinsics.count
-      ? metadata.perFrameIntrinsics[index] : metadata.intrinsics
-  }
+  /// Frame `index`'s intrinsics (see `Record3DMetadata.intrinsics(frame:)`).
+  public func intrinsics(frame index: Int) -> CameraIntrinsics { metadata.intrinsics(frame: index) }
 
   /// Frame `frame`'s depth entry: `rgbd/<frame>.depth`.
   public static func depthEntry(frame: Int) -> String { "rgbd/\(frame).depth" }

@@ -113,20 +113,13 @@ public struct Record3DEXRRecording: RecordingSource {
       intrinsics: info.intrinsics, pose: info.pose)
   }
 
-  /// Frame `index`'s time: its `frameTimestamps` entry, or `index / fps` without one.
+  /// Frame `index`'s time (see `Record3DMetadata.timestampSeconds(frame:)`).
   public func timestampSeconds(frame index: Int) -> Double {
-    if index < metadata.frameTimestampsSeconds.count {
-      return metadata.frameTimestampsSeconds[index]
-    }
-    return Double(index) / (metadata.framesPerSecond ?? 1)
+    metadata.timestampSeconds(frame: index)
   }
 
-  /// Frame `index`'s intrinsics for the colour image's size: its
-  /// `perFrameIntrinsicCoeffs` row, or `K` without one.
-  public func intrinsics(frame index: Int) -> CameraIntrinsics {
-    index < metadata.perFrameIntrinsics.count
-      ? metadata.perFrameIntrinsics[index] : metadata.intrinsics
-  }
+  /// Frame `index`'s intrinsics (see `Record3DMetadata.intrinsics(frame:)`).
+  public func intrinsics(frame index: Int) -> CameraIntrinsics { metadata.intrinsics(frame: index) }
 
   /// Where frame `frame`'s depth image is in an export folder: `depth/<frame>.exr`.
   public static func depthPath(folder: String, frame: Int) -> String {

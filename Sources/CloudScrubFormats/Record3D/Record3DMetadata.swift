@@ -98,3 +98,17 @@ public struct Record3DMetadata: Equatable, Sendable {
       quaternion: SIMD4(row[0], row[1], row[2], row[3]), translation: SIMD3(row[4], row[5], row[6]))
   }
 }
+
+extension Record3DMetadata {
+  /// Frame `index`'s time: its `frameTimestamps` entry, or `index / fps` without one.
+  public func timestampSeconds(frame index: Int) -> Double {
+    if index < frameTimestampsSeconds.count { return frameTimestampsSeconds[index] }
+    return Double(index) / (framesPerSecond ?? 1)
+  }
+
+  /// Frame `index`'s intrinsics for the colour image's size: its
+  /// `perFrameIntrinsicCoeffs` row, or `K` without one.
+  public func intrinsics(frame index: Int) -> CameraIntrinsics {
+    index < perFrameIntrinsics.count ? perFrameIntrinsics[index] : intrinsics
+  }
+}

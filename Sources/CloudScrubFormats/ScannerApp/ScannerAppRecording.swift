@@ -1,9 +1,9 @@
 import CloudScrubCore
 import Foundation
 
-/// A 3D Scanner App "All Data" export: a folder of `frame_XXXXX.json` (pose,
-/// intrinsics, time), `depth_XXXXX.png` (16-bit millimetres), `conf_XXXXX.png`
-/// (levels 0–2) and `frame_XXXXX.jpg`.
+/// A 3D Scanner App "All Data" export: a folder of `frame_NNNNN.json` (pose,
+/// intrinsics, time), `depth_NNNNN.png` (16-bit millimetres), `conf_NNNNN.png`
+/// (levels 0–2) and `frame_NNNNN.jpg`.
 ///
 /// One frame per JSON file with a depth map beside it, in time order. In low-res mode
 /// the app writes depth more often than images: a frame without its own JPEG takes the
@@ -31,7 +31,7 @@ public struct ScannerAppRecording: RecordingSource {
   public let description: RecordingDescription
   public var frameCount: Int { frames.count }
 
-  /// Whether `folder` holds at least one `frame_XXXXX.json` with a `depth_XXXXX.png` of
+  /// Whether `folder` holds at least one `frame_NNNNN.json` with a `depth_NNNNN.png` of
   /// the same number. Lists the folder; reads no file.
   public static func looksLike(folder: String) -> Bool {
     let names = Set(CaptureFolderFiles.names(in: folder))
@@ -58,7 +58,7 @@ public struct ScannerAppRecording: RecordingSource {
     let numbers = jsonNumbers.filter { nameSet.contains("depth_\($0).png") }
     guard let firstNumber = numbers.first else {
       throw CaptureFolderError(
-        .noFrames(expected: "frame_XXXXX.json files with a depth_XXXXX.png beside each"),
+        .noFrames(expected: "frame_NNNNN.json files with a depth_NNNNN.png beside each"),
         path: folder)
     }
     let imageNumbers = numbers.filter { nameSet.contains("frame_\($0).jpg") }
@@ -122,7 +122,7 @@ public struct ScannerAppRecording: RecordingSource {
     if skipped > 0 { notes.append("\(skipped) frame JSON files without a depth map skipped") }
     if imageNumbers.isEmpty {
       notes.append(
-        "no frame_XXXXX.jpg images: points are uncoloured; intrinsics taken as for a "
+        "no frame_NNNNN.jpg images: points are uncoloured; intrinsics taken as for a "
           + "\(imageSize.width)×\(imageSize.height) image")
     } else if imageNumbers.count < numbers.count {
       notes.append(
@@ -131,7 +131,7 @@ public struct ScannerAppRecording: RecordingSource {
     }
     let withoutConfidence = frames.filter { !$0.hasConfidence }.count
     if withoutConfidence > 0 {
-      notes.append("\(withoutConfidence) of \(numbers.count) frames have no conf_XXXXX.png")
+      notes.append("\(withoutConfidence) of \(numbers.count) frames have no conf_NNNNN.png")
     }
     let span = parsed[parsed.count - 1].time - parsed[0].time
     description = RecordingDescription(
@@ -213,7 +213,7 @@ public struct ScannerAppRecording: RecordingSource {
 public enum ScannerAppFormat: RecordingFormat {
   public static let name = "3D Scanner App"
   public static let lookedFor =
-    "a folder with frame_XXXXX.json and depth_XXXXX.png (3D Scanner App All Data)"
+    "a folder with frame_NNNNN.json and depth_NNNNN.png (3D Scanner App All Data)"
   public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
     isFolder && ScannerAppRecording.looksLike(folder: path)
   }

@@ -7,10 +7,10 @@ import Foundation
 ///
 /// Used by tests and benchmarks to build exports from synthetic recordings.
 public struct ScannerAppWriter: Sendable {
-  /// Writes `frame_XXXXX.jpg` for every `imageEvery`-th frame only (1: all), as the
+  /// Writes `frame_NNNNN.jpg` for every `imageEvery`-th frame only (1: all), as the
   /// app's low-res mode records images more rarely than depth.
   public var imageEvery: Int
-  /// Whether to write `conf_XXXXX.png` for frames that have confidence.
+  /// Whether to write `conf_NNNNN.png` for frames that have confidence.
   public var writesConfidence: Bool
   public var encoder: TurboJPEGEncoder
 
