@@ -58,17 +58,25 @@ enum ExportCommand {
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let source):
-      let store = try InputLoader.load(
-        source, path: recordingPath, selection: selection, unprojection: unprojection)
-      cloud = store.cloud()
-      stages.append(StageCount(stage: "frames (\(store.frameCount))", points: cloud.count))
-      options.comments.append(describe(selection, unprojection, frames: store.frameIndices))
       inputs.append(contentsOf: try recordingFiles(recordingPath))
       viewpoint = { frame in
         (try? source.frameInfo(at: Int(frame))).map { info in
           SIMD3<Float>(info.pose.position)
         }
       }
+      let loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
+      let request = StreamedExport(
+        path: recordingPath, loader: loader, selection: selection, unprojection: unprojection,
+        cleaning: cleaning, options: options, inputs: inputs, output: output,
+        dryRun: parsed.has("dry-run"))
+      if let merged = try request.run() {
+        options.comments.append(merged.framesComment)
+        try finish(
+          merged.cloud, stages: merged.stages, cleaning: cleaning, running: merged.remaining,
+          options: options, viewpoint: viewpoint, inputs: inputs, output: output,
+          dryRun: parsed.has("dry-run"))
+      }
+      return
     }
     try finish(
       cloud, stages: stages, cleaning: cleaning, options: options, viewpoint: viewpoint, inputs: inputs,
@@ -78,15 +86,19 @@ enum ExportCommand {
   /// The steps after loading that the command line and the window share, so that the
   /// same settings write the same bytes: cleaning, the header comments, the attribute
   /// list, and the write (or, on a dry run, the stage counts).
+  ///
+  /// - Parameter running: the steps still to run, when some of `cleaning` ran while the
+  ///   frames streamed in (`nil`: all of `cleaning`); the header describes `cleaning`.
   static func finish(
-    _ loaded: PointCloud, stages loadStages: [StageCount], cleaning: CleaningOptions, options writeOptions: PLYWriteOptions,
+    _ loaded: PointCloud, stages loadStages: [StageCount], cleaning: CleaningOptions,
+    running: CleaningOptions? = nil, options writeOptions: PLYWriteOptions,
     viewpoint: @escaping (UInt32) -> SIMD3<Float>?, inputs: [String], output: String, dryRun: Bool
   ) throws {
     var options = writeOptions
     var stages = loadStages
     let stageLine = Terminal.progress("cleaning")
     let cleaned = CleaningPipeline.run(
-      loaded, options: cleaning, viewpoint: viewpoint,
+      loaded, options: running ?? cleaning, viewpoint: viewpoint,
       progress: { stageLine?.update(0); _ = $0 })
     stageLine?.finish()
     let cloud = cleaned.cloud
@@ -99,21 +111,23 @@ enum ExportCommand {
       default: break
       }
     }
-    if dryRun {
-      let width = max(stages.map(\.stage.count).max() ?? 0, 5)
-      Terminal.out("stage" + String(repeating: " ", count: width - 3) + "points")
-      for stage in stages {
-        Terminal.out(
-          stage.stage + String(repeating: " ", count: width - stage.stage.count + 2)
-            + String(stage.points))
-      }
-      Terminal.out("dry run: nothing written (would write \(cloud.count) points to \(output))")
-      return
-    }
+    if dryRun { return printDryRun(stages, points: cloud.count, output: output) }
     let progress = Terminal.progress("writing \(output)")
     defer { progress?.finish() }
     try PLYWriter.write(
       cloud, to: output, options: options, inputs: inputs, progress: progress.handler)
+  }
+
+  /// What a dry run prints: the points each stage kept, and what would be written.
+  static func printDryRun(_ stages: [StageCount], points: Int, output: String) {
+    let width = max(stages.map(\.stage.count).max() ?? 0, 5)
+    Terminal.out("stage" + String(repeating: " ", count: width - 3) + "points")
+    for stage in stages {
+      Terminal.out(
+        stage.stage + String(repeating: " ", count: width - stage.stage.count + 2)
+          + String(stage.points))
+    }
+    Terminal.out("dry run: nothing written (would write \(points) points to \(output))")
   }
 
   /// One header comment with the options that made the cloud.

@@ -42,9 +42,16 @@ enum InputLoader {
   ) throws -> PointStore {
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
-    let loader = RecordingLoader(
+    let loader = loader(source, selection: selection, unprojection: unprojection)
+    return try loader.load(progress: { progress?.update($0.fraction) })
+  }
+
+  /// A loader for a recording's selected frames, decoding JPEG colour with libjpeg-turbo.
+  static func loader(
+    _ source: any RecordingSource, selection: FrameSelection, unprojection: UnprojectionOptions
+  ) -> RecordingLoader {
+    RecordingLoader(
       source: source, selection: selection, unprojection: unprojection,
       decoder: TurboJPEGDecoder())
-    return try loader.load(progress: { progress?.update($0.fraction) })
   }
 }

@@ -81,7 +81,10 @@ import TestSupport
     let events = EventLog()
     let finished: PointStore = try await withCheckedThrowingContinuation { continuation in
       _ = RecordingLoader(source: recording).start(
-        onFrame: { store in events.record(store.frameCount) },
+        onFrame: { store in
+          events.record(store.frameCount)
+          return true
+        },
         completion: { continuation.resume(with: $0) })
       events.record(0)  // start returned: the caller goes on
     }
@@ -93,13 +96,36 @@ import TestSupport
 
   @Test func cancelStopsEarly() async throws {
     let recording = RecordingLoaderTests.recording(frames: 200)
+    // Stopping from the callback needs no handle, so it cannot race the start.
     let stopped: PointStore = try await withCheckedThrowingContinuation { continuation in
-      let box = HandleBox()
-      box.handle = RecordingLoader(source: recording).start(
-        onFrame: { store in if store.frameCount == 5 { box.handle?.cancel() } },
+      _ = RecordingLoader(source: recording).start(
+        onFrame: { store in store.frameCount < 5 },
         completion: { continuation.resume(with: $0) })
     }
-    #expect(stopped.frameCount >= 5 && stopped.frameCount < 200)
+    #expect(stopped.frameCount == 5)
+  }
+
+  @Test func cancelThroughTheHandleStopsAfterTheFrameInHand() async throws {
+    let recording = RecordingLoaderTests.recording(frames: 200)
+    let reached = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let stopped: PointStore = try await withCheckedThrowingContinuation { continuation in
+      let box = HandleBox()
+      // The load waits at frame 3 until the handle has been cancelled.
+      box.handle = RecordingLoader(source: recording).start(
+        onFrame: { store in
+          if store.frameCount == 3 {
+            reached.signal()
+            proceed.wait()
+          }
+          return true
+        },
+        completion: { continuation.resume(with: $0) })
+      reached.wait()
+      box.handle?.cancel()
+      proceed.signal()
+    }
+    #expect(stopped.frameCount == 3)
   }
 }
 

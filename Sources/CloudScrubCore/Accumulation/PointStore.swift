@@ -13,6 +13,9 @@ public struct PointStore: Equatable, Sendable {
   /// The recording's index of each appended frame (frames can be skipped).
   public private(set) var frameIndices: [Int] = []
 
+  /// Bytes a point takes in the store.
+  public static let bytesPerPoint = MemoryLayout<Point3>.stride + MemoryLayout<RGB8>.stride + 1
+
   public init() {}
 
   public var count: Int { positions.count }

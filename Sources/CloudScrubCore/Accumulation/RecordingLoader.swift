@@ -89,9 +89,8 @@ public struct RecordingLoader: Sendable {
     progress: ((LoadProgress) -> Void)? = nil, onFrame: ((PointStore) -> Bool)? = nil
   ) throws -> PointStore {
     var store = PointStore()
-    store.reserveCapacity(
-      estimatedPoints: selection.indices(frameCount: source.frameCount).count * estimatedPointsPerFrame())
     try stream { k, total, frameIndex, points in
+      if k == 0 { store.reserveCapacity(estimatedPoints: estimatedPoints(firstFrame: points, frames: total)) }
       store.append(points, frameIndex: frameIndex)
       progress?(LoadProgress(framesDone: k + 1, framesTotal: total, points: store.count))
       return onFrame?(store) ?? true
@@ -128,11 +127,15 @@ public struct RecordingLoader: Sendable {
     }
   }
 
-  /// Points a frame can hold at most: one a depth pixel that the stride keeps.
-  private func estimatedPointsPerFrame() -> Int {
-    let d = source.description
-    let stride = unprojection.stride
-    return ((d.depthWidth + stride - 1) / stride) * ((d.depthHeight + stride - 1) / stride)
+  /// Room to reserve once the first frame is in: its points for every selected frame
+  /// (a little more, since later frames may see more), but never more than half this
+  /// machine's memory holds, whatever the recording claims. Sizes from a header are not
+  /// trusted: only points that exist are counted.
+  private func estimatedPoints(firstFrame: FramePoints, frames: Int) -> Int {
+    let perFrame = firstFrame.count + firstFrame.count / 4
+    let (wanted, overflow) = perFrame.multipliedReportingOverflow(by: frames)
+    let affordable = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) / PointStore.bytesPerPoint
+    return overflow ? affordable : min(wanted, affordable)
   }
 }
 
@@ -216,19 +219,20 @@ extension RecordingLoader {
   /// recording never blocks the caller (a window's frame loop, say).
   ///
   /// - Parameters:
-  ///   - onFrame: called on the loading thread with the store after each frame.
-  ///   - completion: called on the loading thread with the whole store, or the error.
+  ///   - onFrame: called on the loading thread with the store after each frame; return
+  ///     `false` to stop the load there (a cancel that cannot be lost, since it needs no
+  ///     handle).
+  ///   - completion: called on the loading thread with the store as it stood when the
+  ///     load ended (all frames, or those before a stop or cancel), or the error.
+  /// - Returns: a handle whose `cancel()` stops the load after the frame in hand.
   public func start(
-    onFrame: @escaping @Sendable (PointStore) -> Void,
+    onFrame: @escaping @Sendable (PointStore) -> Bool,
     completion: @escaping @Sendable (Result<PointStore, any Error>) -> Void
   ) -> BackgroundLoad {
     let handle = BackgroundLoad()
     Thread.detachNewThread { [self] in
       let result = Result {
-        try load(onFrame: { store in
-          onFrame(store)
-          return !handle.isCancelled
-        })
+        try load(onFrame: { store in onFrame(store) && !handle.isCancelled })
       }
       completion(result)
     }

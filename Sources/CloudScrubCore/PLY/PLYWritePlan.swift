@@ -36,10 +36,14 @@ struct PLYWritePlan {
       + attributes.reduce(0) { $0 + $1.values.scalarType.byteCount }
   }
 
-  var header: String {
+  var header: String { header(vertexCount: cloud.count, comments: comments) }
+
+  /// The header of a file of `vertexCount` records laid out as this plan's (a
+  /// streaming export knows its count and comments only at the end).
+  func header(vertexCount: Int, comments: [String]) -> String {
     var lines = ["ply", "format \(format.rawValue) 1.0"]
     lines += comments.map { "comment \($0.replacingNewlines())" }
-    lines.append("element vertex \(cloud.count)")
+    lines.append("element vertex \(vertexCount)")
     lines += ["x", "y", "z"].map { "property float \($0)" }
     if cloud.colors != nil { lines += ["red", "green", "blue"].map { "property uchar \($0)" } }
     if writesNormals { lines += ["nx", "ny", "nz"].map { "property float \($0)" } }

@@ -1,0 +1,93 @@
+import CloudScrubCore
+import Foundation
+
+/// The export of a recording, with memory bounded by what it writes rather than by the
+/// capture's length: frames stream through the crop straight into the file, or into a
+/// voxel merge; only outlier removal and normals without voxel merging hold every point.
+struct StreamedExport {
+  /// A cloud that still has cleaning steps to run before it is written.
+  struct Merged {
+    var cloud: PointCloud
+    var stages: [StageCount]
+    /// The cleaning steps that did not run while the frames streamed in.
+    var remaining: CleaningOptions
+    /// The header comment naming the frames and the sensor-grid options.
+    var framesComment: String
+  }
+
+  var path: String
+  var loader: RecordingLoader
+  var selection: FrameSelection
+  var unprojection: UnprojectionOptions
+  var cleaning: CleaningOptions
+  var options: PLYWriteOptions
+  var inputs: [String]
+  var output: String
+  var dryRun: Bool
+
+  /// Runs the part of the export that streams.
+  ///
+  /// - Returns: the merged cloud with the steps still to run, or `nil` when the export
+  ///   is complete (written, or printed for a dry run).
+  /// - Throws: the loader's, the cleaning's and the writer's errors.
+  func run() throws -> Merged? {
+    let crop = StreamingCrop(cleaning)
+    let progressLine = Terminal.progress("loading \(path)")
+    defer { progressLine?.finish() }
+    let progress: (LoadProgress) -> Void = { progressLine?.update($0.fraction) }
+    if let size = cleaning.voxelSizeMeters {
+      let (cloud, summary) = try loader.voxelMerged(
+        voxelSizeMeters: size, crop: crop, progress: progress)
+      var remaining = cleaning
+      remaining.crop = nil
+      remaining.heightBandMeters = nil
+      remaining.voxelSizeMeters = nil
+      return Merged(
+        cloud: cloud,
+        stages: stages(summary, crop: crop) + [StageCount(stage: "voxel", points: cloud.count)],
+        remaining: remaining, framesComment: framesComment(summary))
+    }
+    if cleaning.statistical != nil || cleaning.radius != nil || cleaning.normalNeighbours != nil {
+      // Outlier removal and normals look at every point's neighbours: hold them all.
+      let store = try loader.load(progress: progress)
+      var summary = FrameStreamSummary()
+      summary.frameIndices = store.frameIndices
+      summary.framePoints = store.count
+      return Merged(
+        cloud: store.cloud(), stages: stages(summary, crop: StreamingCrop()), remaining: cleaning,
+        framesComment: framesComment(summary))
+    }
+    let writer =
+      dryRun
+      ? nil
+      : try PLYStreamWriter(
+        path: output, fields: FramePoints().cloud(frameIndex: 0), options: options, inputs: inputs)
+    let summary = try loader.streamFrames(crop: crop, progress: progress) {
+      points, frameIndex, keep in
+      try writer?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
+    }
+    progressLine?.finish()
+    guard let writer else {
+      ExportCommand.printDryRun(stages(summary, crop: crop), points: summary.keptPoints, output: output)
+      return nil
+    }
+    let writing = Terminal.progress("writing \(output)")
+    defer { writing?.finish() }
+    try writer.finish(
+      comments: [framesComment(summary)] + [CleaningFlags.describe(cleaning)].compactMap { $0 },
+      progress: writing.handler)
+    return nil
+  }
+
+  private func stages(_ summary: FrameStreamSummary, crop: StreamingCrop) -> [StageCount] {
+    var stages = [
+      StageCount(stage: "frames (\(summary.frameIndices.count))", points: summary.framePoints)
+    ]
+    if crop.isActive { stages.append(StageCount(stage: "crop", points: summary.keptPoints)) }
+    return stages
+  }
+
+  private func framesComment(_ summary: FrameStreamSummary) -> String {
+    ExportCommand.describe(selection, unprojection, frames: summary.frameIndices)
+  }
+}

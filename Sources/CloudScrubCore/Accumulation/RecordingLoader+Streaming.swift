@@ -1,0 +1,103 @@
+import Foundation
+
+/// What a streamed pass over a recording's frames saw.
+public struct FrameStreamSummary: Equatable, Sendable {
+  /// The recording's index of each frame that was streamed, in order.
+  public var frameIndices: [Int] = []
+  /// Points the frames gave after the sensor-grid filters.
+  public var framePoints = 0
+  /// Points that passed the crop box and height band.
+  public var keptPoints = 0
+
+  public init() {}
+}
+
+/// The crop box and height band of a cleaning, which apply point by point and so run
+/// on each frame as it arrives.
+public struct StreamingCrop: Equatable, Sendable {
+  public var box: CropBox?
+  public var heightBandMeters: ClosedRange<Float>?
+
+  public init(box: CropBox? = nil, heightBandMeters: ClosedRange<Float>? = nil) {
+    self.box = box
+    self.heightBandMeters = heightBandMeters
+  }
+
+  public init(_ cleaning: CleaningOptions) {
+    self.init(box: cleaning.crop, heightBandMeters: cleaning.heightBandMeters)
+  }
+
+  public var isActive: Bool { box != nil || heightBandMeters != nil }
+}
+
+extension RecordingLoader {
+  /// Streams the selected frames in timeline order, each cropped, to `body`, holding
+  /// about one frame a core at a time: for exports that need no more than that.
+  ///
+  /// - Parameters:
+  ///   - body: called with each frame's points, its recording index, and which of its
+  ///     points the crop keeps (`nil`: all).
+  /// - Throws: `FrameLoadError` for the first frame that fails, or what `body` throws.
+  public func streamFrames(
+    crop: StreamingCrop = StreamingCrop(), progress: ((LoadProgress) -> Void)? = nil,
+    _ body: (_ points: FramePoints, _ frameIndex: Int, _ keep: [Bool]?) throws -> Void
+  ) throws -> FrameStreamSummary {
+    var summary = FrameStreamSummary()
+    try stream { position, total, frameIndex, points in
+      let keep =
+        crop.isActive
+        ? Crop.mask(points.positions, box: crop.box, heightBandMeters: crop.heightBandMeters) : nil
+      try body(points, frameIndex, keep)
+      summary.frameIndices.append(frameIndex)
+      summary.framePoints += points.count
+      summary.keptPoints += keep.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? points.count
+      progress?(
+        LoadProgress(framesDone: position + 1, framesTotal: total, points: summary.keptPoints))
+      return true
+    }
+    return summary
+  }
+
+  /// The selected frames, cropped and voxel-merged while they stream in: the cloud
+  /// `VoxelMerge.merge` gives for the whole merged store, without holding it.
+  ///
+  /// - Throws: `FrameLoadError` for the first frame that fails, or
+  ///   `VoxelAccumulatorError` past its voxel limit.
+  public func voxelMerged(
+    voxelSizeMeters: Float, crop: StreamingCrop = StreamingCrop(),
+    progress: ((LoadProgress) -> Void)? = nil
+  ) throws -> (cloud: PointCloud, summary: FrameStreamSummary) {
+    var accumulator = VoxelAccumulator(voxelSizeMeters: voxelSizeMeters)
+    let summary = try streamFrames(crop: crop, progress: progress) { points, frameIndex, keep in
+      try accumulator.add(points, frameIndex: frameIndex, keeping: keep)
+    }
+    return (accumulator.cloud(), summary)
+  }
+}
+
+extension FramePoints {
+  /// The points (those `keep` marks, or all) as a cloud with the fields of
+  /// `PointStore.cloud()`: colour, `confidence` (uchar) and `frame` (uint).
+  public func cloud(frameIndex: Int, keeping keep: [Bool]? = nil) -> PointCloud {
+    var positions = self.positions
+    var colors = self.colors
+    var confidence = self.confidence
+    if let keep {
+      positions = []
+      colors = []
+      confidence = []
+      for index in 0..<count where keep[index] {
+        positions.append(self.positions[index])
+        colors.append(self.colors[index])
+        confidence.append(self.confidence[index])
+      }
+    }
+    let frames = [UInt32](repeating: UInt32(clamping: frameIndex), count: positions.count)
+    return PointCloud(
+      positions: positions, colors: colors,
+      attributes: [
+        PointAttribute(name: "confidence", values: .uint8(confidence)),
+        PointAttribute(name: "frame", values: .uint32(frames)),
+      ])
+  }
+}
