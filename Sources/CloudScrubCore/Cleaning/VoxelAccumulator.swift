@@ -11,8 +11,10 @@ import Foundation
 ///
 /// Memory is about 80 bytes a voxel, whatever the number of points added.
 public struct VoxelAccumulator {
-  /// What one voxel has gathered so far.
+  /// What one voxel has gathered so far, with its key beside it so that a lookup and
+  /// its update touch one record.
   struct Voxel {
+    var key: WideVoxelKeying.Key
     var sumX: Double
     var sumY: Double
     var sumZ: Double
@@ -27,7 +29,6 @@ public struct VoxelAccumulator {
 
   public let voxelSizeMeters: Float
   private let keying: WideVoxelKeying
-  private var keys: [WideVoxelKeying.Key] = []
   private var voxels: [Voxel] = []
   /// Open-addressing slots holding voxel indices, -1 when empty; at most half full.
   private var slots: [Int32]
@@ -53,8 +54,7 @@ public struct VoxelAccumulator {
 
   /// Bytes held for the voxels and their table.
   public var storageByteCount: Int {
-    keys.capacity * MemoryLayout<WideVoxelKeying.Key>.stride + voxels.capacity
-      * MemoryLayout<Voxel>.stride + slots.count * 4
+    voxels.capacity * MemoryLayout<Voxel>.stride + slots.count * 4
   }
 
   /// Adds one frame's points, in order, after every point added before.
@@ -122,18 +122,24 @@ public struct VoxelAccumulator {
 
   // MARK: - The table
 
+  /// Where a voxel's probe starts. (Grouping neighbouring voxels into runs of slots was
+  /// tried and measured slower: the cost is the records' cache misses, not the slots'.)
+  @inline(__always)
+  private func home(_ key: WideVoxelKeying.Key) -> Int {
+    Int(truncatingIfNeeded: keying.hash(key)) & slotMask
+  }
+
   @inline(__always)
   private mutating func findOrInsert(
     _ key: WideVoxelKeying.Key, frame: UInt32
   ) throws(VoxelAccumulatorError) -> Int {
-    let hash = keying.hash(key)
-    var position = Int(truncatingIfNeeded: hash) & slotMask
+    var position = home(key)
     let found: Int? = slots.withUnsafeBufferPointer { slots in
-      keys.withUnsafeBufferPointer { keys in
+      voxels.withUnsafeBufferPointer { voxels in
         while true {
           let slot = Int(slots[position])
           if slot < 0 { return nil }
-          if keys[slot] == key { return slot }
+          if voxels[slot].key == key { return slot }
           position = (position + 1) & slotMask
         }
       }
@@ -141,10 +147,9 @@ public struct VoxelAccumulator {
     if let found { return found }
     guard voxels.count < Self.maximumVoxels else { throw .tooManyVoxels(Self.maximumVoxels) }
     let slot = voxels.count
-    keys.append(key)
     voxels.append(
       Voxel(
-        sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0, frame: frame,
+        key: key, sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0, frame: frame,
         confidence: 255))
     slots[position] = Int32(slot)
     if 2 * voxels.count > slotMask { growSlots() }
@@ -155,15 +160,16 @@ public struct VoxelAccumulator {
   private mutating func growSlots() {
     let capacity = 2 * (slotMask + 1)
     slotMask = capacity - 1
-    slots = [Int32](repeating: -1, count: capacity)
+    var slots = [Int32](repeating: -1, count: capacity)
     let mask = slotMask
     slots.withUnsafeMutableBufferPointer { slots in
-      for (index, key) in keys.enumerated() {
-        var position = Int(truncatingIfNeeded: keying.hash(key)) & mask
+      for (index, voxel) in voxels.enumerated() {
+        var position = home(voxel.key)
         while slots[position] >= 0 { position = (position + 1) & mask }
         slots[position] = Int32(index)
       }
     }
+    self.slots = slots
   }
 }
 

@@ -126,7 +126,7 @@ public final class CloudScrubRecording: RecordingSource, @unchecked Sendable {
   public func frameAndOrientation(at index: Int) throws -> (
     frame: CapturedFrame, orientation: DeviceOrientation
   ) {
-    try withPayload(of: index, verifyPayload: true) { cursor in
+    try withPayload(of: index, verifyPayload: true, discardAfterwards: true) { cursor in
       try RecordingFrameDecoder.decode(&cursor, index: index)
     }
   }
@@ -139,8 +139,13 @@ public final class CloudScrubRecording: RecordingSource, @unchecked Sendable {
 
   /// Finds frame `index`'s chunk, checks its place and tag (and its payload's CRC-32 when
   /// asked), and hands `body` a cursor over its payload.
+  ///
+  /// - Parameter discardAfterwards: lets the kernel drop the chunk's pages once `body`
+  ///   is done (it copies what it keeps), so a long recording streams through a bounded
+  ///   amount of memory.
   private func withPayload<T>(
-    of index: Int, verifyPayload: Bool, _ body: (inout PayloadCursor) throws -> T
+    of index: Int, verifyPayload: Bool, discardAfterwards: Bool = false,
+    _ body: (inout PayloadCursor) throws -> T
   ) throws -> T {
     do {
       guard frameOffsets.indices.contains(index) else {
@@ -157,6 +162,7 @@ public final class CloudScrubRecording: RecordingSource, @unchecked Sendable {
         try RecordingChunks.checkTag(chunk, RecordingLayout.Tag.frame)
       }
       var cursor = RecordingChunks.cursor(chunk, in: bytes)
+      defer { if discardAfterwards { file.discard(chunk.offset..<chunk.payloadEnd) } }
       return try body(&cursor)
     } catch let error as RecordingFormatError {
       throw RecordingFileError(error, path: path)

@@ -41,6 +41,20 @@ public final class MappedFile {
     if let address { munmap(address, length) }
   }
 
+  /// Lets the kernel drop the pages that lie wholly inside `range`: bytes a reader has
+  /// finished with (a decoded frame), so that streaming through a file larger than
+  /// memory keeps only what is in use resident. Reading them again later is still
+  /// correct: the mapping is private and never written, so they fault back in from the
+  /// file.
+  public func discard(_ range: Range<Int>) {
+    guard let address, !range.isEmpty else { return }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let start = (max(range.lowerBound, 0) + page - 1) / page * page
+    let end = min(range.upperBound, length) / page * page
+    guard end > start else { return }
+    _ = madvise(address + start, end - start, MADV_DONTNEED)
+  }
+
   /// The file's bytes; valid while this object is alive.
   public var bytes: UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(start: address, count: length)
