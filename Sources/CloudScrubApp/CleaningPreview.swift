@@ -16,6 +16,10 @@ final class CleaningPreview {
 
   let mirror: PointBufferMirror
   private(set) var summary = ""
+  /// Counts the results shown and cleared, so that the window knows when to redraw.
+  private(set) var revision = 0
+  /// Whether a computation runs in the background.
+  var isRunning: Bool { running != nil }
   private var shown: Request?
   private var running: Request?
   private let mailbox = Mailbox()
@@ -45,6 +49,7 @@ final class CleaningPreview {
       mirror.reset()
       try? mirror.sync(with: store)
       shown = request
+      revision += 1
       summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(separator: "\n")
     }
     guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil else {
@@ -62,6 +67,7 @@ final class CleaningPreview {
     mirror.reset()
     shown = nil
     summary = ""
+    revision += 1
   }
 
   private func start(_ request: Request, store: PointStore, content: ViewerContent) {

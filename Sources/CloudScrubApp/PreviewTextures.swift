@@ -28,23 +28,37 @@ final class PreviewTextures {
     var generation = 0
   }
 
+  /// Whether images are being made on the background thread.
+  var isWorking: Bool {
+    mailbox.lock.lock()
+    defer { mailbox.lock.unlock() }
+    return mailbox.busy
+  }
+
   /// Starts making the playhead's frame's images if they are not shown or coming, and
   /// uploads finished ones.
-  func update(for session: ViewerSession) {
+  ///
+  /// - Returns: whether new images were uploaded (the panel must be drawn again).
+  @discardableResult
+  func update(for session: ViewerSession) -> Bool {
     let mailbox = self.mailbox
     mailbox.lock.lock()
     let finished = mailbox.ready
     mailbox.ready = nil
     let working = mailbox.busy
     mailbox.lock.unlock()
-    if let finished, case .success(let preview) = finished { upload(preview) }
+    var uploaded = false
+    if let finished, case .success(let preview) = finished {
+      upload(preview)
+      uploaded = true
+    }
 
-    guard let document = session.document, let source = document.recording else { return }
+    guard let document = session.document, let source = document.recording else { return uploaded }
     let position = session.state.playback.currentFrame
-    guard session.content.frameIndices.indices.contains(position) else { return }
+    guard session.content.frameIndices.indices.contains(position) else { return uploaded }
     let frame = session.content.frameIndices[position]
     // One attempt per frame: a frame that failed to decode is not retried every turn.
-    guard frame != requestedFrame, !working else { return }
+    guard frame != requestedFrame, !working else { return uploaded }
     requestedFrame = frame
     mailbox.lock.lock()
     mailbox.busy = true
@@ -61,6 +75,7 @@ final class PreviewTextures {
       mailbox.busy = false
       mailbox.lock.unlock()
     }
+    return uploaded
   }
 
   /// Forgets the images (a new document is opening).

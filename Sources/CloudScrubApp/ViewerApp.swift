@@ -23,6 +23,23 @@ public struct ViewerOptions {
   }
 }
 
+/// Everything the scene picture depends on: when it is unchanged, the scene is not drawn.
+struct SceneSignature: Equatable {
+  var state: ViewerState
+  var points: Int
+  /// The cleaning preview's revision, nil when no preview shows.
+  var preview: Int?
+  var lines: [LineVertex]
+}
+
+/// What the panels show besides the state, so that a change redraws them.
+struct PanelSignature: Equatable {
+  var loading: Bool
+  var message: String?
+  var summary: String
+  var refining: Bool
+}
+
 /// The viewer window: the frame loop that turns events into commands, applies them to
 /// the state, feeds loaded frames to the GPU mirror, draws, and lays the panels over.
 public final class ViewerApp {
@@ -41,6 +58,11 @@ public final class ViewerApp {
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
   private var lastTime = 0.0
+  /// Which passes of the scene are drawn; the scene is drawn only when it changed.
+  private var refinement = SceneRefinement<SceneSignature>()
+  /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
+  private var panelFramesLeft = 0
+  private var lastPanelSignature: PanelSignature?
   private let exitAfterFirstFrame: Bool
   private let started = Date()
   private var title = ""
@@ -78,6 +100,7 @@ public final class ViewerApp {
     renderer.mirror.reset()
     cleaningPreview.clear()
     previews.clear()
+    refinement.invalidate()
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
     mapper = InputMapper()
@@ -90,11 +113,19 @@ public final class ViewerApp {
     }
   }
 
+  /// The frame loop. Each turn takes the events and loaded frames, applies them, and
+  /// draws only what changed: the next pass of the scene while it refines, the panels
+  /// over the last scene picture after input, nothing at all when the window is idle
+  /// (it then sleeps in `glfwWaitEventsTimeout`).
   private func loop() throws {
     lastTime = glfwGetTime()
     while !window.shouldClose {
-      let busy = session.state.playback.isPlaying || session.isLoading || mapper.isDragging
-      for event in window.pollEvents(waitingUpTo: busy ? 0 : 0.25) { handle(event) }
+      let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
+      let waiting = previews.isWorking || cleaningPreview.isRunning
+      let wait = moving || refinement.isRefining || session.isLoading ? 0 : waiting ? 0.02 : 0.5
+      let events = window.pollEvents(waitingUpTo: wait)
+      for event in events { handle(event) }
+      if !events.isEmpty { panelFramesLeft = 3 }
       let now = glfwGetTime()
       let dt = now - lastTime
       lastTime = now
@@ -113,23 +144,49 @@ public final class ViewerApp {
       } catch {
         session.message = .error("\(error)")
       }
-      previews.update(for: session)
+      let newImages = previews.update(for: session)
+      let preview = cleaningPreview.update(
+        enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
+      let lines = cropLines()
+      let signature = SceneSignature(
+        state: session.state, points: session.content.store.count,
+        preview: preview == nil ? nil : cleaningPreview.revision, lines: lines)
+      let panelSignature = PanelSignature(
+        loading: session.isLoading, message: session.message.map { "\($0)" }, summary: cleaningPreview.summary,
+        refining: refinement.isRefining)
+      let frameRanges = session.content.store.frameRanges
+      let step = refinement.step(for: signature) { budget in
+        DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
+      }
+      updateTitle()
+      guard step != .idle || panelFramesLeft > 0 || newImages || panelSignature != lastPanelSignature
+        || csui_wants_keyboard()
+      else { continue }
+      panelFramesLeft = max(0, panelFramesLeft - 1)
+      lastPanelSignature = panelSignature
+
       backend.outputFramebuffer = 0
       backend.outputOrigin = SIMD2(scene.x, window.framebufferSize.height - scene.y - scene.height)
       glViewport(0, 0, GLsizei(window.framebufferSize.width), GLsizei(window.framebufferSize.height))
       glClearColor(0.06, 0.06, 0.07, 1)
       glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-      let preview = cleaningPreview.update(
-        enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
-      renderer.draw(
-        state: session.state, frameRanges: session.content.store.frameRanges, preview: preview,
-        extraLines: cropLines())
+      switch step {
+      case .draw(let pass, let continuing, let points):
+        let started = glfwGetTime()
+        renderer.draw(
+          state: session.state, frameRanges: frameRanges, pass: pass, continuing: continuing,
+          preview: preview, extraLines: lines)
+        glFinish()
+        refinement.record(points: points, seconds: glfwGetTime() - started)
+      case .idle:
+        renderer.recomposite()
+      }
 
-      updateTitle()
       csui_new_frame()
       let scale = window.pixelScale
       let actions = panels.draw(
         session: session, previews: previews, cleaning: &cleaning, cleaningSummary: cleaningPreview.summary,
+        drawing: drawingLine(),
         width: Float(window.framebufferSize.width) / scale,
         height: Float(window.framebufferSize.height) / scale)
       csui_render()
@@ -142,6 +199,17 @@ public final class ViewerApp {
         return
       }
     }
+  }
+
+  /// What the panel says of the drawing: the budget, the points drawn, and how far the
+  /// picture has refined.
+  private func drawingLine() -> String {
+    let (drawn, total) = refinement.progress
+    let budget = ViewerPanels.grouped(refinement.budgetPoints)
+    guard total > 0 else { return "point budget \(budget)" }
+    let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))
+    return "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
+      + "budget \(budget) a pass"
   }
 
   /// The title says what is open and where the playhead is, so that scripts driving

@@ -41,10 +41,11 @@ struct ViewerPanels {
 
   mutating func draw(
     session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel, cleaningSummary: String,
-    width: Float, height: Float
+    drawing: String, width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
     controls(session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, height: height)
+    drawingStatus(drawing, width: width, height: height)
     if session.document?.recording != nil {
       frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
     }
@@ -161,6 +162,16 @@ struct ViewerPanels {
         actions.append(.export(path))
       }
     }
+  }
+
+  /// The point budget and how far the picture has refined, in a line over the bottom
+  /// of the 3D view (its own window, so that no control above moves).
+  private func drawingStatus(_ text: String, width: Float, height: Float) {
+    defer { csui_end() }
+    let x = Self.margin * 2 + Self.sideWidth
+    let y = height - Self.timelineHeight - 2 * Self.margin - 24
+    guard csui_begin("##drawing", x, y, max(100, width - 2 * x), 24, true) else { return }
+    csui_text(text)
   }
 
   // MARK: - Frame images

@@ -34,7 +34,17 @@ enum HeadlessRenderer {
     backend.outputFramebuffer = target.framebuffer
     let renderer = SceneRenderer(backend: backend)
     try renderer.sync(with: content.store)
-    renderer.draw(state: state, frameRanges: content.store.frameRanges)
+    if let budget = request.budgetPoints {
+      // Pass after pass, each over the last, as the window refines a picture.
+      let plan = DrawPlan(state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
+      for pass in 0..<max(1, plan.passCount) {
+        renderer.draw(
+          state: state, frameRanges: content.store.frameRanges, pass: plan.ranges(ofPass: pass),
+          continuing: pass > 0)
+      }
+    } else {
+      renderer.draw(state: state, frameRanges: content.store.frameRanges)
+    }
     let image = target.readPixels()
     withExtendedLifetime(context) {}
     return image

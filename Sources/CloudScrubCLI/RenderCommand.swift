@@ -28,6 +28,9 @@ enum RenderCommand {
       --camera capture:N    view through frame N's capture camera
       --edl                 eye-dome lighting
       --overlays on|off     grid, axes, trajectory and frustum (default on)
+      --budget POINTS       draw in passes of at most this many points, as the window
+                            refines a picture (default: every point in one pass; the
+                            finished picture is the same)
       -h, --help            show this help
     """
 
@@ -35,7 +38,7 @@ enum RenderCommand {
     valueOptions: [
       "-o": "output", "--output": "output", "--frames": "frames", "--size": "size",
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
-      "--min-confidence": "min-confidence", "--overlays": "overlays",
+      "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
     ],
     flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
 
@@ -58,6 +61,8 @@ struct RenderRequest {
   var height = 720
   var commands: [ViewerCommand] = []
   var camera: CameraChoice = .fit
+  /// Points a pass may hold; nil draws every point in one pass.
+  var budgetPoints: Int?
 
   enum CameraChoice: Equatable {
     case fit
@@ -85,6 +90,12 @@ struct RenderRequest {
         throw UsageError("--color is rgb, height, depth, confidence or frame, not '\(text)'")
       }
       commands.append(.display(.setColorMode(mode)))
+    }
+    if let text = parsed.value("budget") {
+      guard let points = Int(text), points >= 1 else {
+        throw UsageError("--budget needs a whole number of points, at least 1, not '\(text)'")
+      }
+      budgetPoints = points
     }
     if let text = parsed.value("point-size") {
       guard let size = Float(text), size >= 1, size <= 32 else {

@@ -24,6 +24,7 @@ public final class CountingRenderBackend: RenderBackend {
 
   public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {}
   public func beginFrame(_ setup: FrameSetup) {}
+  public func resumeFrame() {}
 
   public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms) {
     drawCalls += 1

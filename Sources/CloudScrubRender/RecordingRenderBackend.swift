@@ -9,6 +9,7 @@ public final class RecordingRenderBackend: RenderBackend {
     case upload(PointChunkID, atPoint: Int, count: Int)
     case uploadFrameStarts(atFrame: Int, count: Int)
     case beginFrame(FrameSetup)
+    case resumeFrame
     case drawPoints(PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)
     case drawLines(vertexCount: Int)
     case endFrame
@@ -55,6 +56,8 @@ public final class RecordingRenderBackend: RenderBackend {
   }
 
   public func beginFrame(_ setup: FrameSetup) { events.append(.beginFrame(setup)) }
+
+  public func resumeFrame() { events.append(.resumeFrame) }
 
   public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms) {
     events.append(.drawPoints(chunk, range: range, baseIndex: baseIndex, uniforms: uniforms))

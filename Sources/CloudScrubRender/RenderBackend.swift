@@ -94,6 +94,9 @@ public protocol RenderBackend: AnyObject {
   func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int)
   /// Clears the scene target and sets the viewport.
   func beginFrame(_ setup: FrameSetup)
+  /// Goes on drawing into the scene target as the last `beginFrame` left it, without
+  /// clearing: a refinement pass adds points to the picture already there.
+  func resumeFrame()
   /// Draws points `range` of a chunk; `baseIndex` is the index of the chunk's first
   /// point in the whole cloud.
   func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)

@@ -21,7 +21,7 @@ public final class SceneRenderer {
   }
 
   /// Draws one picture of `state`, whose points are those of a store with
-  /// `frameRanges`.
+  /// `frameRanges`: every shown point at once.
   ///
   /// - Parameters:
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
@@ -30,27 +30,50 @@ public final class SceneRenderer {
   public func draw(
     state: ViewerState, frameRanges: [Int], preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
   ) {
+    draw(
+      state: state, frameRanges: frameRanges, pass: [state.drawRange(frameRanges: frameRanges)],
+      continuing: false, preview: preview, extraLines: extraLines)
+  }
+
+  /// Draws one pass of a `DrawPlan`: its point ranges, the preview and the overlays,
+  /// then composites the scene onto the output.
+  ///
+  /// - Parameters:
+  ///   - pass: the ranges of points to draw (whole-cloud indices).
+  ///   - continuing: adds to the picture the previous pass left instead of starting a
+  ///     new one; the state must be the same as for that pass.
+  public func draw(
+    state: ViewerState, frameRanges: [Int], pass: [Range<Int>], continuing: Bool,
+    preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
+  ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
     let display = state.display
     let gray = display.backgroundGray
-    backend.beginFrame(
-      FrameSetup(
-        widthPixels: state.viewportWidth, heightPixels: state.viewportHeight,
-        background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
-        nearFarMeters: Self.nearFar(of: projection)))
+    if continuing {
+      backend.resumeFrame()
+    } else {
+      backend.beginFrame(
+        FrameSetup(
+          widthPixels: state.viewportWidth, heightPixels: state.viewportHeight,
+          background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
+          nearFarMeters: Self.nearFar(of: projection)))
+    }
 
     var uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
     uniforms.dimmed = preview != nil
-    for call in mirror.drawCalls(for: state.drawRange(frameRanges: frameRanges)) {
-      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+    for range in pass {
+      for call in mirror.drawCalls(for: range) {
+        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+      }
     }
     if let preview {
       var kept = uniforms
       kept.dimmed = false
       kept.frameCount = 1
-      // Drawn slightly larger so the kept points cover the dimmed ones they came from.
+      // Drawn slightly larger so the kept points cover the dimmed ones they came from;
+      // again in each pass, so that refining dimmed points never hides them.
       kept.pointSizePixels = uniforms.pointSizePixels + 1
       for call in preview.drawCalls(for: 0..<preview.uploadedPoints) {
         backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: kept)
@@ -58,6 +81,12 @@ public final class SceneRenderer {
     }
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
+    backend.endFrame()
+  }
+
+  /// Puts the last picture on the output again (the window's panels changed, the scene
+  /// did not), without drawing a point.
+  public func recomposite() {
     backend.endFrame()
   }
 

@@ -109,11 +109,18 @@ public final class GLBackend: RenderBackend {
     } catch {
       return
     }
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
-    glViewport(0, 0, GLsizei(scene.width), GLsizei(scene.height))
+    bindScene()
     glClearColor(setup.background.x, setup.background.y, setup.background.z, 0)
     glClearDepth(1)
     glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
+  }
+
+  public func resumeFrame() { bindScene() }
+
+  /// Draws into the scene target with depth testing, as every pass of a frame does.
+  private func bindScene() {
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
+    glViewport(0, 0, GLsizei(scene.width), GLsizei(scene.height))
     glEnable(GLenum(GL_DEPTH_TEST))
     glDepthFunc(GLenum(GL_LESS))
     glEnable(GLenum(GL_PROGRAM_POINT_SIZE))

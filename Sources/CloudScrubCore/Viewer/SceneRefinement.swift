@@ -1,0 +1,74 @@
+/// What a frame-loop turn draws of the scene, so that the scene is drawn only when it
+/// changed and a large one appears within a frame time and then refines.
+///
+/// The loop hands in a signature of everything the picture depends on (the viewer
+/// state, the points loaded, the preview…) each turn. A new signature starts a new
+/// `DrawPlan` at its first pass; an unchanged one gets the plan's next pass, drawn
+/// over the picture so far, until every pass is drawn; after that, nothing.
+public struct SceneRefinement<Signature: Equatable> {
+  /// One turn's work.
+  public enum Step: Equatable {
+    /// Draw these point ranges; `continuing`: over the previous pass's picture.
+    case draw(pass: [Range<Int>], continuing: Bool, points: Int)
+    /// The picture is complete and still right.
+    case idle
+  }
+
+  public var budget: PointBudget
+  /// Points a pass may hold, fixed (a benchmark, say); nil follows `budget`.
+  public var fixedBudgetPoints: Int?
+  public private(set) var plan: DrawPlan?
+  /// Passes of `plan` drawn so far.
+  public private(set) var passesDrawn = 0
+  private var signature: Signature?
+
+  public init(budget: PointBudget = PointBudget(), fixedBudgetPoints: Int? = nil) {
+    self.budget = budget
+    self.fixedBudgetPoints = fixedBudgetPoints
+  }
+
+  /// Points a pass may hold now.
+  public var budgetPoints: Int { fixedBudgetPoints ?? budget.points }
+
+  /// Whether passes are left to draw for the current signature.
+  public var isRefining: Bool { plan.map { passesDrawn < $0.passCount } ?? false }
+
+  /// Points drawn so far of the current picture, and how many it shows in all.
+  public var progress: (drawn: Int, total: Int) {
+    guard let plan else { return (0, 0) }
+    let drawn = (0..<min(passesDrawn, plan.passCount)).reduce(0) { $0 + plan.pointCount(ofPass: $1) }
+    return (drawn, plan.totalPoints)
+  }
+
+  /// The work for this turn.
+  ///
+  /// - Parameter makePlan: the plan for the scene as it is now, given the budget
+  ///   (called only when the signature changed).
+  public mutating func step(for current: Signature, makePlan: (Int) -> DrawPlan) -> Step {
+    if current != signature {
+      signature = current
+      let fresh = makePlan(budgetPoints)
+      plan = fresh
+      passesDrawn = 1
+      let pass = fresh.ranges(ofPass: 0)
+      return .draw(pass: pass, continuing: false, points: pass.reduce(0) { $0 + $1.count })
+    }
+    guard let plan, passesDrawn < plan.passCount else { return .idle }
+    let pass = plan.ranges(ofPass: passesDrawn)
+    passesDrawn += 1
+    return .draw(pass: pass, continuing: true, points: pass.reduce(0) { $0 + $1.count })
+  }
+
+  /// Learns how fast a pass was drawn, for the next plans' budget.
+  public mutating func record(points: Int, seconds: Double) {
+    budget.record(points: points, seconds: seconds)
+  }
+
+  /// Forgets the picture: the next turn draws from the first pass whatever the
+  /// signature (the output was lost, or a new document opened).
+  public mutating func invalidate() {
+    signature = nil
+    plan = nil
+    passesDrawn = 0
+  }
+}
