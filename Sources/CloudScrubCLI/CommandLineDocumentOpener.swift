@@ -6,6 +6,9 @@ import Foundation
 /// Opens files for the window with the command line's own readers, and exports from
 /// the window through the same steps as `cloudscrub export`.
 struct CommandLineDocumentOpener: ViewerDocumentOpener {
+  /// Whether recordings are merged while they load (`view --merge`).
+  var merge = ViewerMemoryPlan.Choice.automatic
+
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
       let source = SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 60, depthNoiseMeters: 0.002))
@@ -22,9 +25,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     case .recording(let recordingPath, let source):
       let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
       let d = source.description
+      let memory = ViewerMemoryPlan(
+        choice: merge, frames: source.frameCount, depthWidth: d.depthWidth, depthHeight: d.depthHeight)
+      let summary = "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
       return ViewerDocument(
-        path: recordingPath, load: StreamingLoad(recording: loader), recording: source, decoder: TurboJPEGDecoder(),
-        summary: "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)")
+        path: recordingPath, load: StreamingLoad(recording: loader, memory: memory), recording: source,
+        decoder: TurboJPEGDecoder(), summary: summary + (memory.note.map { "; " + $0 } ?? ""))
     }
   }
 

@@ -64,7 +64,8 @@ enum ExportCommand {
           SIMD3<Float>(info.pose.position)
         }
       }
-      let loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
+      var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
+      loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
       let request = StreamedExport(
         path: recordingPath, loader: loader, selection: selection, unprojection: unprojection,
         cleaning: cleaning, options: options, inputs: inputs, output: output,

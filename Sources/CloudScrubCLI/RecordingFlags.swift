@@ -6,6 +6,7 @@ enum RecordingFlags {
   static let valueOptions = [
     "--frames": "frames", "--every": "every", "--min-confidence": "min-confidence",
     "--depth-range": "depth-range", "--flying-pixels": "flying-pixels", "--stride": "stride",
+    "--merge": "merge",
   ]
 
   static let help = """
@@ -18,6 +19,9 @@ enum RecordingFlags {
       --flying-pixels on|off
                             drop pixels smeared across depth edges (default on)
       --stride N            use every N-th depth pixel in each direction (default 1)
+      --merge SIZE_M        while loading, keep only the first point in each voxel of
+                            this size in metres, so memory follows the scene, not the
+                            capture's length (default: keep every point)
     """
 
   static func selection(_ parsed: ParsedArguments) throws -> FrameSelection {
@@ -63,6 +67,15 @@ enum RecordingFlags {
       options.stride = try SynthCommand.positiveInteger(stride, option: "--stride")
     }
     return options
+  }
+
+  /// The `--merge` voxel size, nil when not given.
+  static func ingestMerge(_ parsed: ParsedArguments) throws -> Float? {
+    guard let text = parsed.value("merge") else { return nil }
+    guard let size = Float(text), size > 0, size.isFinite else {
+      throw UsageError("--merge needs a voxel size in metres above 0, not '\(text)'")
+    }
+    return size
   }
 
   /// Whether any recording-only flag was given (an error for a PLY input).

@@ -28,6 +28,8 @@ enum RenderCommand {
       --camera capture:N    view through frame N's capture camera
       --edl                 eye-dome lighting
       --overlays on|off     grid, axes, trajectory and frustum (default on)
+      --merge SIZE_M        while loading, keep only the first point in each voxel of
+                            this size in metres (default: every point)
       --budget POINTS       draw in passes of at most this many points, as the window
                             refines a picture (default: every point in one pass; the
                             finished picture is the same)
@@ -39,6 +41,7 @@ enum RenderCommand {
       "-o": "output", "--output": "output", "--frames": "frames", "--size": "size",
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
       "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
+      "--merge": "merge",
     ],
     flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
 
@@ -48,7 +51,7 @@ enum RenderCommand {
     guard let output = parsed.value("output") else { throw UsageError("render needs an output file: -o OUT.png") }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
-    let (content, loaded) = try RenderRequest.load(path, frames: request.frames)
+    let (content, loaded) = try RenderRequest.load(path, frames: request.frames, mergeMeters: request.mergeMeters)
     let image = try HeadlessRenderer.render(content: content, commands: loaded, request: request)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
@@ -63,6 +66,8 @@ struct RenderRequest {
   var camera: CameraChoice = .fit
   /// Points a pass may hold; nil draws every point in one pass.
   var budgetPoints: Int?
+  /// The ingest-time merge's voxel size; nil keeps every point.
+  var mergeMeters: Float?
 
   enum CameraChoice: Equatable {
     case fit
@@ -91,6 +96,7 @@ struct RenderRequest {
       }
       commands.append(.display(.setColorMode(mode)))
     }
+    mergeMeters = try RecordingFlags.ingestMerge(parsed)
     if let text = parsed.value("budget") {
       guard let points = Int(text), points >= 1 else {
         throw UsageError("--budget needs a whole number of points, at least 1, not '\(text)'")
@@ -135,7 +141,9 @@ struct RenderRequest {
   }
 
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
-  static func load(_ path: String, frames: ClosedRange<Int>?) throws -> (ViewerContent, [ViewerCommand]) {
+  static func load(
+    _ path: String, frames: ClosedRange<Int>?, mergeMeters: Float? = nil
+  ) throws -> (ViewerContent, [ViewerCommand]) {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
     switch try InputLoader.open(path) {
@@ -143,7 +151,8 @@ struct RenderRequest {
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):
       let loader = RecordingLoader(
-        source: source, selection: FrameSelection(range: frames), decoder: TurboJPEGDecoder())
+        source: source, selection: FrameSelection(range: frames), decoder: TurboJPEGDecoder(),
+        ingestMergeMeters: mergeMeters)
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
       var batch: [LoadedFrame] = []
@@ -151,9 +160,14 @@ struct RenderRequest {
         let info = try source.frameInfo(at: frameIndex)
         batch.append(LoadedFrame(frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info, points: points))
         progress?.update(Double(position + 1) / Double(max(total, 1)))
+        // Into the store a few frames at a time, so the points are held once.
+        if batch.count == 64 {
+          commands += content.absorb(batch)
+          batch = []
+        }
         return true
       }
-      commands = content.absorb(batch)
+      commands += content.absorb(batch)
     }
     return (content, commands)
   }

@@ -89,5 +89,6 @@ struct StreamedExport {
 
   private func framesComment(_ summary: FrameStreamSummary) -> String {
     ExportCommand.describe(selection, unprojection, frames: summary.frameIndices)
+      + (loader.ingestMergeMeters.map { ", merged while loading at \($0) m" } ?? "")
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// `cloudscrub view [PATH]`: the viewer window.
 enum ViewCommand {
   static let help = """
-    usage: cloudscrub view [PATH] [--size WxH]
+    usage: cloudscrub view [PATH] [--size WxH] [--merge SIZE_M|auto|off]
 
     Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
     sample recording when PATH is absent. Files can also be dropped on the window.
@@ -22,6 +22,11 @@ enum ViewCommand {
 
     options:
       --size WxH   window size (default 1280x800)
+      --merge SIZE_M|auto|off
+                   while a recording loads, keep only the first point in each voxel
+                   of this size in metres; auto (the default) merges at 5 mm only
+                   when every point would not fit the viewer's memory (a quarter of
+                   this machine's, at most 4 GB), and says so in the window
       --exit-after-first-frame
                    print how long the first frame with points took to reach the
                    screen, then close (for benchmarks)
@@ -29,7 +34,7 @@ enum ViewCommand {
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size"],
+    valueOptions: ["--size": "size", "--merge": "merge"],
     flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
     positionals: 0...1)
 
@@ -48,10 +53,16 @@ enum ViewCommand {
       }
       (options.widthPixels, options.heightPixels) = (parts[0], parts[1])
     }
+    var opener = CommandLineDocumentOpener()
+    switch parsed.value("merge") {
+    case nil, "auto": opener.merge = .automatic
+    case "off": opener.merge = .off
+    default: opener.merge = .voxel(meters: try RecordingFlags.ingestMerge(parsed) ?? 0)
+    }
     guard hasDisplay else {
       throw ViewerError("no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
     }
-    try ViewerApp.run(options: options, opener: CommandLineDocumentOpener())
+    try ViewerApp.run(options: options, opener: opener)
   }
 
   static var hasDisplay: Bool {

@@ -61,6 +61,32 @@ import TestSupport
     #expect(dry.standardOutput.contains("would write \(written) points"))
   }
 
+  @Test func mergeWhileLoadingKeepsTheFirstPointOfEachVoxel() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("small.csrec").path
+    #expect(try CommandRunner.run(["synth", recording, "--frames", "5"]).status == 0)
+    let raw = folder.appendingPathComponent("raw.ply").path
+    let merged = folder.appendingPathComponent("merged.ply").path
+    #expect(try CommandRunner.run(["export", recording, "-o", raw]).status == 0)
+    let result = try CommandRunner.run(["export", recording, "-o", merged, "--merge", "0.02"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let all = try PLYReader.read(path: raw).cloud.positions
+    var cells = Set<[Double]>()
+    let expected = all.filter { p in
+      cells.insert([p.x, p.y, p.z].map { (Double($0) / Double(Float(0.02))).rounded(.down) }).inserted
+    }
+    let document = try PLYReader.read(path: merged)
+    #expect(document.cloud.positions == expected)
+    #expect(document.header.comments.contains { $0.contains("merged while loading at 0.02 m") })
+    for bad in ["0", "-1", "nan", "fine"] {
+      for command in [["export", recording, "-o", merged], ["view", recording], ["render", recording, "-o", "/tmp/x.png"]] {
+        let refused = try CommandRunner.run(command + ["--merge", bad])
+        #expect(refused.status == 2, "\(command[0]) --merge \(bad): \(refused.standardError)")
+      }
+    }
+  }
+
   /// The export as it was before streaming: every frame loaded into one store.
   static func exportHoldingEveryPoint(_ path: String, flags: [String], to output: String) throws {
     let parsed = try ParsedArguments([path, "-o", output] + flags, spec: ExportCommand.spec)

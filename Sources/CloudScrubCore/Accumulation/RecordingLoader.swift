@@ -57,15 +57,20 @@ public struct RecordingLoader: Sendable {
   public var selection: FrameSelection
   public var unprojection: UnprojectionOptions
   public var decoder: (any ColorDecoder)?
+  /// Thins the frames as they load (see `IngestMerge`): a point whose voxel of this
+  /// size already holds one is not handed on. nil keeps every point.
+  public var ingestMergeMeters: Float?
 
   public init(
     source: any RecordingSource, selection: FrameSelection = FrameSelection(),
-    unprojection: UnprojectionOptions = UnprojectionOptions(), decoder: (any ColorDecoder)? = nil
+    unprojection: UnprojectionOptions = UnprojectionOptions(), decoder: (any ColorDecoder)? = nil,
+    ingestMergeMeters: Float? = nil
   ) {
     self.source = source
     self.selection = selection
     self.unprojection = unprojection
     self.decoder = decoder
+    self.ingestMergeMeters = ingestMergeMeters
   }
 
   /// Decodes and unprojects one frame.
@@ -121,8 +126,18 @@ public struct RecordingLoader: Sendable {
       }
     }
     defer { pipeline.cancel() }
+    // The merge runs here, in timeline order: which point reaches a voxel first depends
+    // on it.
+    var merge = ingestMergeMeters.map { IngestMerge(voxelSizeMeters: $0) }
     for k in 0..<indices.count {
-      let points = try pipeline.take(k).get()
+      var points = try pipeline.take(k).get()
+      if merge != nil {
+        do {
+          points = try merge?.thin(points) ?? points
+        } catch {
+          throw FrameLoadError(frameIndex: indices[k], underlying: error)
+        }
+      }
       if try !body(k, indices.count, indices[k], points) { break }
     }
   }

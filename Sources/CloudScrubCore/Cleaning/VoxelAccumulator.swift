@@ -9,12 +9,10 @@ import Foundation
 /// known confidence (255 while none is known), the first point's frame, and voxels in
 /// the order of their first point. Points with a NaN or infinite coordinate are dropped.
 ///
-/// Memory is about 80 bytes a voxel, whatever the number of points added.
+/// Memory is about 100 bytes a voxel, whatever the number of points added.
 public struct VoxelAccumulator {
-  /// What one voxel has gathered so far, with its key beside it so that a lookup and
-  /// its update touch one record.
+  /// What one voxel has gathered so far.
   struct Voxel {
-    var key: WideVoxelKeying.Key
     var sumX: Double
     var sumY: Double
     var sumZ: Double
@@ -28,25 +26,20 @@ public struct VoxelAccumulator {
   }
 
   public let voxelSizeMeters: Float
-  private let keying: WideVoxelKeying
+  private var index: VoxelIndex
   private var voxels: [Voxel] = []
-  /// Open-addressing slots holding voxel indices, -1 when empty; at most half full.
-  private var slots: [Int32]
-  private var slotMask: Int
   /// Points added so far, finite or not.
   public private(set) var pointsAdded = 0
 
   /// The most voxels one accumulator holds (its slot indices are 32-bit).
-  public static let maximumVoxels = Int(Int32.max) / 2
+  public static let maximumVoxels = VoxelIndex.maximumCount
 
   /// An empty accumulator for voxels of `voxelSizeMeters`, which must be positive and
   /// finite (the option parsers check it).
   public init(voxelSizeMeters: Float) {
     precondition(voxelSizeMeters > 0 && voxelSizeMeters.isFinite, "voxel size must be positive")
     self.voxelSizeMeters = voxelSizeMeters
-    keying = WideVoxelKeying(size: Double(voxelSizeMeters))
-    slots = [Int32](repeating: -1, count: 1 << 16)
-    slotMask = (1 << 16) - 1
+    index = VoxelIndex(sizeMeters: voxelSizeMeters)
   }
 
   /// Voxels gathered so far.
@@ -54,7 +47,7 @@ public struct VoxelAccumulator {
 
   /// Bytes held for the voxels and their table.
   public var storageByteCount: Int {
-    voxels.capacity * MemoryLayout<Voxel>.stride + slots.count * 4
+    voxels.capacity * MemoryLayout<Voxel>.stride + index.storageByteCount
   }
 
   /// Adds one frame's points, in order, after every point added before.
@@ -66,13 +59,18 @@ public struct VoxelAccumulator {
     _ points: FramePoints, frameIndex: Int, keeping keep: [Bool]? = nil
   ) throws(VoxelAccumulatorError) {
     let frame = UInt32(clamping: frameIndex)
-    for index in 0..<points.count where keep?[index] ?? true {
-      let p = points.positions[index]
+    for k in 0..<points.count where keep?[k] ?? true {
+      let p = points.positions[k]
       pointsAdded += 1
-      guard let key = keying.key(p) else { continue }
-      let slot = try findOrInsert(key, frame: frame)
-      let c = points.colors[index]
-      let confidence = points.confidence[index]
+      guard let (slot, isNew) = try index.number(of: p) else { continue }
+      if isNew {
+        voxels.append(
+          Voxel(
+            sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0, frame: frame,
+            confidence: 255))
+      }
+      let c = points.colors[k]
+      let confidence = points.confidence[k]
       voxels.withUnsafeMutableBufferPointer { voxels in
         voxels[slot].sumX += Double(p.x)
         voxels[slot].sumY += Double(p.y)
@@ -120,57 +118,6 @@ public struct VoxelAccumulator {
       ])
   }
 
-  // MARK: - The table
-
-  /// Where a voxel's probe starts. (Grouping neighbouring voxels into runs of slots was
-  /// tried and measured slower: the cost is the records' cache misses, not the slots'.)
-  @inline(__always)
-  private func home(_ key: WideVoxelKeying.Key) -> Int {
-    Int(truncatingIfNeeded: keying.hash(key)) & slotMask
-  }
-
-  @inline(__always)
-  private mutating func findOrInsert(
-    _ key: WideVoxelKeying.Key, frame: UInt32
-  ) throws(VoxelAccumulatorError) -> Int {
-    var position = home(key)
-    let found: Int? = slots.withUnsafeBufferPointer { slots in
-      voxels.withUnsafeBufferPointer { voxels in
-        while true {
-          let slot = Int(slots[position])
-          if slot < 0 { return nil }
-          if voxels[slot].key == key { return slot }
-          position = (position + 1) & slotMask
-        }
-      }
-    }
-    if let found { return found }
-    guard voxels.count < Self.maximumVoxels else { throw .tooManyVoxels(Self.maximumVoxels) }
-    let slot = voxels.count
-    voxels.append(
-      Voxel(
-        key: key, sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0, frame: frame,
-        confidence: 255))
-    slots[position] = Int32(slot)
-    if 2 * voxels.count > slotMask { growSlots() }
-    return slot
-  }
-
-  /// Doubles the slot array and puts every voxel back.
-  private mutating func growSlots() {
-    let capacity = 2 * (slotMask + 1)
-    slotMask = capacity - 1
-    var slots = [Int32](repeating: -1, count: capacity)
-    let mask = slotMask
-    slots.withUnsafeMutableBufferPointer { slots in
-      for (index, voxel) in voxels.enumerated() {
-        var position = home(voxel.key)
-        while slots[position] >= 0 { position = (position + 1) & mask }
-        slots[position] = Int32(index)
-      }
-    }
-    self.slots = slots
-  }
 }
 
 /// Why a streaming voxel merge stopped.

@@ -36,10 +36,16 @@ public final class StreamingLoad: @unchecked Sendable {
   private var cancelled = false
 
   /// Starts loading `loader`'s frames on a background thread.
-  public init(recording loader: RecordingLoader) {
+  ///
+  /// - Parameter memory: its merge is applied to the loader, and the load stops with
+  ///   a `.failed` status naming what would fit once more points than its limit came.
+  public init(recording loader: RecordingLoader, memory: ViewerMemoryPlan? = nil) {
     let total = loader.selection.indices(frameCount: loader.source.frameCount).count
     currentStatus = .loading(framesDone: 0, framesTotal: total)
-    Thread.detachNewThread { [self] in run(loader) }
+    var merging = loader
+    if let merge = memory?.mergeMeters { merging.ingestMergeMeters = merge }
+    let running = merging
+    Thread.detachNewThread { [self] in run(running, memory: memory) }
   }
 
   /// A load that is already done: one frame holding a whole cloud.
@@ -86,11 +92,19 @@ public final class StreamingLoad: @unchecked Sendable {
     lock.unlock()
   }
 
-  private func run(_ loader: RecordingLoader) {
+  private func run(_ loader: RecordingLoader, memory: ViewerMemoryPlan?) {
     var delivered = 0
+    var points = 0
+    var overLimit: String?
     do {
-      try loader.stream { position, total, frameIndex, points in
+      try loader.stream { position, total, frameIndex, frame in
+        points += frame.count
+        if let memory, points > memory.pointLimit {
+          overLimit = memory.limitMessage(frame: frameIndex)
+          return false
+        }
         let info = try loader.source.frameInfo(at: frameIndex)
+        let points = frame
         lock.lock()
         defer { lock.unlock() }
         guard !cancelled else { return false }
@@ -100,7 +114,7 @@ public final class StreamingLoad: @unchecked Sendable {
         currentStatus = .loading(framesDone: delivered, framesTotal: total)
         return true
       }
-      finish(.finished(frames: delivered))
+      finish(overLimit.map { .failed($0) } ?? .finished(frames: delivered))
     } catch {
       finish(.failed("\(error)"))
     }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// How the viewer keeps a recording within its memory: every point when they fit,
+/// else an ingest-time merge, and a limit past which loading stops with a message
+/// instead of running the machine out of memory.
+///
+/// A point the viewer shows is held twice, in the CPU store (the source of truth) and
+/// in the GPU's buffers (with a software renderer, also in main memory): 32 bytes.
+public struct ViewerMemoryPlan: Equatable, Sendable {
+  /// What the user asked for.
+  public enum Choice: Equatable, Sendable {
+    /// Merge only when the raw points would not fit.
+    case automatic
+    case off
+    case voxel(meters: Float)
+  }
+
+  public static let bytesPerShownPoint = 2 * PointStore.bytesPerPoint
+  /// The voxel size an automatic merge uses: finer than the depth noise of a phone's
+  /// LiDAR at arm's length, so nothing visible is lost.
+  public static let automaticVoxelMeters: Float = 0.005
+
+  /// The merge the load runs; nil keeps every point.
+  public let mergeMeters: Float?
+  /// Points past which loading stops.
+  public let pointLimit: Int
+  /// Bytes the raw points would need, as estimated.
+  public let rawBytes: Int
+  /// A line for the window saying what was chosen and why; nil when nothing notable.
+  public let note: String?
+
+  /// The plan for a recording of `frames` frames with a depth map of `depthWidth` ×
+  /// `depthHeight` (sizes as the recording claims them: they only guide the choice, and
+  /// any product too large counts as too large), within `budgetBytes` of point memory.
+  public init(
+    choice: Choice, frames: Int, depthWidth: Int, depthHeight: Int,
+    budgetBytes: Int = Self.defaultBudgetBytes
+  ) {
+    var bytes = Self.bytesPerShownPoint
+    var overflow = false
+    for factor in [frames, depthWidth, depthHeight] {
+      let (product, over) = bytes.multipliedReportingOverflow(by: max(0, factor))
+      bytes = product
+      overflow = overflow || over
+    }
+    rawBytes = overflow ? Int.max : bytes
+    pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
+    let need = Self.gigabytes(rawBytes)
+    switch choice {
+    case .off:
+      mergeMeters = nil
+      note = nil
+    case .voxel(let meters):
+      mergeMeters = meters
+      note = "merging while loading at \(Self.millimetres(meters)) (--merge)"
+    case .automatic where rawBytes > budgetBytes:
+      mergeMeters = Self.automaticVoxelMeters
+      note =
+        "merging while loading at \(Self.millimetres(Self.automaticVoxelMeters)): every point "
+        + "would need \(need), over the viewer's \(Self.gigabytes(budgetBytes))"
+    case .automatic:
+      mergeMeters = nil
+      note = nil
+    }
+  }
+
+  /// A quarter of this machine's memory, at most 4 GiB and at least 512 MiB.
+  public static var defaultBudgetBytes: Int {
+    let quarter = Int(clamping: ProcessInfo.processInfo.physicalMemory / 4)
+    return min(max(quarter, 512 << 20), 4 << 30)
+  }
+
+  /// Why loading stopped at the limit, with what would fit.
+  public func limitMessage(frame: Int) -> String {
+    "stopped loading at frame \(frame): more than \(pointLimit) points would need over "
+      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it with a "
+      + "coarser --merge SIZE_M or fewer --frames"
+  }
+
+  static func gigabytes(_ bytes: Int) -> String {
+    bytes == Int.max ? "more memory than exists" : String(format: "%.1f GB", Double(bytes) / 1e9)
+  }
+
+  static func millimetres(_ meters: Float) -> String {
+    String(format: "%g mm", Double(meters) * 1000)
+  }
+}
