@@ -12,6 +12,7 @@ enum BenchCommand {
            cloudscrub bench view [RECORDING] [--repeat R]
            cloudscrub bench lzfse [--repeat R]
            cloudscrub bench formats [--repeat R]
+           cloudscrub bench scale [RECORDING] [--frames N]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
     binary and ASCII PLY, and prints read and write speeds in MB/s and points per
@@ -28,6 +29,11 @@ enum BenchCommand {
 
     clean: voxel merging of 10 million points and statistical outlier removal (k 20,
     std 2) of 1 million, on synthetic data.
+
+    scale: export (raw, --voxel 0.005, --merge 0.005) and render (--merge 0.005) of a
+    long capture, each a child process: wall time and peak resident memory, beside
+    reading the file with 'cat' and what holding every raw point takes. RECORDING
+    defaults to a synthetic capture of --frames N frames (default 600) made first.
 
     lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
     root), beside liblzfse through Python (pip install pyliblzfse) when installed.
@@ -46,7 +52,7 @@ enum BenchCommand {
 
   static let spec = ArgumentSpec(
     valueOptions: [
-      "--points": "points", "--dir": "dir", "--repeat": "repeat",
+      "--points": "points", "--dir": "dir", "--repeat": "repeat", "--frames": "frames",
       "--open3d-script": "open3d-script",
     ],
     flags: ["--help": "help", "-h": "help"], positionals: 0...2)
@@ -99,6 +105,18 @@ enum BenchCommand {
         repeats: try parsed.value("repeat").map {
           try SynthCommand.positiveInteger($0, option: "--repeat")
         } ?? 3, folder: folder
+      ).run()
+    }
+    if mode == "scale" {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "cloudscrub-bench-scale-\(getpid())"
+      ).path
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try ScaleBenchmark(
+        recording: parsed.positionals.dropFirst().first,
+        frames: try parsed.value("frames").map { try SynthCommand.positiveInteger($0, option: "--frames") } ?? 600,
+        binary: ViewerBenchmarkSample.binary, folder: folder
       ).run()
     }
     if mode == "lzfse" {

@@ -1,0 +1,88 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+
+/// `cloudscrub bench scale`: how export and render hold up on a long capture: wall
+/// time and peak resident memory of each, run as a child process of this binary so
+/// that each has its own peak, beside what holding every raw point would take and
+/// beside reading the recording with `cat` (the machine's own limit) in the same run.
+struct ScaleBenchmark {
+  /// The recording to measure; nil makes a synthetic one of `frames` frames.
+  var recording: String?
+  var frames: Int
+  var binary: String
+  var folder: String
+
+  /// What one child run took.
+  struct Run {
+    var seconds: Double
+    var peakBytes: Int
+  }
+
+  func run() throws {
+    let path: String
+    if let recording {
+      path = recording
+    } else {
+      path = folder + "/scale.csrec"
+      Terminal.error("making a \(frames)-frame synthetic recording…")
+      _ = try measure(["synth", path, "--frames", String(frames)])
+    }
+    let source = try InputDetector.openRecording(path)
+    let d = source.description
+    let rawPoints = source.frameCount * d.depthWidth * d.depthHeight
+    var report = BenchReport()
+    report.section(
+      "scale: \(path), \(source.frameCount) frames of \(d.depthWidth)×\(d.depthHeight) "
+        + "(at most \(PLYBenchmark.fixed(Double(rawPoints) / 1e6, 1)) M points)")
+    let out = folder + "/scale-out"
+    let cat = try measure(["/bin/sh", "-c", "cat '\(path)' > /dev/null"], tool: true)
+    report.row("cat the recording", PLYBenchmark.seconds(cat.seconds), "the machine's read limit")
+    let holding = rawPoints * PointStore.bytesPerPoint
+    report.row(
+      "every raw point held", PLYBenchmark.megabytes(holding) + " MB",
+      "what an export that keeps the merged cloud needs at least")
+    let runs: [(String, [String], Int?)] = [
+      ("export, raw", ["export", path, "-o", out + ".ply"], 1 << 30),
+      ("export --voxel 0.005", ["export", path, "-o", out + ".ply", "--voxel", "0.005"], 1 << 30),
+      ("export --merge 0.005", ["export", path, "-o", out + ".ply", "--merge", "0.005"], 1 << 30),
+      ("render --merge 0.005", ["render", path, "-o", out + ".png", "--merge", "0.005"], nil),
+    ]
+    for (name, arguments, limit) in runs {
+      let run = try measure(arguments)
+      let ratio = PLYBenchmark.fixed(run.seconds / max(cat.seconds, 1e-6), 1)
+      report.row(
+        name, PLYBenchmark.seconds(run.seconds),
+        "peak \(PLYBenchmark.megabytes(run.peakBytes)) MB, \(ratio)× cat, "
+          + "\(PLYBenchmark.fixed(Double(run.peakBytes) / Double(max(holding, 1)) * 100, 1)) % of holding",
+        target: limit.map { run.peakBytes <= $0 }, goal: limit.map { _ in "≤ 1 GB" } ?? "")
+      try? FileManager.default.removeItem(atPath: out + ".ply")
+      try? FileManager.default.removeItem(atPath: out + ".png")
+    }
+    Terminal.out(report.text)
+  }
+
+  /// Runs `arguments` (this binary's, unless `tool`) to the end and reads its wall time
+  /// and peak resident memory.
+  func measure(_ arguments: [String], tool: Bool = false) throws -> Run {
+    let argv = tool ? arguments : [binary] + arguments
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let cArguments = argv.map { strdup($0) } + [nil]
+    defer { for argument in cArguments { free(argument) } }
+    let started = Date()
+    let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+    guard spawned == 0 else { throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = Date().timeIntervalSince(started)
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+      throw BenchError("\(argv.joined(separator: " ")) failed (status \(status))")
+    }
+    return Run(seconds: seconds, peakBytes: usage.ru_maxrss * 1024)
+  }
+}
