@@ -75,7 +75,9 @@ struct ScaleBenchmark {
     defer { for argument in cArguments { free(argument) } }
     let started = Date()
     let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-    guard spawned == 0 else { throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
+    guard spawned == 0 else {
+      throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+    }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

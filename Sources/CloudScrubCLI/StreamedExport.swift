@@ -68,7 +68,8 @@ struct StreamedExport {
     }
     progressLine?.finish()
     guard let writer else {
-      ExportCommand.printDryRun(stages(summary, crop: crop), points: summary.keptPoints, output: output)
+      ExportCommand.printDryRun(
+        stages(summary, crop: crop), points: summary.keptPoints, output: output)
       return nil
     }
     let writing = Terminal.progress("writing \(output)")

@@ -1,8 +1,8 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A picture drawn pass by pass under a small point budget, refined to the end, is the
 /// picture drawn in one pass: the window's refinement loses nothing.
@@ -20,7 +20,8 @@ import TestSupport
         ["render", recording, "-o", output, "--size", "320x200", "--camera", "orbit:30,30"] + looks
           + budget)
       #expect(result.status == 0, "\(result.standardError)")
-      pictures.append(try PNGCodec.decodeRGB(Array(Data(contentsOf: URL(fileURLWithPath: output))), path: output))
+      pictures.append(
+        try PNGCodec.decodeRGB(Array(Data(contentsOf: URL(fileURLWithPath: output))), path: output))
     }
     // Twelve frames of about 45 000 points under a budget of 20 000: every pass holds
     // a single frame.
@@ -33,14 +34,17 @@ import TestSupport
     }
     // Points at exactly the same depth on one pixel keep whichever came first, and the
     // passes change that order; nothing else may differ.
-    #expect(Double(differing) / Double(whole.width * whole.height) < 0.002, "\(differing) pixels differ")
+    #expect(
+      Double(differing) / Double(whole.width * whole.height) < 0.002, "\(differing) pixels differ")
     let first = whole.pixels[0]
     #expect(whole.pixels.contains { $0 != first })
   }
 
   @Test func budgetMustBeAPositiveWholeNumber() throws {
     for value in ["0", "-5", "lots"] {
-      let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", "/tmp/never.png", "--budget", value])
+      let result = try CommandRunner.run([
+        "render", "Assets/sample.ply", "-o", "/tmp/never.png", "--budget", value,
+      ])
       #expect(result.status == 2, "\(value): \(result.standardError)")
     }
   }

@@ -1,8 +1,8 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCLI
 
@@ -74,13 +74,17 @@ import TestSupport
     let all = try PLYReader.read(path: raw).cloud.positions
     var cells = Set<[Double]>()
     let expected = all.filter { p in
-      cells.insert([p.x, p.y, p.z].map { (Double($0) / Double(Float(0.02))).rounded(.down) }).inserted
+      cells.insert([p.x, p.y, p.z].map { (Double($0) / Double(Float(0.02))).rounded(.down) })
+        .inserted
     }
     let document = try PLYReader.read(path: merged)
     #expect(document.cloud.positions == expected)
     #expect(document.header.comments.contains { $0.contains("merged while loading at 0.02 m") })
     for bad in ["0", "-1", "nan", "fine"] {
-      for command in [["export", recording, "-o", merged], ["view", recording], ["render", recording, "-o", "/tmp/x.png"]] {
+      for command in [
+        ["export", recording, "-o", merged], ["view", recording],
+        ["render", recording, "-o", "/tmp/x.png"],
+      ] {
         let refused = try CommandRunner.run(command + ["--merge", bad])
         #expect(refused.status == 2, "\(command[0]) --merge \(bad): \(refused.standardError)")
       }

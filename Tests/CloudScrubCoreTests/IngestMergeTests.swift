@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -20,7 +20,9 @@ import TestSupport
     // (−0.01, 0, 0) is in cell (−1, 0, 0); NaN is never kept.
     var merge = IngestMerge(voxelSizeMeters: 0.1)
     let first = try merge.thin(
-      Self.points([Point3(0.01, 0, 0), Point3(-0.01, 0, 0), Point3(0.09, 0.05, 0.02), Point3(.nan, 0, 0)]))
+      Self.points([
+        Point3(0.01, 0, 0), Point3(-0.01, 0, 0), Point3(0.09, 0.05, 0.02), Point3(.nan, 0, 0),
+      ]))
     #expect(first.positions == [Point3(0.01, 0, 0), Point3(-0.01, 0, 0)])
     #expect(first.colors == [RGB8(0, 0, 0), RGB8(1, 0, 0)])
     // A later frame adds only what falls in new voxels.
@@ -56,7 +58,8 @@ import TestSupport
   @Test func theViewerMergesOnlyWhatWouldNotFit() {
     let gb = 1 << 30
     // 240 frames of 256 × 192: 11.8 M points, 377 MB: every point.
-    let desk = ViewerMemoryPlan(choice: .automatic, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
+    let desk = ViewerMemoryPlan(
+      choice: .automatic, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(desk.mergeMeters == nil)
     #expect(desk.note == nil)
     #expect(desk.rawBytes == 240 * 256 * 192 * 32)
@@ -67,11 +70,16 @@ import TestSupport
     #expect(long.note?.contains("56.6 GB") == true)
     #expect(long.pointLimit == 2 * gb / 32)
     // Sizes no recording has (a hostile header) cannot overflow the estimate.
-    let huge = ViewerMemoryPlan(choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)
+    let huge = ViewerMemoryPlan(
+      choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)
     #expect(huge.rawBytes == Int.max)
     #expect(huge.mergeMeters == 0.005)
-    #expect(ViewerMemoryPlan(choice: .off, frames: 36_000, depthWidth: 256, depthHeight: 192).mergeMeters == nil)
-    #expect(ViewerMemoryPlan(choice: .voxel(meters: 0.01), frames: 1, depthWidth: 1, depthHeight: 1).mergeMeters == 0.01)
+    #expect(
+      ViewerMemoryPlan(choice: .off, frames: 36_000, depthWidth: 256, depthHeight: 192).mergeMeters
+        == nil)
+    #expect(
+      ViewerMemoryPlan(choice: .voxel(meters: 0.01), frames: 1, depthWidth: 1, depthHeight: 1)
+        .mergeMeters == 0.01)
   }
 
   @Test func aLoadPastThePointLimitStopsWithAMessage() throws {

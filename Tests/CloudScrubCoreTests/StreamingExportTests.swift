@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -79,7 +79,8 @@ import TestSupport
       store.append(frame.points, frameIndex: frame.index)
     }
     let cropped = store.cloud().subset(keeping: store.positions.map { $0.y > 0.3 })
-    #expect(accumulator.cloud().isBitwiseEqual(to: VoxelMerge.merge(cropped, voxelSizeMeters: 0.01)))
+    #expect(
+      accumulator.cloud().isBitwiseEqual(to: VoxelMerge.merge(cropped, voxelSizeMeters: 0.01)))
   }
 
   @Test(arguments: [PLYFormat.binaryLittleEndian, .binaryBigEndian, .ascii])

@@ -35,7 +35,9 @@ struct VoxelIndex {
   ///
   /// - Throws: `VoxelAccumulatorError.tooManyVoxels` past `maximumCount`.
   @inline(__always)
-  mutating func number(of point: Point3) throws(VoxelAccumulatorError) -> (number: Int, isNew: Bool)? {
+  mutating func number(of point: Point3) throws(VoxelAccumulatorError) -> (
+    number: Int, isNew: Bool
+  )? {
     guard let key = keying.key(point) else { return nil }
     var position = Int(truncatingIfNeeded: keying.hash(key)) & slotMask
     let mask = slotMask

@@ -53,7 +53,8 @@ public final class PLYStreamWriter {
   public func finish(comments: [String] = [], progress: ProgressHandler? = nil) throws {
     defer { spool.abandon() }
     let plan = try PLYWritePlan(cloud: template, options: options)
-    try file.write(Array(plan.header(vertexCount: count, comments: options.comments + comments).utf8))
+    try file.write(
+      Array(plan.header(vertexCount: count, comments: options.comments + comments).utf8))
     try copySpool(progress: progress)
     try file.commit()
   }

@@ -52,7 +52,8 @@ public struct DrawPlan: Equatable, Sendable {
   }
 
   /// Points in the largest pass of every `step`-th frame.
-  private static func largestPass(_ window: ClosedRange<Int>, frameRanges: [Int], step: Int) -> Int {
+  private static func largestPass(_ window: ClosedRange<Int>, frameRanges: [Int], step: Int) -> Int
+  {
     var sums = [Int](repeating: 0, count: step)
     for frame in window {
       sums[(frame - window.lowerBound) % step] += frameRanges[frame + 1] - frameRanges[frame]

@@ -36,7 +36,9 @@ public struct SceneRefinement<Signature: Equatable> {
   /// Points drawn so far of the current picture, and how many it shows in all.
   public var progress: (drawn: Int, total: Int) {
     guard let plan else { return (0, 0) }
-    let drawn = (0..<min(passesDrawn, plan.passCount)).reduce(0) { $0 + plan.pointCount(ofPass: $1) }
+    let drawn = (0..<min(passesDrawn, plan.passCount)).reduce(0) {
+      $0 + plan.pointCount(ofPass: $1)
+    }
     return (drawn, plan.totalPoints)
   }
 

@@ -81,7 +81,8 @@ import Testing
     let plan = DrawPlan(visibleFrames: 0...9, frameRanges: frameRanges, budgetPoints: 4)
     #expect(plan.frames == 0...1)
     #expect(Self.allPoints(plan).sorted() == Array(0..<10))
-    #expect(DrawPlan(visibleFrames: 3...9, frameRanges: frameRanges, budgetPoints: 4).passCount == 0)
+    #expect(
+      DrawPlan(visibleFrames: 3...9, frameRanges: frameRanges, budgetPoints: 4).passCount == 0)
     #expect(DrawPlan(visibleFrames: nil, frameRanges: frameRanges, budgetPoints: 4).passCount == 0)
   }
 
@@ -91,13 +92,15 @@ import Testing
     let plan = { (budget: Int) in
       DrawPlan(visibleFrames: 0...5, frameRanges: frameRanges, budgetPoints: budget)
     }
-    #expect(refinement.step(for: 1, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+    #expect(
+      refinement.step(for: 1, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
     #expect(refinement.isRefining)
     #expect(
       refinement.step(for: 1, makePlan: plan)
         == .draw(pass: [3..<7, 20..<26], continuing: true, points: 10))
     // The camera moved: the first pass again, over a cleared picture.
-    #expect(refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+    #expect(
+      refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
     var drawn = [0..<3]
     while case .draw(let pass, let continuing, _) = refinement.step(for: 2, makePlan: plan) {
       #expect(continuing)
@@ -108,7 +111,8 @@ import Testing
     #expect(refinement.progress == (26, 26))
     #expect(refinement.step(for: 2, makePlan: plan) == .idle)
     refinement.invalidate()
-    #expect(refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+    #expect(
+      refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
   }
 
   @Test func budgetFollowsTheMeasuredSpeed() {
