@@ -30,6 +30,8 @@ struct SceneSignature: Equatable {
   /// The cleaning preview's revision, nil when no preview shows.
   var preview: Int?
   var lines: [LineVertex]
+  /// The frame whose every point is drawn in place of the store's, if any.
+  var wholeFrame: Int?
 }
 
 /// What the panels show besides the state, so that a change redraws them.
@@ -54,6 +56,7 @@ public final class ViewerApp {
   private var previews: PreviewTextures
   private var cleaning = CleaningPanel()
   private let cleaningPreview: CleaningPreview
+  private let wholeFrame: WholeFrame
   /// A crop-box face being dragged in the scene: the face, where the drag started
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
@@ -81,6 +84,7 @@ public final class ViewerApp {
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
     cleaningPreview = CleaningPreview(backend: backend)
+    wholeFrame = WholeFrame(backend: backend)
     self.opener = opener
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
@@ -100,6 +104,7 @@ public final class ViewerApp {
     renderer.mirror.reset()
     cleaningPreview.clear()
     previews.clear()
+    wholeFrame.clear()
     refinement.invalidate()
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
@@ -121,7 +126,7 @@ public final class ViewerApp {
     lastTime = glfwGetTime()
     while !window.shouldClose {
       let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
-      let waiting = previews.isWorking || cleaningPreview.isRunning
+      let waiting = previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
       let wait = moving || refinement.isRefining || session.isLoading ? 0 : waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
@@ -148,9 +153,11 @@ public final class ViewerApp {
       let preview = cleaningPreview.update(
         enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
       let lines = cropLines()
+      let replacement = wholeFrame.update(for: session)
       let signature = SceneSignature(
         state: session.state, points: session.content.store.count,
-        preview: preview == nil ? nil : cleaningPreview.revision, lines: lines)
+        preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
+        wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame)
       let panelSignature = PanelSignature(
         loading: session.isLoading, message: session.message.map { "\($0)" }, summary: cleaningPreview.summary,
         refining: refinement.isRefining)
@@ -175,7 +182,7 @@ public final class ViewerApp {
         let started = glfwGetTime()
         renderer.draw(
           state: session.state, frameRanges: frameRanges, pass: pass, continuing: continuing,
-          preview: preview, extraLines: lines)
+          preview: preview, extraLines: lines, replacement: continuing ? nil : replacement)
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .idle:

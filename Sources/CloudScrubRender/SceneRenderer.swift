@@ -42,9 +42,12 @@ public final class SceneRenderer {
   ///   - pass: the ranges of points to draw (whole-cloud indices).
   ///   - continuing: adds to the picture the previous pass left instead of starting a
   ///     new one; the state must be the same as for that pass.
+  ///   - replacement: points drawn instead of the pass's (the whole current frame of a
+  ///     recording merged while it loaded).
   public func draw(
     state: ViewerState, frameRanges: [Int], pass: [Range<Int>], continuing: Bool,
-    preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
+    preview: PointBufferMirror? = nil, extraLines: [LineVertex] = [],
+    replacement: PointBufferMirror? = nil
   ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
@@ -63,9 +66,17 @@ public final class SceneRenderer {
 
     var uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
     uniforms.dimmed = preview != nil
-    for range in pass {
-      for call in mirror.drawCalls(for: range) {
-        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+    if let replacement {
+      var own = uniforms
+      own.frameCount = 1
+      for call in replacement.drawCalls(for: 0..<replacement.uploadedPoints) {
+        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: own)
+      }
+    } else {
+      for range in pass {
+        for call in mirror.drawCalls(for: range) {
+          backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+        }
       }
     }
     if let preview {

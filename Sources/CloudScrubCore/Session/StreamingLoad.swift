@@ -34,6 +34,8 @@ public final class StreamingLoad: @unchecked Sendable {
   private var inbox: [LoadedFrame] = []
   private var currentStatus: LoadStatus
   private var cancelled = false
+  /// The ingest-time merge the load runs, nil when it keeps every point.
+  public let ingestMergeMeters: Float?
 
   /// Starts loading `loader`'s frames on a background thread.
   ///
@@ -44,6 +46,7 @@ public final class StreamingLoad: @unchecked Sendable {
     currentStatus = .loading(framesDone: 0, framesTotal: total)
     var merging = loader
     if let merge = memory?.mergeMeters { merging.ingestMergeMeters = merge }
+    ingestMergeMeters = merging.ingestMergeMeters
     let running = merging
     Thread.detachNewThread { [self] in run(running, memory: memory) }
   }
@@ -55,6 +58,7 @@ public final class StreamingLoad: @unchecked Sendable {
     points.colors = cloud.colors ?? Array(repeating: FramePoints.noColor, count: cloud.count)
     points.confidence = Self.confidence(of: cloud)
     inbox = [LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)]
+    ingestMergeMeters = nil
     currentStatus = .finished(frames: 1)
   }
 

@@ -1,0 +1,92 @@
+import CloudScrubCore
+import CloudScrubRender
+import Foundation
+
+/// The playhead's frame with every one of its points, for "this frame only" when the
+/// recording was merged while it loaded (the store then holds only the points each
+/// frame added to the scene). The frame is unprojected again on a background thread
+/// and uploaded into a mirror of its own, which the scene draws instead of the store's
+/// points for that frame.
+final class WholeFrame {
+  let mirror: PointBufferMirror
+  /// The recording index of the frame in the mirror, nil when it holds none.
+  private(set) var shownFrame: Int?
+  private var requestedFrame: Int?
+  private let mailbox = Mailbox()
+
+  /// What the background thread hands back, under a lock; `generation` drops results
+  /// for a document that is no longer open.
+  private final class Mailbox: @unchecked Sendable {
+    let lock = NSLock()
+    var ready: (frame: Int, points: FramePoints)?
+    var busy = false
+    var generation = 0
+  }
+
+  init(backend: any RenderBackend) {
+    mirror = PointBufferMirror(backend: backend, uploadsFrameTable: false)
+  }
+
+  /// Whether the frame is being unprojected.
+  var isWorking: Bool {
+    mailbox.lock.lock()
+    defer { mailbox.lock.unlock() }
+    return mailbox.busy
+  }
+
+  /// The mirror to draw in place of the store's points, or nil when the store's own
+  /// points are the ones to draw (no merge, another timeline mode, or the frame's
+  /// points are not ready yet). Starts unprojecting the playhead's frame when needed.
+  func update(for session: ViewerSession) -> PointBufferMirror? {
+    guard let document = session.document, let source = document.recording,
+      document.load.ingestMergeMeters != nil, session.state.playback.mode == .currentFrameOnly
+    else { return nil }
+    mailbox.lock.lock()
+    let finished = mailbox.ready
+    mailbox.ready = nil
+    let working = mailbox.busy
+    mailbox.lock.unlock()
+    if let finished {
+      mirror.reset()
+      var store = PointStore()
+      store.append(finished.points, frameIndex: finished.frame)
+      try? mirror.sync(with: store)
+      shownFrame = finished.frame
+    }
+    let position = session.state.playback.currentFrame
+    guard session.content.frameIndices.indices.contains(position) else { return nil }
+    let frame = session.content.frameIndices[position]
+    if frame != requestedFrame && !working {
+      start(frame, source: source, decoder: document.decoder)
+    }
+    return shownFrame == frame ? mirror : nil
+  }
+
+  /// Forgets the frame (a new document is opening).
+  func clear() {
+    mailbox.lock.lock()
+    mailbox.generation += 1
+    mailbox.ready = nil
+    mailbox.lock.unlock()
+    mirror.reset()
+    shownFrame = nil
+    requestedFrame = nil
+  }
+
+  private func start(_ frame: Int, source: any RecordingSource, decoder: (any ColorDecoder)?) {
+    requestedFrame = frame
+    let mailbox = self.mailbox
+    mailbox.lock.lock()
+    mailbox.busy = true
+    let ticket = mailbox.generation
+    mailbox.lock.unlock()
+    Thread.detachNewThread {
+      // A frame that fails to decode shows the store's points for it instead.
+      let points = try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)
+      mailbox.lock.lock()
+      if ticket == mailbox.generation, let points { mailbox.ready = (frame, points) }
+      mailbox.busy = false
+      mailbox.lock.unlock()
+    }
+  }
+}
