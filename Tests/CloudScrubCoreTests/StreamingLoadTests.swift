@@ -84,9 +84,35 @@ import TestSupport
   }
 
   @Test func cancellingStopsDelivery() {
-    let load = StreamingLoad(recording: RecordingLoader(source: Self.recording()))
+    // The recording holds its frames back until the test has cancelled, so the load
+    // cannot finish first, however the threads are scheduled.
+    let gate = DispatchSemaphore(value: 0)
+    let source = GatedRecording(inner: Self.recording(), gate: gate)
+    let load = StreamingLoad(recording: RecordingLoader(source: source))
     load.cancel()
-    Thread.sleep(forTimeInterval: 0.05)
     #expect(load.status == .cancelled)
+    for _ in 0..<3 { gate.signal() }
+    let deadline = Date().addingTimeInterval(30)
+    while load.hasFramesToCome && load.take().isEmpty && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.005)
+    }
+    #expect(load.status == .cancelled)
+    #expect(load.take().isEmpty)
   }
+}
+
+/// A recording whose frames wait for a signal each: tests decide when frames exist.
+private struct GatedRecording: RecordingSource {
+  var inner: InMemoryRecording
+  var gate: DispatchSemaphore
+
+  var description: RecordingDescription { inner.description }
+  var frameCount: Int { inner.frameCount }
+
+  func frame(at index: Int) throws -> CapturedFrame {
+    gate.wait()
+    return try inner.frame(at: index)
+  }
+
+  func frameInfo(at index: Int) throws -> FrameInfo { try inner.frameInfo(at: index) }
 }
