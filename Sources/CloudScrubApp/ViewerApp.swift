@@ -14,12 +14,18 @@ public struct ViewerOptions {
   /// For benchmarks: print how long the first frame with points took to reach the
   /// screen, and close.
   public var exitAfterFirstFrame = false
+  /// Who draws the points (`--renderer`); the panel can switch.
+  public var renderer: PointRendererChoice = .auto
 
-  public init(widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false) {
+  public init(
+    widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false,
+    renderer: PointRendererChoice = .auto
+  ) {
     self.widthPixels = widthPixels
     self.heightPixels = heightPixels
     self.path = path
     self.exitAfterFirstFrame = exitAfterFirstFrame
+    self.renderer = renderer
   }
 }
 
@@ -29,6 +35,7 @@ public final class ViewerApp {
   private let window: GLFWWindow
   private let backend: GLBackend
   private let renderer: SceneRenderer
+  private let rendererSwitch: RendererSwitch
   private let opener: any ViewerDocumentOpener
   private var session: ViewerSession
   private var mapper = InputMapper()
@@ -58,6 +65,7 @@ public final class ViewerApp {
     window = try GLFWWindow(width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
+    rendererSwitch = RendererSwitch(choice: options.renderer, backend: backend)
     cleaningPreview = CleaningPreview(backend: backend)
     self.opener = opener
     exitAfterFirstFrame = options.exitAfterFirstFrame
@@ -122,7 +130,7 @@ public final class ViewerApp {
       let preview = cleaningPreview.update(
         enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
       renderer.draw(
-        state: session.state, frameRanges: session.content.store.frameRanges, preview: preview,
+        state: session.state, store: session.content.store, preview: preview,
         extraLines: cropLines())
 
       updateTitle()
@@ -130,7 +138,7 @@ public final class ViewerApp {
       let scale = window.pixelScale
       let actions = panels.draw(
         session: session, previews: previews, cleaning: &cleaning, cleaningSummary: cleaningPreview.summary,
-        width: Float(window.framebufferSize.width) / scale,
+        renderer: rendererSwitch.status, width: Float(window.framebufferSize.width) / scale,
         height: Float(window.framebufferSize.height) / scale)
       csui_render()
       window.swapBuffers()
@@ -243,6 +251,8 @@ public final class ViewerApp {
         export(to: path)
       case .setLastFramesCount(let count):
         mapper.lastFramesCount = count
+      case .setRenderer(let choice):
+        rendererSwitch.choose(choice)
       }
     }
   }

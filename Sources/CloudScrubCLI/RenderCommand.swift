@@ -28,6 +28,10 @@ enum RenderCommand {
       --camera capture:N    view through frame N's capture camera
       --edl                 eye-dome lighting
       --overlays on|off     grid, axes, trajectory and frustum (default on)
+      --renderer auto|gl|cpu
+                            who draws the points: OpenGL, or the CPU point
+                            rasterizer (default auto: the CPU when OpenGL is a
+                            software renderer such as Mesa's llvmpipe)
       -h, --help            show this help
     """
 
@@ -35,7 +39,7 @@ enum RenderCommand {
     valueOptions: [
       "-o": "output", "--output": "output", "--frames": "frames", "--size": "size",
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
-      "--min-confidence": "min-confidence", "--overlays": "overlays",
+      "--min-confidence": "min-confidence", "--overlays": "overlays", "--renderer": "renderer",
     ],
     flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
 
@@ -58,6 +62,7 @@ struct RenderRequest {
   var height = 720
   var commands: [ViewerCommand] = []
   var camera: CameraChoice = .fit
+  var renderer: PointRendererChoice = .auto
 
   enum CameraChoice: Equatable {
     case fit
@@ -106,6 +111,15 @@ struct RenderRequest {
       }
     }
     if let text = parsed.value("camera") { camera = try Self.camera(text) }
+    if let text = parsed.value("renderer") { renderer = try Self.renderer(text) }
+  }
+
+  /// The `--renderer` value `text`, as `render` and `view` spell it.
+  static func renderer(_ text: String) throws -> PointRendererChoice {
+    guard let choice = PointRendererChoice(rawValue: text) else {
+      throw UsageError("--renderer is auto, gl or cpu, not '\(text)'")
+    }
+    return choice
   }
 
   static func camera(_ text: String) throws -> CameraChoice {

@@ -14,22 +14,29 @@ public final class SceneRenderer {
   }
 
   /// Uploads what the store has that the GPU does not (nothing when it is in step).
+  /// When the backend draws points from the CPU store, nothing is uploaded and what an
+  /// earlier OpenGL renderer uploaded is freed: the points are never held twice.
   ///
   /// - Throws: `RenderError` when the GPU cannot hold more points.
   public func sync(with store: PointStore) throws {
+    if backend.drawsPointsFromStore {
+      if mirror.uploadedPoints > 0 { mirror.reset() }
+      return
+    }
     try mirror.sync(with: store)
   }
 
-  /// Draws one picture of `state`, whose points are those of a store with
-  /// `frameRanges`.
+  /// Draws one picture of `state`, whose points are those of `store` (drawn from the
+  /// GPU mirror, or from the store itself when the backend rasterizes on the CPU).
   ///
   /// - Parameters:
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
   ///     shown points dimmed behind them.
   ///   - extraLines: more overlay segments (the crop box).
   public func draw(
-    state: ViewerState, frameRanges: [Int], preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
+    state: ViewerState, store: PointStore, preview: OverlayPoints? = nil, extraLines: [LineVertex] = []
   ) {
+    let frameRanges = store.frameRanges
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
@@ -43,22 +50,35 @@ public final class SceneRenderer {
 
     var uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
     uniforms.dimmed = preview != nil
-    for call in mirror.drawCalls(for: state.drawRange(frameRanges: frameRanges)) {
-      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
-    }
+    drawPoints(store, mirror: mirror, range: state.drawRange(frameRanges: frameRanges), uniforms: uniforms)
     if let preview {
       var kept = uniforms
       kept.dimmed = false
       kept.frameCount = 1
       // Drawn slightly larger so the kept points cover the dimmed ones they came from.
       kept.pointSizePixels = uniforms.pointSizePixels + 1
-      for call in preview.drawCalls(for: 0..<preview.uploadedPoints) {
-        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: kept)
-      }
+      // A preview that cannot be uploaded is drawn as far as it was.
+      try? preview.prepare()
+      drawPoints(preview.store, mirror: preview.mirror, range: 0..<preview.count, uniforms: kept)
     }
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
     backend.endFrame()
+  }
+
+  /// Points `range` of `store`: from the CPU store when the backend rasterizes there,
+  /// else as the mirror's draw calls (clipped to what it has uploaded).
+  private func drawPoints(
+    _ store: PointStore, mirror: PointBufferMirror, range: Range<Int>, uniforms: PointUniforms
+  ) {
+    if backend.drawsPointsFromStore {
+      let wanted = range.clamped(to: 0..<store.count)
+      if !wanted.isEmpty { backend.drawPoints(from: store, range: wanted, uniforms: uniforms) }
+      return
+    }
+    for call in mirror.drawCalls(for: range) {
+      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+    }
   }
 
   func pointUniforms(

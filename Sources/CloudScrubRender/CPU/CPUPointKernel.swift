@@ -1,0 +1,166 @@
+import CloudScrubCore
+
+/// How a point's colour is found, one type a colour mode, so that the splatting loop
+/// is specialised per mode and has no switch inside.
+protocol CPUPointColoring {
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32
+}
+
+/// The stored colour, through a byte table (the identity, or the dimmed bytes).
+struct StoredColoring: CPUPointColoring {
+  let colors: UnsafePointer<RGB8>
+  let table: UnsafePointer<UInt32>
+
+  @inline(__always)
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 {
+    let c = colors[index]
+    return table[Int(c.r)] | table[Int(c.g)] << 8 | table[Int(c.b)] << 16 | CPUPointShading.pointAlpha
+  }
+}
+
+/// The ramp over height along the up axis.
+struct HeightColoring: CPUPointColoring {
+  let up: SIMD3<Float>
+  let low: Float
+  let span: Float
+  let dimmed: Bool
+
+  @inline(__always)
+  func color(at index: Int, position p: Point3, confidence: UInt8) -> UInt32 {
+    let h = p.x * up.x + p.y * up.y + p.z * up.z
+    return CPUPointShading.packed(CPUPointShading.ramp((h - low) / span), dimmed: dimmed)
+  }
+}
+
+/// The ramp over distance along the view direction.
+struct DepthColoring: CPUPointColoring {
+  /// The third row of the view matrix: view-space z is its dot with (x, y, z, 1).
+  let viewRow: SIMD4<Float>
+  let low: Float
+  let span: Float
+  let dimmed: Bool
+
+  @inline(__always)
+  func color(at index: Int, position p: Point3, confidence: UInt8) -> UInt32 {
+    let d = -(viewRow.x * p.x + viewRow.y * p.y + viewRow.z * p.z + viewRow.w)
+    return CPUPointShading.packed(CPUPointShading.ramp((d - low) / span), dimmed: dimmed)
+  }
+}
+
+/// A colour a confidence value (the confidence mode).
+struct ConfidenceColoring: CPUPointColoring {
+  let table: UnsafePointer<UInt32>
+
+  @inline(__always)
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 { table[Int(confidence)] }
+}
+
+/// One colour for every point (a stretch of one frame in the frame mode).
+struct ConstantColoring: CPUPointColoring {
+  let packed: UInt32
+
+  @inline(__always)
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 { packed }
+}
+
+/// What one worker draws into: its packed depth-and-colour buffer, and the view.
+///
+/// Each word is the window depth's bit pattern (a non-negative `Float`, so integer
+/// order is depth order) in the high 32 bits and the packed colour in the low 32:
+/// the smaller word is the nearer point, as with a depth test of `GL_LESS`.
+struct CPUSplatTarget: @unchecked Sendable {
+  var buffer: UnsafeMutablePointer<UInt64>
+  var widthPixels: Int
+  var heightPixels: Int
+  /// Rows of the view-projection matrix.
+  var row0: SIMD4<Float>
+  var row1: SIMD4<Float>
+  var row2: SIMD4<Float>
+  var row3: SIMD4<Float>
+  /// Confidence values below this are not drawn; 255 ("no map") always is.
+  var minConfidence: UInt8
+  var pointSizePixels: Float
+  var roundPoints: Bool
+
+  init(buffer: UnsafeMutablePointer<UInt64>, widthPixels: Int, heightPixels: Int, uniforms: PointUniforms) {
+    self.buffer = buffer
+    self.widthPixels = widthPixels
+    self.heightPixels = heightPixels
+    let m = uniforms.viewProjection.columnMajor
+    row0 = SIMD4(m[0], m[4], m[8], m[12])
+    row1 = SIMD4(m[1], m[5], m[9], m[13])
+    row2 = SIMD4(m[2], m[6], m[10], m[14])
+    row3 = SIMD4(m[3], m[7], m[11], m[15])
+    minConfidence = uniforms.minConfidence.rawValue
+    // GL points are at least one pixel wide.
+    pointSizePixels = max(1, uniforms.pointSizePixels)
+    roundPoints = uniforms.roundPoints
+  }
+
+  /// Splats points `range`: each one inside the clip volume covers the pixels whose
+  /// centres lie in the square of side `pointSizePixels` about its window position
+  /// (in the disc of that diameter for round points), and keeps a pixel when nearer
+  /// than what the pixel holds.
+  @inline(__always)
+  func splat<C: CPUPointColoring>(
+    _ range: Range<Int>, positions: UnsafePointer<Point3>, confidence: UnsafePointer<UInt8>, coloring: C
+  ) {
+    let width = widthPixels
+    let height = heightPixels
+    let halfWidth = Float(width) * 0.5
+    let halfHeight = Float(height) * 0.5
+    let minimum = minConfidence
+    let single = pointSizePixels == 1
+    for index in range {
+      let c = confidence[index]
+      if c != 255 && c < minimum { continue }
+      let p = positions[index]
+      let cw = row3.x * p.x + row3.y * p.y + row3.z * p.z + row3.w
+      let cx = row0.x * p.x + row0.y * p.y + row0.z * p.z + row0.w
+      let cy = row1.x * p.x + row1.y * p.y + row1.z * p.z + row1.w
+      let cz = row2.x * p.x + row2.y * p.y + row2.z * p.z + row2.w
+      // Outside the clip volume (behind the camera included): GL drops the point.
+      guard cw > 0, abs(cx) <= cw, abs(cy) <= cw, abs(cz) <= cw else { continue }
+      let inverseW = 1 / cw
+      let xWindow = (cx * inverseW + 1) * halfWidth
+      let yWindow = (cy * inverseW + 1) * halfHeight
+      let depth = max(0, cz * inverseW * 0.5 + 0.5)
+      let word =
+        UInt64(depth.bitPattern) << 32 | UInt64(coloring.color(at: index, position: p, confidence: c))
+      if single {
+        let x = Int(xWindow)
+        let y = Int(yWindow)
+        if x >= width || y >= height { continue }
+        let pixel = buffer + (y &* width &+ x)
+        if word < pixel.pointee { pixel.pointee = word }
+      } else {
+        splatWide(word, xWindow: xWindow, yWindow: yWindow)
+      }
+    }
+  }
+
+  /// A point wider than one pixel: its square, or the disc inside it.
+  @inline(__always)
+  private func splatWide(_ word: UInt64, xWindow: Float, yWindow: Float) {
+    let half = pointSizePixels * 0.5
+    // Pixel x is covered when its centre x + 0.5 lies in [xWindow - half, xWindow + half).
+    let x0 = max(0, Int((xWindow - half - 0.5).rounded(.up)))
+    let x1 = min(widthPixels - 1, Int((xWindow + half - 0.5).rounded(.up)) - 1)
+    let y0 = max(0, Int((yWindow - half - 0.5).rounded(.up)))
+    let y1 = min(heightPixels - 1, Int((yWindow + half - 0.5).rounded(.up)) - 1)
+    guard x0 <= x1, y0 <= y1 else { return }
+    let radiusSquared = half * half
+    for y in y0...y1 {
+      let row = buffer + y &* widthPixels
+      let dy = Float(y) + 0.5 - yWindow
+      for x in x0...x1 {
+        if roundPoints {
+          let dx = Float(x) + 0.5 - xWindow
+          if dx * dx + dy * dy > radiusSquared { continue }
+        }
+        let pixel = row + x
+        if word < pixel.pointee { pixel.pointee = word }
+      }
+    }
+  }
+}
