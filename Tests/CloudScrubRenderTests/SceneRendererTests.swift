@@ -189,6 +189,22 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     #expect(setups.map(\.widthPixels) == [320])
   }
 
+  @Test func backendDrawingFromTheStoreGetsStoreRangesAndNoUploads() throws {
+    let backend = RecordingRenderBackend()
+    backend.drawsPointsFromStore = true
+    let points = store(framePointCounts: Self.counts)
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: points)
+    var state = loadedState(points)
+    state.apply(.playback(.setMode(.lastFrames(2))))
+    state.apply(.playback(.seek(frame: 3)))
+    renderer.draw(state: state, store: points)
+    #expect(backend.uploadedPointBytes == 0)
+    #expect(backend.frameStarts.isEmpty)
+    // One call for the whole window, not one a chunk.
+    #expect(backend.drawnPointIndices == [7..<20])
+  }
+
   @Test func newCloudReleasesTheOldChunks() throws {
     let backend = RecordingRenderBackend()
     let mirror = PointBufferMirror(backend: backend)

@@ -110,7 +110,9 @@ struct CPUSplatTarget: @unchecked Sendable {
     let halfWidth = Float(width) * 0.5
     let halfHeight = Float(height) * 0.5
     let minimum = minConfidence
-    let single = pointSizePixels == 1
+    // A round point one pixel wide keeps its pixel only when the pixel centre is within
+    // half a pixel of it (gl_PointCoord's disc test): it takes the general path.
+    let single = pointSizePixels == 1 && !roundPoints
     for index in range {
       let c = confidence[index]
       if c != 255 && c < minimum { continue }
