@@ -81,7 +81,9 @@ public final class SceneRenderer {
     }
   }
 
-  func pointUniforms(
+  /// The uniforms `draw` gives the points of `state` (for benchmarks that drive a
+  /// backend or the CPU rasterizer directly).
+  public func pointUniforms(
     state: ViewerState, view: Matrix4, viewProjection: Matrix4, frameRanges: [Int]
   ) -> PointUniforms {
     let up = state.scene.up.vector

@@ -106,6 +106,7 @@ import Testing
       Point3(0.1, 0.1, -3.5),  // past the far plane
       Point3(2.5, 0, -2),  // right of the frustum (ndc x 1.25)
       Point3(0, -2.1, -2),  // below it
+      Point3(.infinity, 0, -2), Point3(0, 0, -.infinity), Point3(.nan, 0, -2),  // not numbers
     ]
     let store = Self.store(outside.map { ($0, RGB8(255, 255, 255), 2) })
     for size: Float in [1, 5] {

@@ -6,8 +6,19 @@ protocol CPUPointColoring {
   func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32
 }
 
-/// The stored colour, through a byte table (the identity, or the dimmed bytes).
+/// The stored colour as it is.
 struct StoredColoring: CPUPointColoring {
+  let colors: UnsafePointer<RGB8>
+
+  @inline(__always)
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 {
+    let c = colors[index]
+    return UInt32(c.r) | UInt32(c.g) << 8 | UInt32(c.b) << 16 | CPUPointShading.pointAlpha
+  }
+}
+
+/// The stored colour through a byte table (the dimmed bytes).
+struct DimmedStoredColoring: CPUPointColoring {
   let colors: UnsafePointer<RGB8>
   let table: UnsafePointer<UInt32>
 
@@ -101,68 +112,113 @@ struct CPUSplatTarget: @unchecked Sendable {
   /// centres lie in the square of side `pointSizePixels` about its window position
   /// (in the disc of that diameter for round points), and keeps a pixel when nearer
   /// than what the pixel holds.
+  ///
+  /// Two loops a batch: the first projects points and lists the pixels they cover with
+  /// their words; the second writes them. The second is a handful of instructions a
+  /// pixel with no branch on the data, so many of its framebuffer loads (the slow
+  /// part: the framebuffer is larger than the caches near the core) are in flight at
+  /// once.
   @inline(__always)
   func splat<C: CPUPointColoring>(
     _ range: Range<Int>, positions: UnsafePointer<Point3>, confidence: UnsafePointer<UInt8>, coloring: C
   ) {
     let width = widthPixels
     let height = heightPixels
-    let halfWidth = Float(width) * 0.5
-    let halfHeight = Float(height) * 0.5
+    let widthWindow = Float(width)
+    let heightWindow = Float(height)
+    let halfWidth = widthWindow * 0.5
+    let halfHeight = heightWindow * 0.5
     let minimum = minConfidence
+    let half = pointSizePixels * 0.5
+    let radiusSquared = half * half
+    let round = roundPoints
+    let roundMask = round ? 1 : 0
     // A round point one pixel wide keeps its pixel only when the pixel centre is within
-    // half a pixel of it (gl_PointCoord's disc test): it takes the general path.
-    let single = pointSizePixels == 1 && !roundPoints
-    for index in range {
-      let c = confidence[index]
-      if c != 255 && c < minimum { continue }
-      let p = positions[index]
-      let cw = row3.x * p.x + row3.y * p.y + row3.z * p.z + row3.w
-      let cx = row0.x * p.x + row0.y * p.y + row0.z * p.z + row0.w
-      let cy = row1.x * p.x + row1.y * p.y + row1.z * p.z + row1.w
-      let cz = row2.x * p.x + row2.y * p.y + row2.z * p.z + row2.w
-      // Outside the clip volume (behind the camera included): GL drops the point.
-      guard cw > 0, abs(cx) <= cw, abs(cy) <= cw, abs(cz) <= cw else { continue }
-      let inverseW = 1 / cw
-      let xWindow = (cx * inverseW + 1) * halfWidth
-      let yWindow = (cy * inverseW + 1) * halfHeight
-      let depth = max(0, cz * inverseW * 0.5 + 0.5)
-      let word =
-        UInt64(depth.bitPattern) << 32 | UInt64(coloring.color(at: index, position: p, confidence: c))
-      if single {
-        let x = Int(xWindow)
-        let y = Int(yWindow)
-        if x >= width || y >= height { continue }
-        let pixel = buffer + (y &* width &+ x)
-        if word < pixel.pointee { pixel.pointee = word }
-      } else {
-        splatWide(word, xWindow: xWindow, yWindow: yWindow)
+    // half a pixel of it (gl_PointCoord's disc test), so it takes the general path.
+    let single = pointSizePixels == 1 && !round
+    // Pixels one point can cover: ⌈size⌉ + 1 a side at most.
+    let side = Int(pointSizePixels) + 2
+    let footprint = side * side
+    let capacity = max(2048, 4 * footprint)
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { words in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pixels in
+        guard let words = words.baseAddress, let pixels = pixels.baseAddress else { return }
+        var count = 0
+        for index in range {
+          let c = confidence[index]
+          if c != 255 && c < minimum { continue }
+          let p = positions[index]
+          let cw = row3.x * p.x + row3.y * p.y + row3.z * p.z + row3.w
+          let cx = row0.x * p.x + row0.y * p.y + row0.z * p.z + row0.w
+          let cy = row1.x * p.x + row1.y * p.y + row1.z * p.z + row1.w
+          let cz = row2.x * p.x + row2.y * p.y + row2.z * p.z + row2.w
+          // Outside the clip volume (behind the camera included): GL drops the point.
+          guard cw > 0, abs(cx) <= cw, abs(cy) <= cw, abs(cz) <= cw else { continue }
+          let inverseW = 1 / cw
+          let xWindow = (cx * inverseW + 1) * halfWidth
+          let yWindow = (cy * inverseW + 1) * halfHeight
+          // Infinite coordinates give NaN here, which fails these (and would trap in Int()).
+          guard xWindow <= widthWindow, yWindow <= heightWindow else { continue }
+          // The sign bit cleared: -0 at the near plane is 0.
+          let depthBits = (cz * inverseW * 0.5 + 0.5).bitPattern & 0x7FFF_FFFF
+          let word = UInt64(depthBits) << 32 | UInt64(coloring.color(at: index, position: p, confidence: c))
+          if single {
+            let x = Int(xWindow)
+            let y = Int(yWindow)
+            if x >= width || y >= height { continue }
+            pixels[count] = Int32(truncatingIfNeeded: y &* width &+ x)
+            words[count] = word
+            count &+= 1
+            if count == capacity { Self.write(words, pixels, count, into: buffer); count = 0 }
+            continue
+          }
+          // Pixel x is covered when its centre x + 0.5 lies in [xWindow - half, xWindow + half).
+          let x0 = max(0, Self.ceiling(xWindow - half - 0.5))
+          let x1 = min(width - 1, Self.ceiling(xWindow + half - 0.5) - 1)
+          let y0 = max(0, Self.ceiling(yWindow - half - 0.5))
+          let y1 = min(height - 1, Self.ceiling(yWindow + half - 0.5) - 1)
+          if x0 > x1 || y0 > y1 { continue }
+          if count > capacity - footprint { Self.write(words, pixels, count, into: buffer); count = 0 }
+          for y in y0...y1 {
+            let dy = Float(y) + 0.5 - yWindow
+            let rowStart = y &* width
+            for x in x0...x1 {
+              pixels[count] = Int32(truncatingIfNeeded: rowStart &+ x)
+              words[count] = word
+              // Outside the disc: written but not counted, so the next pixel replaces it.
+              // The sign bit of r² - d² says which, with no branch to mispredict
+              // (r² - d² is +0, not -0, on the rim, which GL keeps).
+              let dx = Float(x) + 0.5 - xWindow
+              let outside = Int((radiusSquared - (dx * dx + dy * dy)).bitPattern >> 31) & roundMask
+              count &+= 1 &- outside
+            }
+          }
+        }
+        Self.write(words, pixels, count, into: buffer)
       }
     }
   }
 
-  /// A point wider than one pixel: its square, or the disc inside it.
+  /// Keeps the smaller word at each listed pixel.
   @inline(__always)
-  private func splatWide(_ word: UInt64, xWindow: Float, yWindow: Float) {
-    let half = pointSizePixels * 0.5
-    // Pixel x is covered when its centre x + 0.5 lies in [xWindow - half, xWindow + half).
-    let x0 = max(0, Int((xWindow - half - 0.5).rounded(.up)))
-    let x1 = min(widthPixels - 1, Int((xWindow + half - 0.5).rounded(.up)) - 1)
-    let y0 = max(0, Int((yWindow - half - 0.5).rounded(.up)))
-    let y1 = min(heightPixels - 1, Int((yWindow + half - 0.5).rounded(.up)) - 1)
-    guard x0 <= x1, y0 <= y1 else { return }
-    let radiusSquared = half * half
-    for y in y0...y1 {
-      let row = buffer + y &* widthPixels
-      let dy = Float(y) + 0.5 - yWindow
-      for x in x0...x1 {
-        if roundPoints {
-          let dx = Float(x) + 0.5 - xWindow
-          if dx * dx + dy * dy > radiusSquared { continue }
-        }
-        let pixel = row + x
-        if word < pixel.pointee { pixel.pointee = word }
-      }
+  private static func write(
+    _ words: UnsafeMutablePointer<UInt64>, _ pixels: UnsafeMutablePointer<Int32>, _ count: Int,
+    into buffer: UnsafeMutablePointer<UInt64>
+  ) {
+    for k in 0..<count {
+      let pixel = buffer + Int(pixels[k])
+      // Written only when nearer: most points are hidden, and a line left clean is
+      // not written back to memory.
+      let word = words[k]
+      if word < pixel.pointee { pixel.pointee = word }
     }
+  }
+
+  /// The smallest integer at or above `value` (finite, well inside `Int`'s range),
+  /// without the library call that `rounded(.up)` becomes on baseline x86-64.
+  @inline(__always)
+  static func ceiling(_ value: Float) -> Int {
+    let truncated = Int(value)
+    return Float(truncated) < value ? truncated &+ 1 : truncated
   }
 }

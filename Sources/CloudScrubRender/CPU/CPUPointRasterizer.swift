@@ -83,11 +83,15 @@ public final class CPUPointRasterizer {
           }
           let points = PointArrays(positions: p, colors: c, confidence: k)
           switch uniforms.colorMode {
+          case .rgb where !dimmed:
+            run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, StoredColoring(colors: c)) }
           case .rgb:
-            let table = CPUPointShading.byteTable(dimmed: dimmed)
+            let table = CPUPointShading.byteTable(dimmed: true)
             table.withUnsafeBufferPointer { table in
               guard let t = table.baseAddress else { return }
-              run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, StoredColoring(colors: c, table: t)) }
+              run(range, parts: parts, points, uniforms) {
+                $0.splat($1, points: points, DimmedStoredColoring(colors: c, table: t))
+              }
             }
           case .height:
             let low = uniforms.heightRangeMeters.lowerBound

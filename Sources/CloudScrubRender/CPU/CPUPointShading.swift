@@ -41,8 +41,8 @@ enum CPUPointShading {
     return unorm8(c.x) | unorm8(c.y) << 8 | unorm8(c.z) << 16 | pointAlpha
   }
 
-  /// The packed colour of stored bytes `r g b`: exact when not dimmed (a byte read as
-  /// a normalised float and written back is the same byte).
+  /// Each stored byte as the shader writes it back: the same byte (read as a
+  /// normalised float and written again it does not change), or dimmed.
   static func byteTable(dimmed: Bool) -> [UInt32] {
     (0..<256).map { value in
       dimmed ? unorm8(Float(value) / 255 * 0.25) : UInt32(value)
