@@ -85,7 +85,7 @@ enum BenchCommand {
       return try RenderBenchmark(
         points: try parsed.value("points").map { try SynthCommand.positiveInteger($0, option: "--points") }
           ?? 20_000_000,
-        widthPixels: Int(ProcessInfo.processInfo.environment["CS_W"] ?? "") ?? 1280, heightPixels: Int(ProcessInfo.processInfo.environment["CS_H"] ?? "") ?? 720,
+        widthPixels: 1280, heightPixels: 720,
         repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()
