@@ -4,8 +4,9 @@ import Foundation
 
 /// What the window's cleaning preview shows: the shown points run through the
 /// cleaning pipeline on a background thread, kept as overlay points of their own (on
-/// the GPU too when OpenGL draws points) and drawn over the dimmed original. Recomputed when the options, the shown frames or
-/// the minimum confidence change, once loading has finished.
+/// the GPU too when OpenGL draws points) and drawn over the dimmed original.
+/// Recomputed when the options, the shown frames or the minimum confidence change,
+/// once loading has finished.
 final class CleaningPreview {
   struct Request: Equatable {
     var options: CleaningOptions

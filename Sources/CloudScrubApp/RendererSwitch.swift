@@ -23,7 +23,8 @@ final class RendererSwitch {
   init(choice: PointRendererChoice, backend: GLBackend) {
     self.backend = backend
     let glRenderer = GLBackend.rendererString
-    status = Status(choice: choice, active: choice.resolved(glRenderer: glRenderer), glRenderer: glRenderer)
+    status = Status(
+      choice: choice, active: choice.resolved(glRenderer: glRenderer), glRenderer: glRenderer)
     backend.pointRenderer = status.active
   }
 

@@ -17,32 +17,40 @@ struct RenderBenchmark {
     Terminal.out("CloudScrub render benchmark; cores: \(cores)")
     let store = Self.randomStore(points: points, frames: 300)
     var state = ViewerState(viewportWidth: widthPixels, viewportHeight: heightPixels)
-    state.apply(.sceneAppended(ViewerScene(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(10, 10, 10)))))
-    state.apply(.playback(.framesLoaded(timestampsSeconds: (0..<store.frameCount).map { Double($0) / 30 })))
+    state.apply(
+      .sceneAppended(ViewerScene(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(10, 10, 10)))))
+    state.apply(
+      .playback(.framesLoaded(timestampsSeconds: (0..<store.frameCount).map { Double($0) / 30 })))
     state.apply(.playback(.jumpToEnd))
     state.apply(.display(.setPointSize(1)))
     state.apply(.display(.setRoundPoints(false)))
     let renderer = SceneRenderer(backend: CountingRenderBackend())
     let uniforms = renderer.pointUniforms(
-      state: state, view: state.viewMatrix, viewProjection: state.projectionMatrix * state.viewMatrix,
+      state: state, view: state.viewMatrix,
+      viewProjection: state.projectionMatrix * state.viewMatrix,
       frameRanges: store.frameRanges)
     var report = BenchReport()
     let size = "\(widthPixels)×\(heightPixels)"
-    report.section("\(Self.grouped(store.count)) random points into \(size), point size 1, every point drawn")
+    report.section(
+      "\(Self.grouped(store.count)) random points into \(size), point size 1, every point drawn")
 
     // Wall time, and the processor time the process used: on a machine shared with other
     // work the second shows what the code costs, the first what this run got.
     let count = Double(store.count)
-    let reference = CPUStopwatch.best(runs: repeats) { Self.referenceLoop(store, uniforms, size: (widthPixels, heightPixels)) }
+    let reference = CPUStopwatch.best(runs: repeats) {
+      Self.referenceLoop(store, uniforms, size: (widthPixels, heightPixels))
+    }
     report.row(
       "reference loop, 1 core", Self.rate(count / reference.wall),
-      "project, depth-test, packed 64-bit write; \(Self.rate(count / reference.cpu)) per CPU-second")
+      "project, depth-test, packed 64-bit write; \(Self.rate(count / reference.cpu)) per CPU-second"
+    )
 
     let single = CPUPointRasterizer(workerCount: 1)
     let one = CPUStopwatch.best(runs: repeats) { draw(store, uniforms, on: single) }
     report.row(
       "CPU rasterizer, 1 core", Self.rate(count / one.wall),
-      "draw + merge, \(PLYBenchmark.seconds(one.wall)); \(Self.rate(count / one.cpu)) per CPU-second")
+      "draw + merge, \(PLYBenchmark.seconds(one.wall)); \(Self.rate(count / one.cpu)) per CPU-second"
+    )
     let all = CPUPointRasterizer()
     let many = CPUStopwatch.best(runs: repeats) { draw(store, uniforms, on: all) }
     let cpuRate = count / many.wall
@@ -94,16 +102,19 @@ struct RenderBenchmark {
       "\(PLYBenchmark.seconds(glFrame)) a frame on \(glName)")
     report.row(
       "CPU renderer / OpenGL", "\(PLYBenchmark.fixed(ratio, 1))×", "same frame, same run",
-      target: PointRendererChoice.isSoftware(glRenderer: glName) ? ratio >= 25 : nil, goal: "≥ 25× llvmpipe")
+      target: PointRendererChoice.isSoftware(glRenderer: glName) ? ratio >= 25 : nil,
+      goal: "≥ 25× llvmpipe")
 
     // The fixed cost of a CPU frame: merge, texture uploads, overlays, composite, read-back.
     backend.pointRenderer = .cpu
     let onePoint = Self.randomStore(points: 1, frames: 1)
     let fixed = try Stopwatch.best(runs: repeats) {
-        scene.draw(state: state, store: onePoint)
-        _ = target.readPixels()
+      scene.draw(state: state, store: onePoint)
+      _ = target.readPixels()
     }
-    report.row("frame, CPU, one point", PLYBenchmark.seconds(fixed), "the fixed cost: merge, uploads, composite, read-back")
+    report.row(
+      "frame, CPU, one point", PLYBenchmark.seconds(fixed),
+      "the fixed cost: merge, uploads, composite, read-back")
 
     var defaultLook = state
     defaultLook.apply(.display(.setPointSize(2)))
@@ -115,7 +126,8 @@ struct RenderBenchmark {
       _ = target.readPixels()
     }
     report.row(
-      "frame, CPU, size 2 round EDL", Self.rate(Double(store.count) / looks), "\(PLYBenchmark.seconds(looks)) a frame")
+      "frame, CPU, size 2 round EDL", Self.rate(Double(store.count) / looks),
+      "\(PLYBenchmark.seconds(looks)) a frame")
     try realCapture(scene, target, into: &report)
     try renderCommand(into: &report)
     Terminal.out(report.text)
@@ -124,7 +136,9 @@ struct RenderBenchmark {
 
   /// Frames of the real desk capture (when `../shared/data` has it) at the window's
   /// default look, the way `render` frames it.
-  private func realCapture(_ scene: SceneRenderer, _ target: OffscreenTarget, into report: inout BenchReport) throws {
+  private func realCapture(
+    _ scene: SceneRenderer, _ target: OffscreenTarget, into report: inout BenchReport
+  ) throws {
     let path = "../shared/data/record3d-exr-desk"
     guard FileManager.default.fileExists(atPath: path) else {
       report.section("real capture")
@@ -135,7 +149,8 @@ struct RenderBenchmark {
     var state = ViewerState(viewportWidth: widthPixels, viewportHeight: heightPixels)
     for command in commands { state.apply(command) }
     state.apply(.playback(.jumpToEnd))
-    report.section("the desk capture (\(Self.grouped(content.store.count)) points), whole frames, size 2 round")
+    report.section(
+      "the desk capture (\(Self.grouped(content.store.count)) points), whole frames, size 2 round")
     guard let backend = scene.backend as? GLBackend else { return }
     for pointRenderer in [PointRenderer.cpu, .gl] {
       backend.pointRenderer = pointRenderer
@@ -154,25 +169,35 @@ struct RenderBenchmark {
     scene.mirror.reset()
   }
 
-  private func draw(_ store: PointStore, _ uniforms: PointUniforms, on rasterizer: CPUPointRasterizer) {
-    rasterizer.begin(widthPixels: widthPixels, heightPixels: heightPixels, background: SIMD3(0.1, 0.1, 0.1))
+  private func draw(
+    _ store: PointStore, _ uniforms: PointUniforms, on rasterizer: CPUPointRasterizer
+  ) {
+    rasterizer.begin(
+      widthPixels: widthPixels, heightPixels: heightPixels, background: SIMD3(0.1, 0.1, 0.1))
     rasterizer.draw(store, range: 0..<store.count, uniforms: uniforms)
     _ = rasterizer.resolvedImage()
   }
 
   /// `cloudscrub render` of a synthetic PLY with this many points, with either renderer.
   private func renderCommand(into report: inout BenchReport) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudscrub-bench-render-\(getpid())")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cloudscrub-bench-render-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let ply = folder.appendingPathComponent("cloud.ply").path
     try SynthCommand.run([ply, "--points", "\(points)"])
     let png = folder.appendingPathComponent("cloud.png").path
-    report.section("cloudscrub render of a \(Self.grouped(points))-point binary PLY, \(widthPixels)×\(heightPixels)")
+    report.section(
+      "cloudscrub render of a \(Self.grouped(points))-point binary PLY, \(widthPixels)×\(heightPixels)"
+    )
     for choice in [PointRendererChoice.cpu, .gl] {
       let seconds = try Stopwatch.best(runs: choice == .gl ? min(repeats, 2) : repeats) {
         try ViewerBenchmark.launch(
-          binary, ["render", ply, "-o", png, "--renderer", choice.rawValue, "--size", "\(widthPixels)x\(heightPixels)"],
+          binary,
+          [
+            "render", ply, "-o", png, "--renderer", choice.rawValue, "--size",
+            "\(widthPixels)x\(heightPixels)",
+          ],
           environment: [:])
       }
       report.row(
@@ -192,7 +217,9 @@ struct RenderBenchmark {
     store.positions.withUnsafeBufferPointer { positions in
       store.colors.withUnsafeBufferPointer { colors in
         buffer.withUnsafeMutableBufferPointer { pixels in
-          guard let p = positions.baseAddress, let c = colors.baseAddress, let out = pixels.baseAddress else { return }
+          guard let p = positions.baseAddress, let c = colors.baseAddress,
+            let out = pixels.baseAddress
+          else { return }
           for i in 0..<positions.count {
             let q = p[i]
             let w = m[3] * q.x + m[7] * q.y + m[11] * q.z + m[15]
@@ -228,8 +255,11 @@ struct RenderBenchmark {
       for _ in 0..<count {
         let r = random.next()
         batch.positions.append(
-          Point3(Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6, Float((r >> 32) & 0xFFFF) / 6553.6))
-        batch.colors.append(RGB8(UInt8(truncatingIfNeeded: r >> 48), UInt8(truncatingIfNeeded: r >> 56), 128))
+          Point3(
+            Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6,
+            Float((r >> 32) & 0xFFFF) / 6553.6))
+        batch.colors.append(
+          RGB8(UInt8(truncatingIfNeeded: r >> 48), UInt8(truncatingIfNeeded: r >> 56), 128))
       }
       batch.confidence = Array(repeating: 2, count: count)
       store.append(batch, frameIndex: frame)
@@ -257,7 +287,8 @@ enum CPUStopwatch {
       body()
       let cpuEnd = clock()
       let elapsed = ContinuousClock.now - start
-      wall = min(wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+      wall = min(
+        wall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
       cpu = min(cpu, Double(cpuEnd - cpuStart) / Double(CLOCKS_PER_SEC))
     }
     return (wall, max(cpu, 1e-9))

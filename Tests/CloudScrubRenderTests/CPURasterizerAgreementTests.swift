@@ -23,7 +23,8 @@ import Testing
   static let store = ComparisonScenes.store(pointsPerFrame: 4000, frames: 5, seed: 11)
 
   static func agree(
-    _ comparison: RendererComparison, _ state: ViewerState, _ label: String, preview: OverlayPoints? = nil
+    _ comparison: RendererComparison, _ state: ViewerState, _ label: String,
+    preview: OverlayPoints? = nil
   ) throws {
     comparison.backend.pointRenderer = .gl
     try comparison.renderer.sync(with: store)
@@ -98,7 +99,9 @@ import Testing
     let gl = try comparison.picture(state, store: Self.store, with: .gl)
     state.apply(.display(.setColorMode(.height)))
     let cpu = try comparison.picture(state, store: Self.store, with: .cpu)
-    #expect(RendererComparison.differingFraction(gl, cpu, threshold: Self.channelThreshold) > 10 * Self.tolerance)
+    #expect(
+      RendererComparison.differingFraction(gl, cpu, threshold: Self.channelThreshold) > 10
+        * Self.tolerance)
   }
 
   @Test func cpuRendererUploadsNoPointsAndFreesWhatOpenGLUploaded() throws {
@@ -116,7 +119,10 @@ import Testing
     for name in ["llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Mesa X11 swrast", "SWRAST"] {
       #expect(PointRendererChoice.auto.resolved(glRenderer: name) == .cpu, "\(name)")
     }
-    for name in ["NVIDIA GeForce RTX 3090/PCIe/SSE2", "AMD Radeon RX 6800 (radeonsi, navi21)", "Mesa Intel(R) UHD 620"] {
+    for name in [
+      "NVIDIA GeForce RTX 3090/PCIe/SSE2", "AMD Radeon RX 6800 (radeonsi, navi21)",
+      "Mesa Intel(R) UHD 620",
+    ] {
       #expect(PointRendererChoice.auto.resolved(glRenderer: name) == .gl, "\(name)")
     }
     #expect(PointRendererChoice.gl.resolved(glRenderer: "llvmpipe") == .gl)

@@ -16,13 +16,16 @@ import Testing
   ])
 
   static func uniforms(
-    pointSize: Float = 1, round: Bool = false, minConfidence: ConfidenceLevel = .low, mode: PointColorMode = .rgb,
+    pointSize: Float = 1, round: Bool = false, minConfidence: ConfidenceLevel = .low,
+    mode: PointColorMode = .rgb,
     frameCount: Int = 1
   ) -> PointUniforms {
     PointUniforms(
-      viewProjection: projection, view: Matrix4(rowMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
+      viewProjection: projection,
+      view: Matrix4(rowMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
       pointSizePixels: pointSize, colorMode: mode, minConfidence: minConfidence, roundPoints: round,
-      upAxis: SIMD3(0, 1, 0), heightRangeMeters: 0...1, depthRangeMeters: 0...1, frameCount: frameCount)
+      upAxis: SIMD3(0, 1, 0), heightRangeMeters: 0...1, depthRangeMeters: 0...1,
+      frameCount: frameCount)
   }
 
   /// One frame of points with the given positions, colours and confidences.
@@ -38,7 +41,9 @@ import Testing
     return store
   }
 
-  static func draw(_ store: PointStore, _ uniforms: PointUniforms, workers: Int = 1) -> CPUSceneImage {
+  static func draw(_ store: PointStore, _ uniforms: PointUniforms, workers: Int = 1)
+    -> CPUSceneImage
+  {
     let rasterizer = CPUPointRasterizer(workerCount: workers)
     rasterizer.begin(widthPixels: size, heightPixels: size, background: SIMD3(0.1, 0.1, 0.1))
     rasterizer.draw(store, range: 0..<store.count, uniforms: uniforms)
@@ -49,14 +54,17 @@ import Testing
   static func covered(_ image: CPUSceneImage) -> Set<[Int]> {
     var result = Set<[Int]>()
     for y in 0..<image.heightPixels {
-      for x in 0..<image.widthPixels where image.color(x: x, y: y).a == 255 { result.insert([x, y]) }
+      for x in 0..<image.widthPixels where image.color(x: x, y: y).a == 255 {
+        result.insert([x, y])
+      }
     }
     return result
   }
 
   @Test func onePointLandsOnTheComputedPixel() {
     // (0.5, -0.3, -2): ndc (0.25, -0.15, 0.5), window (62.5, 42.5), depth 0.75.
-    let image = Self.draw(Self.store([(Point3(0.5, -0.3, -2), RGB8(200, 100, 50), 2)]), Self.uniforms())
+    let image = Self.draw(
+      Self.store([(Point3(0.5, -0.3, -2), RGB8(200, 100, 50), 2)]), Self.uniforms())
     #expect(Self.covered(image) == [[62, 42]])
     let pixel = image.color(x: 62, y: 42)
     #expect(pixel.r == 200 && pixel.g == 100 && pixel.b == 50 && pixel.a == 255)
@@ -121,7 +129,9 @@ import Testing
     let store = Self.store(zip(xs, confidences).map { (Point3($0, 0, -2), RGB8(9, 9, 9), $1) })
     // x = -1, -0.5, 0.5, 1 at z = -2: ndc -0.5, -0.25, 0.25, 0.5, window x 25, 37.5, 62.5, 75.
     let columns = [25, 37, 62, 75]
-    for (level, shown) in [(ConfidenceLevel.low, [0, 1, 2, 3]), (.medium, [1, 2, 3]), (.high, [2, 3])] {
+    for (level, shown) in [
+      (ConfidenceLevel.low, [0, 1, 2, 3]), (.medium, [1, 2, 3]), (.high, [2, 3]),
+    ] {
       let image = Self.draw(store, Self.uniforms(minConfidence: level))
       #expect(Self.covered(image) == Set(shown.map { [columns[$0], 50] }), "\(level)")
     }

@@ -24,7 +24,9 @@ final class RendererComparison {
   }
 
   /// The picture of `state` drawn with `pointRenderer`, top row first.
-  func picture(_ state: ViewerState, store: PointStore, with pointRenderer: PointRenderer) throws -> RGBImage {
+  func picture(_ state: ViewerState, store: PointStore, with pointRenderer: PointRenderer) throws
+    -> RGBImage
+  {
     backend.pointRenderer = pointRenderer
     try renderer.sync(with: store)
     renderer.draw(state: state, store: store)
@@ -38,7 +40,8 @@ final class RendererComparison {
     for pixel in 0..<pixels {
       var largest = 0
       for channel in 0..<3 {
-        largest = max(largest, abs(Int(a.pixels[pixel * 3 + channel]) - Int(b.pixels[pixel * 3 + channel])))
+        largest = max(
+          largest, abs(Int(a.pixels[pixel * 3 + channel]) - Int(b.pixels[pixel * 3 + channel])))
       }
       if largest > threshold { differing += 1 }
     }
@@ -49,7 +52,8 @@ final class RendererComparison {
   static func coveredFraction(_ image: RGBImage, background: UInt8 = 26) -> Double {
     let pixels = image.width * image.height
     var covered = 0
-    for pixel in 0..<pixels where image.pixels[pixel * 3 ..< pixel * 3 + 3].contains(where: { $0 != background }) {
+    for pixel in 0..<pixels
+    where image.pixels[pixel * 3..<pixel * 3 + 3].contains(where: { $0 != background }) {
       covered += 1
     }
     return Double(covered) / Double(max(1, pixels))
@@ -95,7 +99,8 @@ enum ComparisonScenes {
   static func state(_ store: PointStore, width: Int, height: Int) -> ViewerState {
     var state = ViewerState(viewportWidth: width, viewportHeight: height)
     state.apply(.sceneAppended(ViewerScene(bounds: store.cloud().bounds, up: .z)))
-    state.apply(.playback(.framesLoaded(timestampsSeconds: (0..<store.frameCount).map { Double($0) / 30 })))
+    state.apply(
+      .playback(.framesLoaded(timestampsSeconds: (0..<store.frameCount).map { Double($0) / 30 })))
     state.apply(.playback(.jumpToEnd))
     state.apply(.camera(.orbit(azimuthRadians: 0.6, elevationRadians: 0.45, distanceMeters: nil)))
     return state

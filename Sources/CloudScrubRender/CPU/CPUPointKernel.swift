@@ -25,7 +25,8 @@ struct DimmedStoredColoring: CPUPointColoring {
   @inline(__always)
   func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 {
     let c = colors[index]
-    return table[Int(c.r)] | table[Int(c.g)] << 8 | table[Int(c.b)] << 16 | CPUPointShading.pointAlpha
+    return table[Int(c.r)] | table[Int(c.g)] << 8 | table[Int(c.b)] << 16
+      | CPUPointShading.pointAlpha
   }
 }
 
@@ -63,7 +64,9 @@ struct ConfidenceColoring: CPUPointColoring {
   let table: UnsafePointer<UInt32>
 
   @inline(__always)
-  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 { table[Int(confidence)] }
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 {
+    table[Int(confidence)]
+  }
 }
 
 /// One colour for every point (a stretch of one frame in the frame mode).
@@ -93,7 +96,10 @@ struct CPUSplatTarget: @unchecked Sendable {
   var pointSizePixels: Float
   var roundPoints: Bool
 
-  init(buffer: UnsafeMutablePointer<UInt64>, widthPixels: Int, heightPixels: Int, uniforms: PointUniforms) {
+  init(
+    buffer: UnsafeMutablePointer<UInt64>, widthPixels: Int, heightPixels: Int,
+    uniforms: PointUniforms
+  ) {
     self.buffer = buffer
     self.widthPixels = widthPixels
     self.heightPixels = heightPixels
@@ -120,7 +126,8 @@ struct CPUSplatTarget: @unchecked Sendable {
   /// once.
   @inline(__always)
   func splat<C: CPUPointColoring>(
-    _ range: Range<Int>, positions: UnsafePointer<Point3>, confidence: UnsafePointer<UInt8>, coloring: C
+    _ range: Range<Int>, positions: UnsafePointer<Point3>, confidence: UnsafePointer<UInt8>,
+    coloring: C
   ) {
     let width = widthPixels
     let height = heightPixels
@@ -161,7 +168,8 @@ struct CPUSplatTarget: @unchecked Sendable {
           guard xWindow <= widthWindow, yWindow <= heightWindow else { continue }
           // The sign bit cleared: -0 at the near plane is 0.
           let depthBits = (cz * inverseW * 0.5 + 0.5).bitPattern & 0x7FFF_FFFF
-          let word = UInt64(depthBits) << 32 | UInt64(coloring.color(at: index, position: p, confidence: c))
+          let word =
+            UInt64(depthBits) << 32 | UInt64(coloring.color(at: index, position: p, confidence: c))
           if single {
             let x = Int(xWindow)
             let y = Int(yWindow)
@@ -178,7 +186,9 @@ struct CPUSplatTarget: @unchecked Sendable {
           let y0 = max(0, Self.ceiling(yWindow - half - 0.5))
           let y1 = min(height - 1, Self.ceiling(yWindow + half - 0.5) - 1)
           if x0 > x1 || y0 > y1 { continue }
-          if count > capacity - footprint { Self.write(words, pixels, count, into: buffer); count = 0 }
+          if count > capacity - footprint {
+            Self.write(words, pixels, count, into: buffer); count = 0
+          }
           for y in y0...y1 {
             let dy = Float(y) + 0.5 - yWindow
             let rowStart = y &* width

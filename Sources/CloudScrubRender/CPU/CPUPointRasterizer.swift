@@ -15,7 +15,10 @@ public struct CPUSceneImage: Equatable, Sendable {
   /// The pixel at `x`, `y` counted from the bottom-left corner.
   public func color(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
     let c = colorRGBA[y * widthPixels + x]
-    return (UInt8(truncatingIfNeeded: c), UInt8(truncatingIfNeeded: c >> 8), UInt8(truncatingIfNeeded: c >> 16), UInt8(c >> 24))
+    return (
+      UInt8(truncatingIfNeeded: c), UInt8(truncatingIfNeeded: c >> 8),
+      UInt8(truncatingIfNeeded: c >> 16), UInt8(c >> 24)
+    )
   }
 }
 
@@ -59,7 +62,9 @@ public final class CPUPointRasterizer {
     if width * height > capacityPixels {
       for buffer in buffers { buffer.deallocate() }
       capacityPixels = width * height
-      buffers = (0..<workerCount).map { _ in UnsafeMutablePointer<UInt64>.allocate(capacity: width * height) }
+      buffers = (0..<workerCount).map { _ in
+        UnsafeMutablePointer<UInt64>.allocate(capacity: width * height)
+      }
     }
     self.widthPixels = width
     self.heightPixels = height
@@ -78,13 +83,17 @@ public final class CPUPointRasterizer {
     store.positions.withUnsafeBufferPointer { positions in
       store.colors.withUnsafeBufferPointer { colors in
         store.confidence.withUnsafeBufferPointer { confidence in
-          guard let p = positions.baseAddress, let c = colors.baseAddress, let k = confidence.baseAddress else {
+          guard let p = positions.baseAddress, let c = colors.baseAddress,
+            let k = confidence.baseAddress
+          else {
             return
           }
           let points = PointArrays(positions: p, colors: c, confidence: k)
           switch uniforms.colorMode {
           case .rgb where !dimmed:
-            run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, StoredColoring(colors: c)) }
+            run(range, parts: parts, points, uniforms) {
+              $0.splat($1, points: points, StoredColoring(colors: c))
+            }
           case .rgb:
             let table = CPUPointShading.byteTable(dimmed: true)
             table.withUnsafeBufferPointer { table in
@@ -96,7 +105,8 @@ public final class CPUPointRasterizer {
           case .height:
             let low = uniforms.heightRangeMeters.lowerBound
             let coloring = HeightColoring(
-              up: uniforms.upAxis, low: low, span: max(uniforms.heightRangeMeters.upperBound - low, 1e-6),
+              up: uniforms.upAxis, low: low,
+              span: max(uniforms.heightRangeMeters.upperBound - low, 1e-6),
               dimmed: dimmed)
             run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, coloring) }
           case .depth:
@@ -110,7 +120,9 @@ public final class CPUPointRasterizer {
             let table = (0..<256).map { CPUPointShading.confidenceColor(UInt8($0), dimmed: dimmed) }
             table.withUnsafeBufferPointer { table in
               guard let t = table.baseAddress else { return }
-              run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, ConfidenceColoring(table: t)) }
+              run(range, parts: parts, points, uniforms) {
+                $0.splat($1, points: points, ConfidenceColoring(table: t))
+              }
             }
           case .frame:
             let starts = store.frameRanges
@@ -119,8 +131,10 @@ public final class CPUPointRasterizer {
               // A stretch of one frame has one colour.
               var first = part.lowerBound
               while first < part.upperBound {
-                let frame = CPUPointShading.frame(ofPoint: first, frameStarts: starts, frameCount: frames)
-                let end = frame + 1 < frames ? min(part.upperBound, starts[frame + 1]) : part.upperBound
+                let frame = CPUPointShading.frame(
+                  ofPoint: first, frameStarts: starts, frameCount: frames)
+                let end =
+                  frame + 1 < frames ? min(part.upperBound, starts[frame + 1]) : part.upperBound
                 let color = CPUPointShading.frameColor(frame, frameCount: frames, dimmed: dimmed)
                 target.splat(first..<end, points: points, ConstantColoring(packed: color))
                 first = end
@@ -156,7 +170,8 @@ public final class CPUPointRasterizer {
         resolve(colorRGBA: c, depth: d)
       }
     }
-    return CPUSceneImage(widthPixels: widthPixels, heightPixels: heightPixels, colorRGBA: color, depth: depth)
+    return CPUSceneImage(
+      widthPixels: widthPixels, heightPixels: heightPixels, colorRGBA: color, depth: depth)
   }
 
   // MARK: - Workers
@@ -169,7 +184,9 @@ public final class CPUPointRasterizer {
   ) {
     let pixels = widthPixels * heightPixels
     let targets = (0..<parts).map {
-      CPUSplatTarget(buffer: buffers[$0], widthPixels: widthPixels, heightPixels: heightPixels, uniforms: uniforms)
+      CPUSplatTarget(
+        buffer: buffers[$0], widthPixels: widthPixels, heightPixels: heightPixels,
+        uniforms: uniforms)
     }
     let needsClear = (0..<parts).map { !cleared[$0] }
     for part in 0..<parts { cleared[part] = true }

@@ -113,13 +113,13 @@ public final class GLBackend: RenderBackend {
         rasterizer.resolve(colorRGBA: color, depth: depth)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glBindTexture(GLenum(GL_TEXTURE_2D), scene.colorTexture)
+        let width = GLsizei(scene.width)
+        let height = GLsizei(scene.height)
         glTexSubImage2D(
-          GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(scene.width), GLsizei(scene.height), GLenum(GL_RGBA),
-          GLenum(GL_UNSIGNED_BYTE), color)
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), color)
         glBindTexture(GLenum(GL_TEXTURE_2D), scene.depthTexture)
         glTexSubImage2D(
-          GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(scene.width), GLsizei(scene.height), GLenum(GL_DEPTH_COMPONENT),
-          GLenum(GL_FLOAT), depth)
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_DEPTH_COMPONENT), GLenum(GL_FLOAT), depth)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
       }
     }
@@ -180,7 +180,8 @@ public final class GLBackend: RenderBackend {
     glDisable(GLenum(GL_BLEND))
     rasterizerPending = false
     if pointRenderer == .cpu {
-      cpuRasterizer().begin(widthPixels: scene.width, heightPixels: scene.height, background: setup.background)
+      cpuRasterizer().begin(
+        widthPixels: scene.width, heightPixels: scene.height, background: setup.background)
     }
   }
 
