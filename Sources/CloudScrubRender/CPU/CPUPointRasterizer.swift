@@ -191,16 +191,45 @@ public final class CPUPointRasterizer {
     let needsClear = (0..<parts).map { !cleared[$0] }
     for part in 0..<parts { cleared[part] = true }
     let clearWord = self.clearWord
-    let count = range.count
-    let start = range.lowerBound
+    // Several chunks a worker, claimed one by one: a worker that gets less of the
+    // machine (another process on its core) takes fewer, and none waits long for it.
+    // The picture does not depend on who drew what (the merge is a minimum).
+    let chunks = parts == 1 ? 1 : parts * Self.chunksPerWorker
+    let queue = ChunkQueue(range: range, chunks: chunks)
     withoutActuallyEscaping(body) { body in
       let work = UncheckedWork(body: body)
       DispatchQueue.concurrentPerform(iterations: parts) { part in
         let target = targets[part]
         if needsClear[part] { target.buffer.update(repeating: clearWord, count: pixels) }
-        work.body(target, (start + count * part / parts)..<(start + count * (part + 1) / parts))
+        while let chunk = queue.next() { work.body(target, chunk) }
       }
     }
+  }
+
+  /// Chunks a draw is cut into per worker.
+  static let chunksPerWorker = 8
+}
+
+/// The chunks of a range, handed out in order to whichever worker asks next.
+private final class ChunkQueue: @unchecked Sendable {
+  private let lock = NSLock()
+  private let range: Range<Int>
+  private let chunks: Int
+  private var nextChunk = 0
+
+  init(range: Range<Int>, chunks: Int) {
+    self.range = range
+    self.chunks = max(1, chunks)
+  }
+
+  func next() -> Range<Int>? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard nextChunk < chunks else { return nil }
+    let k = nextChunk
+    nextChunk += 1
+    let count = range.count
+    return (range.lowerBound + count * k / chunks)..<(range.lowerBound + count * (k + 1) / chunks)
   }
 }
 
