@@ -3,9 +3,10 @@ import CloudScrubRender
 import Foundation
 
 /// What the window's cleaning preview shows: the shown points run through the
-/// cleaning pipeline on a background thread, uploaded into a mirror of their own and
-/// drawn over the dimmed original. Recomputed when the options, the shown frames or
-/// the minimum confidence change, once loading has finished.
+/// cleaning pipeline on a background thread, kept as overlay points of their own (on
+/// the GPU too when OpenGL draws points) and drawn over the dimmed original.
+/// Recomputed when the options, the shown frames or the minimum confidence change,
+/// once loading has finished.
 final class CleaningPreview {
   struct Request: Equatable {
     var options: CleaningOptions
@@ -14,7 +15,7 @@ final class CleaningPreview {
     var points: Int
   }
 
-  let mirror: PointBufferMirror
+  let points: OverlayPoints
   private(set) var summary = ""
   /// Counts the results shown and cleared, so that the window knows when to redraw.
   private(set) var revision = 0
@@ -30,12 +31,12 @@ final class CleaningPreview {
   }
 
   init(backend: any RenderBackend) {
-    mirror = PointBufferMirror(backend: backend, uploadsFrameTable: false)
+    points = OverlayPoints(backend: backend)
   }
 
   /// Starts a computation when the request changed and none runs; uploads a finished
-  /// one. Returns the mirror to draw, or nil when there is no preview to show.
-  func update(enabled: Bool, session: ViewerSession, options: CleaningOptions) -> PointBufferMirror? {
+  /// one. Returns the points to draw, or nil when there is no preview to show.
+  func update(enabled: Bool, session: ViewerSession, options: CleaningOptions) -> OverlayPoints? {
     guard enabled else {
       if shown != nil { clear() }
       return nil
@@ -46,25 +47,24 @@ final class CleaningPreview {
     mailbox.lock.unlock()
     if let (request, store, stages) = finished {
       running = nil
-      mirror.reset()
-      try? mirror.sync(with: store)
+      try? points.replace(with: store)
       shown = request
       revision += 1
       summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(separator: "\n")
     }
     guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil else {
       if session.isLoading { summary = "the preview starts when loading has finished" }
-      return shown == nil ? nil : mirror
+      return shown == nil ? nil : points
     }
     let request = Request(
       options: options, frames: frames, minConfidence: session.state.display.minConfidence,
       points: session.content.store.count)
     if request != shown { start(request, store: session.content.store, content: session.content) }
-    return shown == nil ? nil : mirror
+    return shown == nil ? nil : points
   }
 
   func clear() {
-    mirror.reset()
+    points.clear()
     shown = nil
     summary = ""
     revision += 1

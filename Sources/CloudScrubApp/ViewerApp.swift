@@ -14,12 +14,18 @@ public struct ViewerOptions {
   /// For benchmarks: print how long the first frame with points took to reach the
   /// screen, and close.
   public var exitAfterFirstFrame = false
+  /// Who draws the points (`--renderer`); the panel can switch.
+  public var renderer: PointRendererChoice = .auto
 
-  public init(widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false) {
+  public init(
+    widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false,
+    renderer: PointRendererChoice = .auto
+  ) {
     self.widthPixels = widthPixels
     self.heightPixels = heightPixels
     self.path = path
     self.exitAfterFirstFrame = exitAfterFirstFrame
+    self.renderer = renderer
   }
 }
 
@@ -48,6 +54,7 @@ public final class ViewerApp {
   private let window: GLFWWindow
   private let backend: GLBackend
   private let renderer: SceneRenderer
+  private let rendererSwitch: RendererSwitch
   private let opener: any ViewerDocumentOpener
   private var session: ViewerSession
   private var mapper = InputMapper()
@@ -83,6 +90,7 @@ public final class ViewerApp {
     window = try GLFWWindow(width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
+    rendererSwitch = RendererSwitch(choice: options.renderer, backend: backend)
     cleaningPreview = CleaningPreview(backend: backend)
     wholeFrame = WholeFrame(backend: backend)
     self.opener = opener
@@ -181,7 +189,7 @@ public final class ViewerApp {
       case .draw(let pass, let continuing, let points):
         let started = glfwGetTime()
         renderer.draw(
-          state: session.state, frameRanges: frameRanges, pass: pass, continuing: continuing,
+          state: session.state, store: session.content.store, pass: pass, continuing: continuing,
           preview: preview, extraLines: lines, replacement: continuing ? nil : replacement)
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
@@ -193,7 +201,7 @@ public final class ViewerApp {
       let scale = window.pixelScale
       let actions = panels.draw(
         session: session, previews: previews, cleaning: &cleaning, cleaningSummary: cleaningPreview.summary,
-        drawing: drawingLine(),
+        drawing: drawingLine(), renderer: rendererSwitch.status,
         width: Float(window.framebufferSize.width) / scale,
         height: Float(window.framebufferSize.height) / scale)
       csui_render()
@@ -318,6 +326,11 @@ public final class ViewerApp {
         export(to: path)
       case .setLastFramesCount(let count):
         mapper.lastFramesCount = count
+      case .setRenderer(let choice):
+        rendererSwitch.choose(choice)
+        // Another renderer draws at another speed: learn its budget from the start.
+        refinement.invalidate()
+        refinement.budget = PointBudget()
       }
     }
   }

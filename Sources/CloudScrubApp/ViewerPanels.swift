@@ -1,5 +1,6 @@
 import CImGuiBridge
 import CloudScrubCore
+import CloudScrubRender
 import Foundation
 
 /// What the user asked for in a panel.
@@ -8,6 +9,7 @@ enum PanelAction {
   case open(String)
   case export(String)
   case setLastFramesCount(Int)
+  case setRenderer(PointRendererChoice)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -41,10 +43,11 @@ struct ViewerPanels {
 
   mutating func draw(
     session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel, cleaningSummary: String,
-    drawing: String, width: Float, height: Float
+    drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
-    controls(session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, height: height)
+    controls(
+      session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer, height: height)
     drawingStatus(drawing, width: width, height: height)
     if session.document?.recording != nil {
       frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
@@ -57,7 +60,7 @@ struct ViewerPanels {
 
   private mutating func controls(
     _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel, cleaningSummary: String,
-    height: Float
+    renderer: RendererSwitch.Status, height: Float
   ) {
     defer { csui_end() }
     guard csui_begin("Controls", Self.margin, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
@@ -148,6 +151,12 @@ struct ViewerPanels {
       csui_same_line()
       var frustum = display.showFrustum
       if csui_checkbox("frustum", &frustum) { actions.append(.command(.display(.toggleFrustum))) }
+      csui_text_wrapped(renderer.line)
+      for (index, choice) in PointRendererChoice.allCases.enumerated() {
+        if index > 0 { csui_same_line() }
+        let label = choice == .auto ? "auto" : choice == .gl ? "OpenGL" : "CPU"
+        if csui_radio(label, renderer.choice == choice) { actions.append(.setRenderer(choice)) }
+      }
     }
     if csui_collapsing_header("Clean", false) {
       cleaning.draw(sceneBounds: session.state.scene.bounds)

@@ -5,10 +5,10 @@ import Foundation
 /// The playhead's frame with every one of its points, for "this frame only" when the
 /// recording was merged while it loaded (the store then holds only the points each
 /// frame added to the scene). The frame is unprojected again on a background thread
-/// and uploaded into a mirror of its own, which the scene draws instead of the store's
+/// and kept as overlay points of its own, which the scene draws instead of the store's
 /// points for that frame.
 final class WholeFrame {
-  let mirror: PointBufferMirror
+  let points: OverlayPoints
   /// The recording index of the frame in the mirror, nil when it holds none.
   private(set) var shownFrame: Int?
   private var requestedFrame: Int?
@@ -24,7 +24,7 @@ final class WholeFrame {
   }
 
   init(backend: any RenderBackend) {
-    mirror = PointBufferMirror(backend: backend, uploadsFrameTable: false)
+    points = OverlayPoints(backend: backend)
   }
 
   /// Whether the frame is being unprojected.
@@ -37,7 +37,7 @@ final class WholeFrame {
   /// The mirror to draw in place of the store's points, or nil when the store's own
   /// points are the ones to draw (no merge, another timeline mode, or the frame's
   /// points are not ready yet). Starts unprojecting the playhead's frame when needed.
-  func update(for session: ViewerSession) -> PointBufferMirror? {
+  func update(for session: ViewerSession) -> OverlayPoints? {
     guard let document = session.document, let source = document.recording,
       document.load.ingestMergeMeters != nil, session.state.playback.mode == .currentFrameOnly
     else { return nil }
@@ -47,10 +47,10 @@ final class WholeFrame {
     let working = mailbox.busy
     mailbox.lock.unlock()
     if let finished {
-      mirror.reset()
       var store = PointStore()
       store.append(finished.points, frameIndex: finished.frame)
-      try? mirror.sync(with: store)
+      // A frame the GPU has no room for is drawn as far as it was uploaded.
+      try? points.replace(with: store)
       shownFrame = finished.frame
     }
     let position = session.state.playback.currentFrame
@@ -59,7 +59,7 @@ final class WholeFrame {
     if frame != requestedFrame && !working {
       start(frame, source: source, decoder: document.decoder)
     }
-    return shownFrame == frame ? mirror : nil
+    return shownFrame == frame ? points : nil
   }
 
   /// Forgets the frame (a new document is opening).
@@ -68,7 +68,7 @@ final class WholeFrame {
     mailbox.generation += 1
     mailbox.ready = nil
     mailbox.lock.unlock()
-    mirror.reset()
+    points.clear()
     shownFrame = nil
     requestedFrame = nil
   }

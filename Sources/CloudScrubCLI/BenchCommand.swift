@@ -10,6 +10,7 @@ enum BenchCommand {
            cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
            cloudscrub bench clean [--repeat R] [--open3d-script PATH]
            cloudscrub bench view [RECORDING] [--repeat R]
+           cloudscrub bench render [--points N] [--repeat R]
            cloudscrub bench lzfse [--repeat R]
            cloudscrub bench formats [--repeat R]
            cloudscrub bench scale [RECORDING] [--frames N]
@@ -26,6 +27,12 @@ enum BenchCommand {
     million points (no GPU work), and the time from launch to the first frame on
     screen for the synthetic sample and RECORDING (default ../shared/data/
     record3d-exr-desk), in a window (the display, or a private Xvfb) and headless.
+
+    render: points per second of the CPU point rasterizer (one core, every core) and
+    of OpenGL on --points random points (default 20000000) at 1280×720 with every
+    point drawn, beside a single-core reference loop in the same run; whole frames
+    with either renderer; and the wall time of 'cloudscrub render' of a PLY file of
+    that many points with either.
 
     clean: voxel merging of 10 million points and statistical outlier removal (k 20,
     std 2) of 1 million, on synthetic data.
@@ -76,6 +83,15 @@ enum BenchCommand {
       if FileManager.default.fileExists(atPath: real) { recordings.append((name: "real capture", path: real)) }
       return try ViewerBenchmark(
         recordings: recordings,
+        repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
+        binary: ViewerBenchmarkSample.binary
+      ).run()
+    }
+    if mode == "render" {
+      return try RenderBenchmark(
+        points: try parsed.value("points").map { try SynthCommand.positiveInteger($0, option: "--points") }
+          ?? 20_000_000,
+        widthPixels: 1280, heightPixels: 720,
         repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()

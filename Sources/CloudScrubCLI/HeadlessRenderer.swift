@@ -3,7 +3,8 @@ import CloudScrubRender
 import Foundation
 
 /// Renders one picture with no window: an EGL context, the OpenGL backend drawing into
-/// an offscreen framebuffer, and the same `SceneRenderer` the window uses.
+/// an offscreen framebuffer (its points drawn by OpenGL or by the CPU rasterizer, as
+/// `--renderer` chooses), and the same `SceneRenderer` the window uses.
 enum HeadlessRenderer {
   /// - Parameter commands: the commands that loading produced (scene and timestamps).
   /// - Throws: `RenderError` when no OpenGL context can be made or a shader fails.
@@ -30,6 +31,7 @@ enum HeadlessRenderer {
     }
     let context = try EGLHeadlessContext()
     let backend = try GLBackend()
+    backend.pointRenderer = request.renderer.resolved(glRenderer: GLBackend.rendererString)
     let target = try OffscreenTarget(width: request.width, height: request.height)
     backend.outputFramebuffer = target.framebuffer
     let renderer = SceneRenderer(backend: backend)
@@ -39,11 +41,10 @@ enum HeadlessRenderer {
       let plan = DrawPlan(state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
       for pass in 0..<max(1, plan.passCount) {
         renderer.draw(
-          state: state, frameRanges: content.store.frameRanges, pass: plan.ranges(ofPass: pass),
-          continuing: pass > 0)
+          state: state, store: content.store, pass: plan.ranges(ofPass: pass), continuing: pass > 0)
       }
     } else {
-      renderer.draw(state: state, frameRanges: content.store.frameRanges)
+      renderer.draw(state: state, store: content.store)
     }
     let image = target.readPixels()
     withExtendedLifetime(context) {}

@@ -33,6 +33,10 @@ enum RenderCommand {
       --budget POINTS       draw in passes of at most this many points, as the window
                             refines a picture (default: every point in one pass; the
                             finished picture is the same)
+      --renderer auto|gl|cpu
+                            who draws the points: OpenGL, or the CPU point
+                            rasterizer (default auto: the CPU when OpenGL is a
+                            software renderer such as Mesa's llvmpipe)
       -h, --help            show this help
     """
 
@@ -41,7 +45,7 @@ enum RenderCommand {
       "-o": "output", "--output": "output", "--frames": "frames", "--size": "size",
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
       "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
-      "--merge": "merge",
+      "--merge": "merge", "--renderer": "renderer",
     ],
     flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
 
@@ -68,6 +72,7 @@ struct RenderRequest {
   var budgetPoints: Int?
   /// The ingest-time merge's voxel size; nil keeps every point.
   var mergeMeters: Float?
+  var renderer: PointRendererChoice = .auto
 
   enum CameraChoice: Equatable {
     case fit
@@ -123,6 +128,15 @@ struct RenderRequest {
       }
     }
     if let text = parsed.value("camera") { camera = try Self.camera(text) }
+    if let text = parsed.value("renderer") { renderer = try Self.renderer(text) }
+  }
+
+  /// The `--renderer` value `text`, as `render` and `view` spell it.
+  static func renderer(_ text: String) throws -> PointRendererChoice {
+    guard let choice = PointRendererChoice(rawValue: text) else {
+      throw UsageError("--renderer is auto, gl or cpu, not '\(text)'")
+    }
+    return choice
   }
 
   static func camera(_ text: String) throws -> CameraChoice {

@@ -1,11 +1,13 @@
 import CloudScrubApp
 import CloudScrubCore
+import CloudScrubRender
 import Foundation
 
 /// `cloudscrub view [PATH]`: the viewer window.
 enum ViewCommand {
   static let help = """
     usage: cloudscrub view [PATH] [--size WxH] [--merge SIZE_M|auto|off]
+                           [--renderer auto|gl|cpu]
 
     Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
     sample recording when PATH is absent. Files can also be dropped on the window.
@@ -27,6 +29,10 @@ enum ViewCommand {
                    of this size in metres; auto (the default) merges at 5 mm only
                    when every point would not fit the viewer's memory (a quarter of
                    this machine's, at most 4 GB), and says so in the window
+      --renderer auto|gl|cpu
+                   who draws the points: OpenGL, or the CPU point rasterizer
+                   (default auto: the CPU when OpenGL is a software renderer such
+                   as Mesa's llvmpipe); the View panel shows it and can switch
       --exit-after-first-frame
                    print how long the first frame with points took to reach the
                    screen, then close (for benchmarks)
@@ -34,7 +40,7 @@ enum ViewCommand {
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size", "--merge": "merge"],
+    valueOptions: ["--size": "size", "--merge": "merge", "--renderer": "renderer"],
     flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
     positionals: 0...1)
 
@@ -46,6 +52,7 @@ enum ViewCommand {
     if parsed.has("help") { return Terminal.out(help) }
     var options = ViewerOptions(
       path: parsed.positionals.first ?? samplePath, exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
+    if let text = parsed.value("renderer") { options.renderer = try RenderRequest.renderer(text) }
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1]) else {

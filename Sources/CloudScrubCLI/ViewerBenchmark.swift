@@ -98,7 +98,7 @@ struct ViewerBenchmark {
         let frame = step < frames ? step : scrubFrames - 1 - step
         state.apply(.playback(.seek(frame: frame)))
         try renderer.sync(with: store)
-        renderer.draw(state: state, frameRanges: store.frameRanges)
+        renderer.draw(state: state, store: store)
       }
     }
     let microseconds = scrub / Double(scrubFrames) * 1e6

@@ -11,6 +11,8 @@ public final class RecordingRenderBackend: RenderBackend {
     case beginFrame(FrameSetup)
     case resumeFrame
     case drawPoints(PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)
+    /// Points drawn from the CPU store (when `drawsPointsFromStore` is set).
+    case drawStorePoints(range: Range<Int>, uniforms: PointUniforms)
     case drawLines(vertexCount: Int)
     case endFrame
     case releaseChunks([PointChunkID])
@@ -23,6 +25,9 @@ public final class RecordingRenderBackend: RenderBackend {
   public private(set) var chunkContents: [PointChunkID: [GPUPoint]] = [:]
   public private(set) var frameStarts: [Int32] = []
   private var nextID = 0
+  /// Whether the backend asks for points from the CPU store, as the CPU rasterizer
+  /// does, instead of uploaded chunks.
+  public var drawsPointsFromStore = false
 
   public init() {}
 
@@ -63,6 +68,10 @@ public final class RecordingRenderBackend: RenderBackend {
     events.append(.drawPoints(chunk, range: range, baseIndex: baseIndex, uniforms: uniforms))
   }
 
+  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
+    events.append(.drawStorePoints(range: range, uniforms: uniforms))
+  }
+
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
     events.append(.drawLines(vertexCount: vertices.count))
   }
@@ -80,10 +89,11 @@ public final class RecordingRenderBackend: RenderBackend {
   /// The whole-cloud indices drawn by the point draw calls since the last `clearEvents`.
   public var drawnPointIndices: [Range<Int>] {
     events.compactMap {
-      if case .drawPoints(_, let range, let base, _) = $0 {
-        return (base + range.lowerBound)..<(base + range.upperBound)
+      switch $0 {
+      case .drawPoints(_, let range, let base, _): return (base + range.lowerBound)..<(base + range.upperBound)
+      case .drawStorePoints(let range, _): return range
+      default: return nil
       }
-      return nil
     }
   }
 

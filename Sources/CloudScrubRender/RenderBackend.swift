@@ -106,4 +106,20 @@ public protocol RenderBackend: AnyObject {
   func endFrame()
   /// Frees chunks (a new cloud is about to load, or a preview is replaced).
   func releaseChunks(_ chunks: [PointChunkID])
+
+  /// Whether points are drawn from the CPU store (`drawPoints(from:range:uniforms:)`)
+  /// rather than from uploaded chunks: then nothing needs uploading.
+  var drawsPointsFromStore: Bool { get }
+  /// Draws points `range` of `store` straight from the CPU; only called when
+  /// `drawsPointsFromStore` is true.
+  func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms)
+}
+
+extension RenderBackend {
+  /// Backends draw uploaded chunks unless they say otherwise.
+  public var drawsPointsFromStore: Bool { false }
+
+  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
+    assertionFailure("\(type(of: self)) draws points from chunks, not from the store")
+  }
 }

@@ -14,24 +14,31 @@ public final class SceneRenderer {
   }
 
   /// Uploads what the store has that the GPU does not (nothing when it is in step).
+  /// When the backend draws points from the CPU store, nothing is uploaded and what an
+  /// earlier OpenGL renderer uploaded is freed: the points are never held twice.
   ///
   /// - Throws: `RenderError` when the GPU cannot hold more points.
   public func sync(with store: PointStore) throws {
+    if backend.drawsPointsFromStore {
+      if mirror.uploadedPoints > 0 { mirror.reset() }
+      return
+    }
     try mirror.sync(with: store)
   }
 
-  /// Draws one picture of `state`, whose points are those of a store with
-  /// `frameRanges`: every shown point at once.
+  /// Draws one picture of `state`, whose points are those of `store` (drawn from the
+  /// GPU mirror, or from the store itself when the backend rasterizes on the CPU):
+  /// every shown point at once.
   ///
   /// - Parameters:
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
   ///     shown points dimmed behind them.
   ///   - extraLines: more overlay segments (the crop box).
   public func draw(
-    state: ViewerState, frameRanges: [Int], preview: PointBufferMirror? = nil, extraLines: [LineVertex] = []
+    state: ViewerState, store: PointStore, preview: OverlayPoints? = nil, extraLines: [LineVertex] = []
   ) {
     draw(
-      state: state, frameRanges: frameRanges, pass: [state.drawRange(frameRanges: frameRanges)],
+      state: state, store: store, pass: [state.drawRange(frameRanges: store.frameRanges)],
       continuing: false, preview: preview, extraLines: extraLines)
   }
 
@@ -45,10 +52,11 @@ public final class SceneRenderer {
   ///   - replacement: points drawn instead of the pass's (the whole current frame of a
   ///     recording merged while it loaded).
   public func draw(
-    state: ViewerState, frameRanges: [Int], pass: [Range<Int>], continuing: Bool,
-    preview: PointBufferMirror? = nil, extraLines: [LineVertex] = [],
-    replacement: PointBufferMirror? = nil
+    state: ViewerState, store: PointStore, pass: [Range<Int>], continuing: Bool,
+    preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
+    replacement: OverlayPoints? = nil
   ) {
+    let frameRanges = store.frameRanges
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
@@ -69,15 +77,10 @@ public final class SceneRenderer {
     if let replacement {
       var own = uniforms
       own.frameCount = 1
-      for call in replacement.drawCalls(for: 0..<replacement.uploadedPoints) {
-        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: own)
-      }
+      try? replacement.prepare()
+      drawPoints(replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
     } else {
-      for range in pass {
-        for call in mirror.drawCalls(for: range) {
-          backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
-        }
-      }
+      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
     }
     if let preview {
       var kept = uniforms
@@ -86,9 +89,9 @@ public final class SceneRenderer {
       // Drawn slightly larger so the kept points cover the dimmed ones they came from;
       // again in each pass, so that refining dimmed points never hides them.
       kept.pointSizePixels = uniforms.pointSizePixels + 1
-      for call in preview.drawCalls(for: 0..<preview.uploadedPoints) {
-        backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: kept)
-      }
+      // A preview that cannot be uploaded is drawn as far as it was.
+      try? preview.prepare()
+      drawPoints(preview.store, mirror: preview.mirror, range: 0..<preview.count, uniforms: kept)
     }
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
@@ -101,7 +104,24 @@ public final class SceneRenderer {
     backend.endFrame()
   }
 
-  func pointUniforms(
+  /// Points `range` of `store`: from the CPU store when the backend rasterizes there,
+  /// else as the mirror's draw calls (clipped to what it has uploaded).
+  private func drawPoints(
+    _ store: PointStore, mirror: PointBufferMirror, range: Range<Int>, uniforms: PointUniforms
+  ) {
+    if backend.drawsPointsFromStore {
+      let wanted = range.clamped(to: 0..<store.count)
+      if !wanted.isEmpty { backend.drawPoints(from: store, range: wanted, uniforms: uniforms) }
+      return
+    }
+    for call in mirror.drawCalls(for: range) {
+      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+    }
+  }
+
+  /// The uniforms `draw` gives the points of `state` (for benchmarks that drive a
+  /// backend or the CPU rasterizer directly).
+  public func pointUniforms(
     state: ViewerState, view: Matrix4, viewProjection: Matrix4, frameRanges: [Int]
   ) -> PointUniforms {
     let up = state.scene.up.vector

@@ -7,7 +7,12 @@ import Testing
 /// A picture drawn pass by pass under a small point budget, refined to the end, is the
 /// picture drawn in one pass: the window's refinement loses nothing.
 @Suite(.serialized) struct RefinedRenderTests {
-  @Test(arguments: [["--color", "frame"], ["--color", "rgb", "--edl", "--point-size", "3"]])
+  @Test(arguments: [
+    ["--renderer", "cpu", "--color", "frame"],
+    ["--renderer", "cpu", "--color", "rgb", "--edl", "--point-size", "3"],
+    ["--renderer", "gl", "--color", "frame"],
+    ["--renderer", "gl", "--color", "rgb", "--edl", "--point-size", "3"],
+  ])
   func refinedToTheEndEqualsTheBudgetFreePicture(_ looks: [String]) throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,15 +5,62 @@ import Testing
 import TestSupport
 
 /// `cloudscrub render` on the real binary: fixed scenes against small baselines (see
-/// `ImageBaseline` for the tolerance), drawn with EGL and no display.
+/// `ImageBaseline` for the tolerance), drawn with EGL and no display. The baselines are
+/// OpenGL's pictures; each scene is drawn by the CPU rasterizer too and compared with
+/// OpenGL's (see `cpuRendererDrawsTheBaselineScenesAsOpenGLDoes`).
 @Suite(.serialized) struct RenderCommandTests {
   static func render(_ arguments: [String], name: String) throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent(name).path
-    let result = try CommandRunner.run(["render"] + arguments + ["-o", output, "--size", "240x150"])
+    let result = try CommandRunner.run(
+      ["render"] + arguments + ["-o", output, "--size", "240x150", "--renderer", "gl"])
     #expect(result.status == 0, "\(result.standardError)")
     try ImageBaseline.check(output, against: name)
+  }
+
+  /// The baseline scenes' arguments.
+  static func baselineScenes() throws -> [[String]] {
+    let path = try #require(recording)
+    return [
+      ["Assets/sample.ply", "--camera", "orbit:30,25"],
+      ["Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl", "--point-size", "3"],
+      [path, "--camera", "capture:3", "--color", "confidence"],
+      [path, "--frames", "0-4", "--color", "frame", "--camera", "orbit:20,35"],
+      [path, "--color", "depth", "--point-size", "1", "--min-confidence", "medium", "--camera", "orbit:50,30"],
+    ]
+  }
+
+  /// `--renderer cpu` against `--renderer gl` on the same scenes. Tolerance: at most
+  /// 2 % of pixels may differ by more than 48 in a channel, with a mean channel
+  /// difference of at most 2. Beyond what the Render tests' agreement allows (1 %),
+  /// this covers the recording's overlapping frames: the same surface seen by several
+  /// frames gives points within float rounding of each other's depth, and which of
+  /// them is nearer then depends on the order of the float operations (llvmpipe's
+  /// fused multiply-adds against the CPU loop's), which frame colours make visible
+  /// (1.4 % of pixels in the frame-coloured scene here).
+  @Test func cpuRendererDrawsTheBaselineScenesAsOpenGLDoes() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (index, arguments) in try Self.baselineScenes().enumerated() {
+      var pictures: [RGBImage] = []
+      for renderer in ["gl", "cpu"] {
+        let output = folder.appendingPathComponent("scene\(index)-\(renderer).png").path
+        let result = try CommandRunner.run(
+          ["render"] + arguments + ["-o", output, "--size", "240x150", "--renderer", renderer])
+        #expect(result.status == 0, "\(result.standardError)")
+        pictures.append(try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output)))))
+      }
+      let comparison = ImageBaseline.compare(pictures[0], pictures[1])
+      #expect(comparison.differingFraction <= 0.02, "\(arguments): \(comparison.differingFraction * 100) % differ")
+      #expect(comparison.meanDifference <= 2, "\(arguments): mean difference \(comparison.meanDifference)")
+    }
+  }
+
+  @Test func unknownRendererIsAUsageError() throws {
+    let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", "/tmp/never.png", "--renderer", "vulkan"])
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("--renderer is auto, gl or cpu, not 'vulkan'"))
   }
 
   /// A small recording made once for these tests: 6 frames of the synthetic room.

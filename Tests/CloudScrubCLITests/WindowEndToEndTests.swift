@@ -8,8 +8,12 @@ import TestSupport
   .serialized,
   .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowEndToEndTests {
-  @Test func stepPlayRecolourScrubAndOrbitARecording() throws {
-    try ViewerProcess.withSmallRecording { viewer, display, _ in try Self.drive(viewer, on: display) }
+  /// The same scenario with OpenGL drawing the points and with the CPU rasterizer.
+  @Test(arguments: ["gl", "cpu"])
+  func stepPlayRecolourScrubAndOrbitARecording(renderer: String) throws {
+    try ViewerProcess.withSmallRecording(options: ["--renderer", renderer]) { viewer, display, _ in
+      try Self.drive(viewer, on: display)
+    }
   }
 
   // MARK: - The scenario

@@ -129,7 +129,10 @@ final class ViewerProcess {
   /// Makes a 12-frame synthetic recording `small.csrec` in a temporary folder, starts a
   /// private X server and `cloudscrub view` on it, and runs `drive` with the viewer, the
   /// display and the folder. A failure in `drive` is recorded with the viewer's output.
-  static func withSmallRecording(_ drive: (ViewerProcess, String, URL) throws -> Void) throws {
+  /// `options` go to `view` after the path (`--renderer cpu`).
+  static func withSmallRecording(
+    options: [String] = [], _ drive: (ViewerProcess, String, URL) throws -> Void
+  ) throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
@@ -139,7 +142,7 @@ final class ViewerProcess {
     let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
     // Deferred blocks run last-first: the viewer goes before its X server.
     defer { xvfb.stop() }
-    let viewer = try ViewerProcess(arguments: ["view", recording], display: xvfb.display, folder: folder)
+    let viewer = try ViewerProcess(arguments: ["view", recording] + options, display: xvfb.display, folder: folder)
     defer { viewer.terminate() }
     do {
       try drive(viewer, xvfb.display, folder)

@@ -13,7 +13,7 @@ import Testing
     try renderer.sync(with: points)
     let state = loadedState(points)
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     let full = drawnIndices(backend)
     #expect(full == Array(0..<points.count))
 
@@ -22,7 +22,7 @@ import Testing
     #expect(plan.passCount > 2)
     for pass in 0..<plan.passCount {
       renderer.draw(
-        state: state, frameRanges: points.frameRanges, pass: plan.ranges(ofPass: pass),
+        state: state, store: points, pass: plan.ranges(ofPass: pass),
         continuing: pass > 0)
     }
     #expect(drawnIndices(backend).sorted() == full)
@@ -41,7 +41,7 @@ import Testing
     let backend = RecordingRenderBackend()
     let renderer = SceneRenderer(backend: backend)
     try renderer.sync(with: points)
-    renderer.draw(state: loadedState(points), frameRanges: points.frameRanges)
+    renderer.draw(state: loadedState(points), store: points)
     backend.clearEvents()
     renderer.recomposite()
     #expect(backend.events == [.endFrame])

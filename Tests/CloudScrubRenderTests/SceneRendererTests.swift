@@ -81,7 +81,7 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     var state = loadedState(points)
     state.apply(.playback(.seek(frame: 2)))
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend) == Array(0..<12))
     // 12 points over chunks of 5: three calls, split at the chunk boundaries.
     #expect(backend.drawnPointIndices == [0..<5, 5..<10, 10..<12])
@@ -98,7 +98,7 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     for frame in Array(0..<points.frameCount) + Array((0..<points.frameCount).reversed()) {
       state.apply(.playback(.seek(frame: frame)))
       try renderer.sync(with: points)
-      renderer.draw(state: state, frameRanges: points.frameRanges)
+      renderer.draw(state: state, store: points)
       #expect(Set(drawnIndices(backend)) == Set(0..<points.frameRanges[frame + 1]))
       backend.clearEvents()
     }
@@ -114,12 +114,12 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     state.apply(.playback(.setMode(.currentFrameOnly)))
     state.apply(.playback(.seek(frame: 3)))
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend) == Array(12..<20))
     // An empty frame draws no points at all.
     state.apply(.playback(.seek(frame: 4)))
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend).isEmpty)
   }
 
@@ -132,11 +132,11 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     state.apply(.playback(.setMode(.lastFrames(2))))
     state.apply(.playback(.seek(frame: 3)))
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend) == Array(7..<20))
     state.apply(.playback(.seek(frame: 0)))
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend) == Array(0..<3))
   }
 
@@ -151,7 +151,7 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     for _ in 0..<60 { state.apply(.playback(.advance(seconds: 1.0 / 60))) }
     #expect(state.playback.currentFrame == 60)
     backend.clearEvents()
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(drawnIndices(backend) == Array(0..<122))
   }
 
@@ -167,7 +167,7 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
       .setRoundPoints(false),
     ]
     for command in commands { state.apply(.display(command)) }
-    renderer.draw(state: state, frameRanges: points.frameRanges)
+    renderer.draw(state: state, store: points)
     #expect(backend.uploadCount == 0)
     let uniforms = backend.events.compactMap { event -> PointUniforms? in
       if case .drawPoints(_, _, _, let u) = event { return u } else { return nil }
@@ -187,6 +187,22 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     }
     #expect(setups.map(\.eyeDomeLighting) == [true])
     #expect(setups.map(\.widthPixels) == [320])
+  }
+
+  @Test func backendDrawingFromTheStoreGetsStoreRangesAndNoUploads() throws {
+    let backend = RecordingRenderBackend()
+    backend.drawsPointsFromStore = true
+    let points = store(framePointCounts: Self.counts)
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: points)
+    var state = loadedState(points)
+    state.apply(.playback(.setMode(.lastFrames(2))))
+    state.apply(.playback(.seek(frame: 3)))
+    renderer.draw(state: state, store: points)
+    #expect(backend.uploadedPointBytes == 0)
+    #expect(backend.frameStarts.isEmpty)
+    // One call for the whole window, not one a chunk.
+    #expect(backend.drawnPointIndices == [7..<20])
   }
 
   @Test func newCloudReleasesTheOldChunks() throws {

@@ -27,6 +27,16 @@ public final class GLBackend: RenderBackend {
   private var emptyArray: GLuint = 0
   private var setup = FrameSetup(
     widthPixels: 1, heightPixels: 1, background: .zero, eyeDomeLighting: false, nearFarMeters: SIMD2(0.01, 100))
+  /// Who draws the points. With `.cpu` they are rasterized from the CPU store by
+  /// `CPUPointRasterizer` and its colour and depth become the scene target's before
+  /// the overlay lines (depth-tested against them) and the composite, which are
+  /// OpenGL's as before.
+  public var pointRenderer: PointRenderer = .gl
+  private var rasterizer: CPUPointRasterizer?
+  /// Whether the rasterizer drew since the scene target last received its picture.
+  private var rasterizerPending = false
+  private var cpuColor: [UInt32] = []
+  private var cpuDepth: [Float] = []
 
   /// Compiles the programs.
   ///
@@ -58,11 +68,61 @@ public final class GLBackend: RenderBackend {
 
   /// The GL implementation's own description (vendor and renderer).
   public static var rendererName: String {
-    func string(_ name: Int32) -> String {
-      guard let pointer = glGetString(GLenum(name)) else { return "?" }
-      return String(cString: pointer)
+    "\(glString(GL_RENDERER)) (\(glString(GL_VERSION)))"
+  }
+
+  /// The current context's `GL_RENDERER` string ("llvmpipe (LLVM 15.0.6, 256 bits)"),
+  /// which `PointRendererChoice.auto` decides by.
+  public static var rendererString: String { glString(GL_RENDERER) }
+
+  private static func glString(_ name: Int32) -> String {
+    guard let pointer = glGetString(GLenum(name)) else { return "?" }
+    return String(cString: pointer)
+  }
+
+  public var drawsPointsFromStore: Bool { pointRenderer == .cpu }
+
+  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
+    guard pointRenderer == .cpu else { return }
+    let raster = cpuRasterizer()
+    if raster.widthPixels != scene.width || raster.heightPixels != scene.height { return }
+    raster.draw(store, range: range, uniforms: uniforms)
+    rasterizerPending = true
+  }
+
+  private func cpuRasterizer() -> CPUPointRasterizer {
+    if let rasterizer { return rasterizer }
+    let made = CPUPointRasterizer()
+    rasterizer = made
+    return made
+  }
+
+  /// Puts the CPU rasterizer's picture into the scene target's colour and depth
+  /// textures, once per frame, before anything else draws over it.
+  private func uploadRasterizedPoints() {
+    guard rasterizerPending, let rasterizer else { return }
+    rasterizerPending = false
+    let pixels = scene.width * scene.height
+    if cpuColor.count != pixels {
+      cpuColor = Array(repeating: 0, count: pixels)
+      cpuDepth = Array(repeating: 1, count: pixels)
     }
-    return "\(string(GL_RENDERER)) (\(string(GL_VERSION)))"
+    cpuColor.withUnsafeMutableBufferPointer { color in
+      cpuDepth.withUnsafeMutableBufferPointer { depth in
+        guard let color = color.baseAddress, let depth = depth.baseAddress else { return }
+        rasterizer.resolve(colorRGBA: color, depth: depth)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glBindTexture(GLenum(GL_TEXTURE_2D), scene.colorTexture)
+        let width = GLsizei(scene.width)
+        let height = GLsizei(scene.height)
+        glTexSubImage2D(
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), color)
+        glBindTexture(GLenum(GL_TEXTURE_2D), scene.depthTexture)
+        glTexSubImage2D(
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_DEPTH_COMPONENT), GLenum(GL_FLOAT), depth)
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+      }
+    }
   }
 
   public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
@@ -113,8 +173,15 @@ public final class GLBackend: RenderBackend {
     glClearColor(setup.background.x, setup.background.y, setup.background.z, 0)
     glClearDepth(1)
     glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
+    rasterizerPending = false
+    if pointRenderer == .cpu {
+      cpuRasterizer().begin(
+        widthPixels: scene.width, heightPixels: scene.height, background: setup.background)
+    }
   }
 
+  /// Goes on with the picture: GL's scene target keeps what it had, and the CPU
+  /// rasterizer's buffer (uploaded over the target again at the end) what it had.
   public func resumeFrame() { bindScene() }
 
   /// Draws into the scene target with depth testing, as every pass of a frame does.
@@ -152,6 +219,8 @@ public final class GLBackend: RenderBackend {
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
     guard !vertices.isEmpty else { return }
+    uploadRasterizedPoints()
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
     glUseProgram(lines.id)
     lines.set("uViewProjection", viewProjection)
     glBindVertexArray(lineArray)
@@ -164,6 +233,7 @@ public final class GLBackend: RenderBackend {
   }
 
   public func endFrame() {
+    uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
     glViewport(GLint(outputOrigin.x), GLint(outputOrigin.y), GLsizei(scene.width), GLsizei(scene.height))
     glDisable(GLenum(GL_DEPTH_TEST))

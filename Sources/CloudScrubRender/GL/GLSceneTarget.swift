@@ -1,7 +1,8 @@
 import CGL
 
 /// The framebuffer the scene is drawn into: a colour and a depth texture, which the
-/// composite pass reads (eye-dome lighting needs the depth). Resized on demand.
+/// composite pass reads (eye-dome lighting needs the depth), and which the CPU point
+/// rasterizer's picture is uploaded into. Resized on demand.
 final class GLSceneTarget {
   private(set) var framebuffer: GLuint = 0
   private(set) var colorTexture: GLuint = 0
@@ -20,9 +21,10 @@ final class GLSceneTarget {
       width: width, height: height, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE)
     glFramebufferTexture2D(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), colorTexture, 0)
+    // 32-bit float depth: the CPU rasterizer's depth goes in as it is, with no conversion.
     depthTexture = Self.texture(
-      width: width, height: height, internalFormat: GL_DEPTH_COMPONENT24, format: GL_DEPTH_COMPONENT,
-      type: GL_UNSIGNED_INT)
+      width: width, height: height, internalFormat: GL_DEPTH_COMPONENT32F, format: GL_DEPTH_COMPONENT,
+      type: GL_FLOAT)
     glFramebufferTexture2D(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_TEXTURE_2D), depthTexture, 0)
     let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
