@@ -9,12 +9,14 @@ enum RecordingFlags {
   ]
 
   static let help = """
-      --frames FIRST-LAST   frames to use, 0-based and inclusive (default: all)
+      --frames FIRST-LAST   frames to use, 0-based and inclusive (default: all);
+                            FIRST,LAST too
       --every N             use every N-th frame of those (default 1)
       --min-confidence low|medium|high
                             skip depth pixels below this confidence (default low:
                             keep all; frames without confidence always pass)
-      --depth-range MIN-MAX keep depths in this range, in metres (default: all)
+      --depth-range MIN-MAX keep depths in this range, in metres (default: all);
+                            MIN,MAX too
       --flying-pixels on|off
                             drop pixels smeared across depth edges (default on)
       --stride N            use every N-th depth pixel in each direction (default 1)
@@ -23,11 +25,7 @@ enum RecordingFlags {
   static func selection(_ parsed: ParsedArguments) throws -> FrameSelection {
     var selection = FrameSelection()
     if let frames = parsed.value("frames") {
-      let (first, last) = try pair(frames, option: "--frames", as: Int.init)
-      guard first >= 0, last >= first else {
-        throw UsageError("--frames needs FIRST-LAST with 0 ≤ FIRST ≤ LAST, not '\(frames)'")
-      }
-      selection.range = first...last
+      selection.range = try frameRange(frames)
     }
     if let every = parsed.value("every") {
       selection.every = try SynthCommand.positiveInteger(every, option: "--every")
@@ -46,9 +44,11 @@ enum RecordingFlags {
       }
     }
     if let range = parsed.value("depth-range") {
-      let (near, far) = try pair(range, option: "--depth-range", as: Float.init)
-      guard near >= 0, far >= near, far.isFinite else {
-        throw UsageError("--depth-range needs MIN-MAX in metres with 0 ≤ MIN ≤ MAX, not '\(range)'")
+      guard let (near, far) = RangeText.parse(range, as: Float.init), near >= 0, far >= near,
+        far.isFinite
+      else {
+        throw UsageError(
+          "--depth-range needs MIN-MAX or MIN,MAX in metres with 0 ≤ MIN ≤ MAX, not '\(range)'")
       }
       options.depthRangeMeters = near...far
     }
@@ -70,13 +70,13 @@ enum RecordingFlags {
     Set(valueOptions.values).contains { parsed.value($0) != nil }
   }
 
-  private static func pair<T>(
-    _ text: String, option: String, as parse: (String) -> T?
-  ) throws -> (T, T) {
-    let parts = text.split(separator: "-", maxSplits: 1).map(String.init)
-    guard parts.count == 2, let a = parse(parts[0]), let b = parse(parts[1]) else {
-      throw UsageError("\(option) needs two numbers as A-B, not '\(text)'")
+  /// `--frames FIRST-LAST` (or `FIRST,LAST`), 0-based and inclusive, for export and render.
+  static func frameRange(_ text: String) throws -> ClosedRange<Int> {
+    guard let (first, last) = RangeText.parse(text, as: { Int($0) }), first >= 0, last >= first
+    else {
+      throw UsageError(
+        "--frames needs FIRST-LAST or FIRST,LAST with 0 ≤ FIRST ≤ LAST, not '\(text)'")
     }
-    return (a, b)
+    return first...last
   }
 }

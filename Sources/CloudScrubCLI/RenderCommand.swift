@@ -67,11 +67,7 @@ struct RenderRequest {
 
   init(_ parsed: ParsedArguments) throws {
     if let text = parsed.value("frames") {
-      let parts = text.split(separator: "-", maxSplits: 1).compactMap { Int($0) }
-      guard parts.count == 2, parts[0] >= 0, parts[1] >= parts[0] else {
-        throw UsageError("--frames needs FIRST-LAST with 0 ≤ FIRST ≤ LAST, not '\(text)'")
-      }
-      frames = parts[0]...parts[1]
+      frames = try RecordingFlags.frameRange(text)
     }
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }

@@ -20,3 +20,50 @@ struct RealExportsCommandLineTests {
     #expect(notes.contains { $0.contains("frame numbers 60, 234, 262, 302") })
   }
 }
+
+/// Range flags through the real binary: negative numbers and the `MIN,MAX` form.
+@Suite struct RangeFlagCommandLineTests {
+  /// Points of the sample PLY whose y is in `band`, counted here from the file.
+  func sampleCount(heightBand band: ClosedRange<Float>) throws -> Int {
+    let cloud = try PLYReader.read(path: TestData.samplePLY).cloud
+    return cloud.positions.filter { band.contains($0.y) }.count
+  }
+
+  func keptByDryRun(_ arguments: [String]) throws -> Int? {
+    let result = try CommandRunner.run(
+      ["export", "Assets/sample.ply", "-o", "/tmp/unused.ply", "--dry-run"] + arguments)
+    #expect(result.status == 0, "\(result.standardError)")
+    let crop = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("crop") }
+    return crop.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+  }
+
+  @Test(arguments: [
+    ("-1.5-0.8", Float(-1.5)...0.8), ("-1-3", -1...3), ("-1,3", -1...3), ("1-3", 1...3),
+    ("-1--0.5", -1...(-0.5)), ("0.5,1", 0.5...1),
+  ])
+  func heightBandTakesNegativeNumbersAndCommas(text: String, band: ClosedRange<Float>) throws {
+    let kept = try keptByDryRun(["--height-band", text])
+    #expect(kept == (try sampleCount(heightBand: band)))
+  }
+
+  @Test func heightBandOfMinusOneToThreeKeepsTheFloorAtZero() throws {
+    // The sample's floor is at y = 0: -1-3 keeps it, 1-3 (the old misreading) does not.
+    let all = try sampleCount(heightBand: -1...3)
+    #expect(all == 40_000)
+    #expect(try keptByDryRun(["--height-band", "-1-3"]) == all)
+    #expect(try sampleCount(heightBand: 1...3) < all)
+  }
+
+  @Test(arguments: [
+    (["--height-band", "3-1"], "--height-band needs MIN-MAX or MIN,MAX"),
+    (["--height-band", "-1"], "--height-band needs MIN-MAX or MIN,MAX"),
+    (["--frames", "-1-3"], "--frames needs FIRST-LAST or FIRST,LAST with 0 ≤ FIRST ≤ LAST"),
+    (["--depth-range", "-1,3"], "--depth-range needs MIN-MAX or MIN,MAX in metres with 0 ≤ MIN"),
+  ])
+  func badRangesAreUsageErrors(arguments: [String], message: String) throws {
+    let result = try CommandRunner.run(
+      ["export", "Assets/sample.ply", "-o", "/tmp/unused.ply", "--dry-run"] + arguments)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains(message), "\(result.standardError)")
+  }
+}
