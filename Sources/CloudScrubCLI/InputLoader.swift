@@ -36,10 +36,14 @@ enum InputLoader {
   }
 
   /// Loads a recording's selected frames into a merged store, with progress.
+  ///
+  /// - Throws: `UsageError` when the selection picks no frame (naming the valid range),
+  ///   or the error of a frame that cannot be read.
   static func load(
     _ source: any RecordingSource, path: String, selection: FrameSelection,
     unprojection: UnprojectionOptions
   ) throws -> PointStore {
+    try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: path)
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
     let loader = RecordingLoader(

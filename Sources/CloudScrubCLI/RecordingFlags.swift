@@ -70,6 +70,18 @@ enum RecordingFlags {
     Set(valueOptions.values).contains { parsed.value($0) != nil }
   }
 
+  /// Checks that `selection` picks at least one of a recording's `frameCount` frames.
+  ///
+  /// - Throws: `UsageError` naming the `--frames` given and the recording's valid range.
+  static func checkSelectsFrames(_ selection: FrameSelection, frameCount: Int, path: String)
+    throws(UsageError)
+  {
+    guard selection.indices(frameCount: frameCount).isEmpty else { return }
+    let range = selection.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all"
+    let valid = frameCount == 0 ? "has no frames" : "has frames 0-\(frameCount - 1)"
+    throw UsageError("--frames \(range) selects no frame: the recording \(valid): \(path)")
+  }
+
   /// `--frames FIRST-LAST` (or `FIRST,LAST`), 0-based and inclusive, for export and render.
   static func frameRange(_ text: String) throws -> ClosedRange<Int> {
     guard let (first, last) = RangeText.parse(text, as: { Int($0) }), first >= 0, last >= first

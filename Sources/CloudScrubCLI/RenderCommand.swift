@@ -127,8 +127,10 @@ struct RenderRequest {
     case .cloud(let input):
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):
-      let loader = RecordingLoader(
-        source: source, selection: FrameSelection(range: frames), decoder: TurboJPEGDecoder())
+      let selection = FrameSelection(range: frames)
+      try RecordingFlags.checkSelectsFrames(
+        selection, frameCount: source.frameCount, path: recordingPath)
+      let loader = RecordingLoader(source: source, selection: selection, decoder: TurboJPEGDecoder())
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
       var batch: [LoadedFrame] = []

@@ -67,3 +67,25 @@ struct RealExportsCommandLineTests {
     #expect(result.standardError.contains(message), "\(result.standardError)")
   }
 }
+
+/// A frame selection that selects nothing is a usage error naming the valid range.
+@Suite struct EmptySelectionCommandLineTests {
+  @Test(arguments: ["export", "render"])
+  func framesPastTheEndAreAUsageErrorNamingTheValidRange(command: String) throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("six.csrec").path
+    let output = folder.appendingPathComponent(command == "export" ? "out.ply" : "out.png").path
+    #expect(try CommandRunner.run(["synth", recording, "--frames", "6"]).status == 0)
+    let result = try CommandRunner.run([command, recording, "-o", output, "--frames", "100-200"])
+    #expect(result.status == 2)
+    #expect(
+      result.standardError.contains(
+        "--frames 100-200 selects no frame: the recording has frames 0-5: \(recording)"),
+      "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: output))
+    // A range that overlaps the recording is clamped and works.
+    let overlap = try CommandRunner.run(["export", recording, "-o", output, "--frames", "4-200"])
+    #expect(overlap.status == 0, "\(overlap.standardError)")
+  }
+}
