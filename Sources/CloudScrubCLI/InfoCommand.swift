@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 
 /// `cloudscrub info PATH [--json]`: what a file holds.
 enum InfoCommand {
@@ -21,13 +22,47 @@ enum InfoCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    switch try InputLoader.open(parsed.positionals[0]) {
+    let input: Input
+    do {
+      input = try InputLoader.open(parsed.positionals[0])
+    } catch let error as R3DError {
+      guard case .metadataOnly = error.reason else { throw error }
+      // A .r3d with no frames still says what its metadata holds.
+      let info = try metadataOnlyInfo(error.path, error: error)
+      return Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
+    }
+    switch input {
     case .cloud(let input):
       Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
     case .recording(let path, let source):
       let info = try RecordingInfo(path: path, source: source)
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }
+  }
+
+  /// What the `metadata` of a `.r3d` without frames says: its sizes, rate and
+  /// intrinsics, and the trajectory of its poses; no frames.
+  static func metadataOnlyInfo(_ path: String, error: R3DError) throws -> RecordingInfo {
+    let metadata = try R3DRecording.readMetadata(path: path)
+    let infos = metadata.worldFromCameraPoses.indices.map { number in
+      FrameInfo(
+        timestampSeconds: metadata.timestampSeconds(frame: number),
+        intrinsics: metadata.intrinsics(frame: number),
+        pose: CameraPose(worldFromCamera: metadata.worldFromCameraPoses[number], axes: .openGL))
+    }
+    var notes = [error.reason.description]
+    notes.append(
+      "duration, intrinsics and trajectory are those of the \(infos.count) poses in the metadata")
+    if !metadata.hasDepthSize {
+      notes.append(
+        "metadata has no dw/dh: depth size taken as \(metadata.depthWidth)×\(metadata.depthHeight)")
+    }
+    let description = RecordingDescription(
+      format: R3DFormat.name + " (metadata only)", app: "Record3D",
+      framesPerSecond: metadata.framesPerSecond, depthWidth: metadata.depthWidth,
+      depthHeight: metadata.depthHeight, colorWidth: metadata.colorWidth,
+      colorHeight: metadata.colorHeight, notes: notes)
+    return RecordingInfo(path: path, description: description, frameCount: 0, infos: infos)
   }
 
   // MARK: - JSON

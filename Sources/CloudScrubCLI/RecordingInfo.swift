@@ -12,18 +12,23 @@ struct RecordingInfo {
   var cameraBounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
 
   init(path: String, source: any RecordingSource) throws {
-    self.path = path
-    description = source.description
-    frameCount = source.frameCount
     var infos: [FrameInfo] = []
-    infos.reserveCapacity(frameCount)
-    for index in 0..<frameCount {
+    infos.reserveCapacity(source.frameCount)
+    for index in 0..<source.frameCount {
       do {
         infos.append(try source.frameInfo(at: index))
       } catch {
         throw FrameLoadError(frameIndex: index, underlying: error)
       }
     }
+    self.init(path: path, description: source.description, frameCount: source.frameCount, infos: infos)
+  }
+
+  /// What a recording's description and these frames' (or poses') infos say.
+  init(path: String, description: RecordingDescription, frameCount: Int, infos: [FrameInfo]) {
+    self.path = path
+    self.description = description
+    self.frameCount = frameCount
     firstFrame = infos.first
     durationSeconds = (infos.last?.timestampSeconds ?? 0) - (infos.first?.timestampSeconds ?? 0)
     let positions = infos.map(\.pose.position)

@@ -19,6 +19,28 @@ struct RealExportsCommandLineTests {
     let notes = try #require(object["notes"] as? [String])
     #expect(notes.contains { $0.contains("frame numbers 60, 234, 262, 302") })
   }
+
+  @Test func infoOfAMetadataOnlyR3DPrintsTheMetadataAndSaysThereAreNoFrames() throws {
+    let result = try CommandRunner.run(["info", "r3d-metadata-only/data.r3d"], in: data)
+    #expect(result.status == 0, "\(result.standardError)")
+    let text = result.standardOutput
+    #expect(text.contains("format      Record3D .r3d (metadata only) (Record3D)"), "\(text)")
+    #expect(text.contains("frames      0"))
+    #expect(text.contains("duration    0.800 s at 60.00 fps"))  // 49 poses at 60 fps
+    #expect(text.contains("colour      720×960"))
+    #expect(text.contains("fx 726.64 fy 726.64 cx 361.33 cy 483.84 (for 720×960, frame 0)"))
+    #expect(text.contains("this .r3d holds only 'metadata' (49 poses) and no frames"))
+  }
+
+  @Test func exportOfAMetadataOnlyR3DIsABadInputSayingSo() throws {
+    let result = try CommandRunner.run(
+      ["export", "r3d-metadata-only/data.r3d", "-o", "/tmp/never-written.ply"], in: data)
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.contains("this .r3d holds only 'metadata' (49 poses) and no frames"),
+      "\(result.standardError)")
+    #expect(result.standardError.hasSuffix("r3d-metadata-only/data.r3d\n"))
+  }
 }
 
 /// Range flags through the real binary: negative numbers and the `MIN,MAX` form.
