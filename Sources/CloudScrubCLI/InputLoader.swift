@@ -21,10 +21,16 @@ enum InputLoader {
   ///
   /// - Throws: an error naming what is wrong and the path.
   static func open(_ path: String) throws -> Input {
-    switch try InputDetector.kind(of: path) {
-    case .ply: return .cloud(try loadPLY(path))
+    let resolved = try InputDetector.resolve(path)
+    if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
+      // Say which: the user gave the folder above it.
+      Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
+    }
+    switch resolved.kind {
+    case .ply: return .cloud(try loadPLY(resolved.path))
     case .recording:
-      return .recording(path: path, source: try InputDetector.openRecording(path))
+      return .recording(
+        path: resolved.path, source: try InputDetector.openRecording(resolved.path))
     }
   }
 

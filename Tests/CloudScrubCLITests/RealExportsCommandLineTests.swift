@@ -111,3 +111,35 @@ struct RealExportsCommandLineTests {
     #expect(overlap.status == 0, "\(overlap.standardError)")
   }
 }
+
+/// A folder one level above recordings, through the real binary.
+@Suite(.enabled(if: TestData.sharedData != nil))
+struct OneLevelUpCommandLineTests {
+  @Test func folderHoldingOneRealExportOpensItAndSaysWhich() throws {
+    let root = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let real = try #require(TestData.shared("stray-scanner-room"))
+    try FileManager.default.createSymbolicLink(
+      atPath: root.appendingPathComponent("room").path, withDestinationPath: real)
+    let result = try CommandRunner.run(["info", "--json", root.path])
+    #expect(result.status == 0, "\(result.standardError)")
+    let room = root.appendingPathComponent("room").path
+    #expect(
+      result.standardError.contains(
+        "note: opening \(room) (Stray Scanner), the one recording in \(root.path)"),
+      "\(result.standardError)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["path"] as? String == room && object["frames"] as? Int == 580)
+  }
+
+  @Test func sharedDataFolderListsItsRecordings() throws {
+    let data = try #require(TestData.sharedData)
+    let result = try CommandRunner.run(["info", data.path])
+    #expect(result.status == 1)
+    for name in ["record3d-exr-desk", "record3d-exr-door-gaps", "stray-scanner-room"] {
+      #expect(result.standardError.contains(name), "\(result.standardError)")
+    }
+    #expect(result.standardError.contains("recordings one level down, not one"))
+  }
+}
