@@ -8,7 +8,10 @@ struct ViewerSession {
     case error(String)
   }
 
-  var document: ViewerDocument?
+  /// The open document; opening one starts empty content in its world's up axis.
+  var document: ViewerDocument? {
+    didSet { content = ViewerContent(worldUp: document?.recording?.description.worldUp ?? .y) }
+  }
   var content = ViewerContent()
   var state: ViewerState
   var message: Message?

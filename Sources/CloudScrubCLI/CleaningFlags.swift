@@ -12,7 +12,8 @@ enum CleaningFlags {
   static let help = """
       --crop XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX
                             keep points inside this box (world metres)
-      --height-band MIN-MAX keep points whose height (world y) is in this range;
+      --height-band MIN-MAX keep points whose height is in this range, along the
+                            recording's up axis (y; z for ARKitScenes; y for PLY);
                             MIN,MAX too, negative numbers too (-1.5-0.8)
       --voxel SIZE_M        merge the points of each voxel into one (mean position
                             and colour, highest confidence)
@@ -82,7 +83,8 @@ enum CleaningFlags {
         "crop \(box.min.x),\(box.min.y),\(box.min.z),\(box.max.x),\(box.max.y),\(box.max.z)")
     }
     if let band = options.heightBandMeters {
-      parts.append("height band \(band.lowerBound)-\(band.upperBound) m")
+      let axis = options.worldUp == .y ? "" : " along \(options.worldUp.rawValue)"
+      parts.append("height band \(band.lowerBound)-\(band.upperBound) m\(axis)")
     }
     if let size = options.voxelSizeMeters { parts.append("voxel \(size) m") }
     if let s = options.statistical { parts.append("sor \(s.neighbours),\(s.stdRatio)") }

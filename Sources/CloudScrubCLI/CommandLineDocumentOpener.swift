@@ -55,11 +55,13 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     var unprojection = UnprojectionOptions()
     unprojection.minConfidence = request.minConfidence
     let selection = FrameSelection(range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0))
+    var cleaning = request.cleaning
+    cleaning.worldUp = source.description.worldUp
     var withFrames = options
     withFrames.comments.append(ExportCommand.describe(selection, unprojection, frames: frameIndices))
     try ExportCommand.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
-      cleaning: request.cleaning, options: withFrames,
+      cleaning: cleaning, options: withFrames,
       viewpoint: { frame in (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) } },
       inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
     return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"

@@ -45,7 +45,7 @@ enum ExportCommand {
     var options = try writeOptions(parsed, source: path)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
-    let cleaning = try CleaningFlags.options(parsed)
+    var cleaning = try CleaningFlags.options(parsed)
     let cloud: PointCloud
     var inputs = [path]
     var stages: [StageCount] = []
@@ -58,6 +58,7 @@ enum ExportCommand {
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let source):
+      cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let store = try InputLoader.load(
         source, path: recordingPath, selection: selection, unprojection: unprojection)
       cloud = store.cloud()

@@ -75,6 +75,7 @@ struct RecordingInfo {
       ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
       ("depth", size(d.depthWidth, d.depthHeight)),
       ("color", size(d.colorWidth, d.colorHeight)),
+      ("world_up", .string(d.worldUp.rawValue)),
       ("intrinsics", intrinsics),
       (
         "trajectory",
@@ -95,6 +96,7 @@ struct RecordingInfo {
       ),
       ("depth", "\(d.depthWidth)×\(d.depthHeight)"),
       ("colour", d.colorWidth.flatMap { w in d.colorHeight.map { "\(w)×\($0)" } } ?? "none"),
+      ("world up", "+\(d.worldUp.rawValue)"),
     ]
     if let k = firstFrame?.intrinsics {
       rows.append(

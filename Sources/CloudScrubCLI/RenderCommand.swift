@@ -127,6 +127,7 @@ struct RenderRequest {
     case .cloud(let input):
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):
+      content.worldUp = source.description.worldUp
       let selection = FrameSelection(range: frames)
       try RecordingFlags.checkSelectsFrames(
         selection, frameCount: source.frameCount, path: recordingPath)

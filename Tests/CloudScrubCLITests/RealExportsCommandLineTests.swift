@@ -1,7 +1,10 @@
 import CloudScrubCore
+import CloudScrubFormats
 import Foundation
 import TestSupport
 import Testing
+
+@testable import CloudScrubCLI
 
 /// The real `cloudscrub` binary on the real exports in `../shared/data`.
 @Suite(.enabled(if: TestData.sharedData != nil))
@@ -141,5 +144,54 @@ struct OneLevelUpCommandLineTests {
       #expect(result.standardError.contains(name), "\(result.standardError)")
     }
     #expect(result.standardError.contains("recordings one level down, not one"))
+  }
+}
+
+/// A z-up recording (ARKitScenes layout) through export and render.
+@Suite struct WorldUpCommandLineTests {
+  func writeZUpRecording(in folder: URL) throws -> String {
+    let source = SyntheticRecordingSource(
+      options: SyntheticRecordingOptions(
+        frameCount: 2, depthWidth: 64, depthHeight: 48, colorWidth: 128, colorHeight: 96))
+    let path = folder.appendingPathComponent("scene_frames").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try ARKitScenesWriter().write(source, to: path)
+    return path
+  }
+
+  @Test func heightBandOfAZUpRecordingMeasuresAlongZ() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = try writeZUpRecording(in: folder)
+    let all = folder.appendingPathComponent("all.ply").path
+    let band = folder.appendingPathComponent("band.ply").path
+    #expect(try CommandRunner.run(["export", recording, "-o", all]).status == 0)
+    let result = try CommandRunner.run(
+      ["export", recording, "-o", band, "--height-band", "-0.5,0.5"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let everything = try PLYReader.read(path: all).cloud.positions
+    let expected = everything.filter { (-0.5...0.5).contains($0.z) }
+    #expect(!expected.isEmpty && expected.count < everything.count)
+    // Measured along y it would keep a different set.
+    #expect(expected.count != everything.filter { (-0.5...0.5).contains($0.y) }.count)
+    let document = try PLYReader.read(path: band)
+    #expect(document.cloud.positions == expected)
+    #expect(document.header.comments.contains { $0.contains("height band -0.5-0.5 m along z") })
+    let info = try CommandRunner.run(["info", recording])
+    #expect(info.standardOutput.contains("world up    +z"), "\(info.standardOutput)")
+  }
+
+  @Test func renderTellsTheViewerTheWorldIsZUp() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = try writeZUpRecording(in: folder)
+    let (content, commands) = try RenderRequest.load(recording, frames: nil)
+    #expect(content.worldUp == .z && commands.first == .worldUpKnown(.z))
+    var state = ViewerState()
+    for command in commands { state.apply(command) }
+    #expect(state.scene.up == .z && state.camera.up == .z)
+    let picture = folder.appendingPathComponent("z.png").path
+    let result = try CommandRunner.run(["render", recording, "-o", picture, "--size", "64x48"])
+    #expect(result.status == 0, "\(result.standardError)")
   }
 }
