@@ -110,7 +110,7 @@ enum InfoCommand {
       ),
       ("comments", .array(header.comments.map(JSON.string))),
       ("obj_info", .array(header.objInfo.map(JSON.string))),
-    ])
+    ] + (timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []))
   }
 
   // MARK: - Text
@@ -133,6 +133,12 @@ enum InfoCommand {
       rows.append(("bounds", "none (no finite points)"))
     }
     rows.append(("fields", fields(cloud).joined(separator: ", ")))
+    if let timeline = timeline(cloud) {
+      rows.append(
+        ("timeline",
+          "\(timeline.frames) frames (values \(timeline.first)–\(timeline.last) of 'frame'), "
+            + "opened as a timeline by view and render"))
+    }
     for (index, element) in header.elements.enumerated() {
       let properties = element.properties.map { "\($0.name) \($0.kind.plyName)" }
       rows.append(
@@ -148,6 +154,14 @@ enum InfoCommand {
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
     return ([input.path] + lines).joined(separator: "\n")
+  }
+
+  /// The frames of a cloud whose points carry a `frame` attribute (see `CloudTimeline`).
+  static func timeline(_ cloud: PointCloud) -> (frames: Int, first: Int, last: Int)? {
+    guard let values = CloudTimeline.frameValues(of: cloud), let first = values.min(),
+      let last = values.max()
+    else { return nil }
+    return (Set(values).count, first, last)
   }
 
   /// What each point carries: position, colour, normal, then attributes by name and type.

@@ -1,3 +1,4 @@
+import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
@@ -193,5 +194,53 @@ struct OneLevelUpCommandLineTests {
     let picture = folder.appendingPathComponent("z.png").path
     let result = try CommandRunner.run(["render", recording, "-o", picture, "--size", "64x48"])
     #expect(result.status == 0, "\(result.standardError)")
+  }
+}
+
+/// `export --attributes frame` writes a PLY that opens as a timeline again.
+@Suite struct PLYTimelineCommandLineTests {
+  @Test func exportedCaptureReopensAsItsFramesInInfoRenderAndTheWindowExport() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("four.csrec").path
+    let ply = folder.appendingPathComponent("four.ply").path
+    #expect(try CommandRunner.run(["synth", recording, "--frames", "4"]).status == 0)
+    let export = try CommandRunner.run(
+      ["export", recording, "-o", ply, "--attributes", "frame", "--frames", "1-3"])
+    #expect(export.status == 0, "\(export.standardError)")
+    // Per-frame point counts, worked out from the PLY's own frame column.
+    let cloud = try PLYReader.read(path: ply).cloud
+    let frameColumn = try #require(cloud.attribute(named: "frame"))
+    let values = (0..<cloud.count).map { Int(frameColumn.values.double(at: $0)) }
+    let counts = [1, 2, 3].map { frame in values.filter { $0 == frame }.count }
+    #expect(counts.allSatisfy { $0 > 0 } && counts.reduce(0, +) == cloud.count)
+
+    let info = try CommandRunner.run(["info", ply])
+    #expect(info.standardOutput.contains("3 frames (values 1–3 of 'frame')"), "\(info.standardOutput)")
+
+    let (content, commands) = try RenderRequest.load(ply, frames: nil)
+    #expect(content.frameIndices == [1, 2, 3])
+    #expect(content.store.frameRanges == [0, counts[0], counts[0] + counts[1], cloud.count])
+    var state = ViewerState()
+    for command in commands { state.apply(command) }
+    #expect(state.playback.loadedFrameCount == 3)
+    let picture = folder.appendingPathComponent("frames.png").path
+    let render = try CommandRunner.run(
+      ["render", ply, "-o", picture, "--color", "frame", "--size", "64x48"])
+    #expect(render.status == 0, "\(render.standardError)")
+
+    // The window's export of a timeline writes the frames it shows.
+    let opener = CommandLineDocumentOpener()
+    let document = try opener.open(ply)
+    var windowContent = ViewerContent()
+    _ = windowContent.absorb(document.load.take())
+    let shown = folder.appendingPathComponent("shown.ply").path
+    _ = try opener.export(
+      WindowExportRequest(
+        document: document, content: windowContent, visibleFrames: 1...1, minConfidence: .low,
+        outputPath: shown))
+    let written = try PLYReader.read(path: shown).cloud
+    #expect(written.count == counts[1])
+    #expect(document.summary.hasSuffix(", 3 frames"))
   }
 }
