@@ -32,7 +32,7 @@ enum ExportCommand {
       .merging(RecordingFlags.valueOptions) { a, _ in a }
       .merging(CleaningFlags.valueOptions) { a, _ in a },
     flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]
-      .merging(CleaningFlags.flags) { a, _ in a },
+      .merging(CleaningFlags.flags) { a, _ in a }.merging(RecordingFlags.flags) { a, _ in a },
     positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
@@ -59,6 +59,7 @@ enum ExportCommand {
       stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let source):
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
+      let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
       let store = try InputLoader.load(
         source, path: recordingPath, selection: selection, unprojection: unprojection)
       cloud = store.cloud()

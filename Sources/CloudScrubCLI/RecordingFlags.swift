@@ -7,6 +7,7 @@ enum RecordingFlags {
     "--frames": "frames", "--every": "every", "--min-confidence": "min-confidence",
     "--depth-range": "depth-range", "--flying-pixels": "flying-pixels", "--stride": "stride",
   ]
+  static let flags = ["--skip-untracked": "skip-untracked"]
 
   static let help = """
       --frames FIRST-LAST   frames to use, 0-based and inclusive (default: all);
@@ -20,6 +21,8 @@ enum RecordingFlags {
       --flying-pixels on|off
                             drop pixels smeared across depth edges (default on)
       --stride N            use every N-th depth pixel in each direction (default 1)
+      --skip-untracked      leave out the leading frames recorded before tracking
+                            started (exactly zero translation; `info` lists them)
     """
 
   static func selection(_ parsed: ParsedArguments) throws -> FrameSelection {
@@ -68,6 +71,36 @@ enum RecordingFlags {
   /// Whether any recording-only flag was given (an error for a PLY input).
   static func anyGiven(_ parsed: ParsedArguments) -> Bool {
     Set(valueOptions.values).contains { parsed.value($0) != nil }
+      || Set(flags.values).contains { parsed.has($0) }
+  }
+
+  /// `selection` without the recording's leading untracked frames when
+  /// `--skip-untracked` was given (see `TrackingStart`); as it is otherwise.
+  ///
+  /// - Throws: the error of a frame whose pose cannot be read.
+  static func skippingUntracked(
+    _ selection: FrameSelection, _ parsed: ParsedArguments, source: any RecordingSource
+  ) throws -> FrameSelection {
+    guard parsed.has("skip-untracked") else { return selection }
+    return try skippingUntracked(selection, source: source)
+  }
+
+  /// `selection` starting after the recording's leading untracked frames.
+  static func skippingUntracked(_ selection: FrameSelection, source: any RecordingSource) throws
+    -> FrameSelection
+  {
+    let untracked = try TrackingStart.untrackedFrameCount(of: source)
+    guard untracked > 0 else { return selection }
+    var skipped = selection
+    let first = max(selection.range?.lowerBound ?? 0, untracked)
+    let last = selection.range?.upperBound ?? (source.frameCount - 1)
+    guard first <= last else {
+      throw UsageError(
+        "--skip-untracked leaves no frame of --frames \(selection.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all"): "
+          + "frames 0-\(untracked - 1) were recorded before tracking started")
+    }
+    skipped.range = first...last
+    return skipped
   }
 
   /// Checks that `selection` picks at least one of a recording's `frameCount` frames.

@@ -10,6 +10,8 @@ struct RecordingInfo {
   var durationSeconds: Double
   var trajectoryLengthMeters: Double
   var cameraBounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
+  /// How many leading frames were recorded before tracking started (`TrackingStart`).
+  var untrackedFrames: Int
 
   init(path: String, source: any RecordingSource) throws {
     var infos: [FrameInfo] = []
@@ -32,6 +34,7 @@ struct RecordingInfo {
     firstFrame = infos.first
     durationSeconds = (infos.last?.timestampSeconds ?? 0) - (infos.first?.timestampSeconds ?? 0)
     let positions = infos.map(\.pose.position)
+    untrackedFrames = frameCount > 0 ? TrackingStart.untrackedFrameCount(translations: positions) : 0
     trajectoryLengthMeters = zip(positions, positions.dropFirst()).reduce(0) { sum, pair in
       let d = pair.1 - pair.0
       return sum + (d * d).sum().squareRoot()
@@ -81,6 +84,7 @@ struct RecordingInfo {
         "trajectory",
         .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
       ),
+      ("untracked_frames", .int(untrackedFrames)),
       ("notes", .array(d.notes.map(JSON.string))),
     ])
   }
@@ -110,6 +114,12 @@ struct RecordingInfo {
         ("camera in",
           "min (\(fixed(b.min.x, 3)), \(fixed(b.min.y, 3)), \(fixed(b.min.z, 3)))  "
             + "max (\(fixed(b.max.x, 3)), \(fixed(b.max.y, 3)), \(fixed(b.max.z, 3)))"))
+    }
+    if untrackedFrames > 0 {
+      rows.append(
+        ("untracked",
+          "frames 0-\(untrackedFrames - 1) (\(untrackedFrames)) have exactly zero translation: "
+            + "recorded before tracking started (--skip-untracked leaves them out)"))
     }
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0

@@ -28,6 +28,8 @@ enum RenderCommand {
       --camera capture:N    view through frame N's capture camera
       --edl                 eye-dome lighting
       --overlays on|off     grid, axes, trajectory and frustum (default on)
+      --skip-untracked      leave out the leading frames recorded before tracking
+                            started (exactly zero translation; `info` lists them)
       -h, --help            show this help
     """
 
@@ -37,7 +39,8 @@ enum RenderCommand {
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
       "--min-confidence": "min-confidence", "--overlays": "overlays",
     ],
-    flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
+    flags: ["--help": "help", "-h": "help", "--edl": "edl"].merging(RecordingFlags.flags) { a, _ in a },
+    positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
@@ -45,7 +48,8 @@ enum RenderCommand {
     guard let output = parsed.value("output") else { throw UsageError("render needs an output file: -o OUT.png") }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
-    let (content, loaded) = try RenderRequest.load(path, frames: request.frames)
+    let (content, loaded) = try RenderRequest.load(
+      path, frames: request.frames, skipUntracked: request.skipUntracked)
     let image = try HeadlessRenderer.render(content: content, commands: loaded, request: request)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
@@ -54,6 +58,7 @@ enum RenderCommand {
 /// The render command's choices, parsed.
 struct RenderRequest {
   var frames: ClosedRange<Int>?
+  var skipUntracked = false
   var width = 1280
   var height = 720
   var commands: [ViewerCommand] = []
@@ -69,6 +74,7 @@ struct RenderRequest {
     if let text = parsed.value("frames") {
       frames = try RecordingFlags.frameRange(text)
     }
+    skipUntracked = parsed.has("skip-untracked")
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else {
@@ -120,7 +126,9 @@ struct RenderRequest {
   }
 
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
-  static func load(_ path: String, frames: ClosedRange<Int>?) throws -> (ViewerContent, [ViewerCommand]) {
+  static func load(_ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false) throws
+    -> (ViewerContent, [ViewerCommand])
+  {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
     switch try InputLoader.open(path) {
@@ -128,7 +136,10 @@ struct RenderRequest {
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):
       content.worldUp = source.description.worldUp
-      let selection = FrameSelection(range: frames)
+      var selection = FrameSelection(range: frames)
+      if skipUntracked {
+        selection = try RecordingFlags.skippingUntracked(selection, source: source)
+      }
       try RecordingFlags.checkSelectsFrames(
         selection, frameCount: source.frameCount, path: recordingPath)
       let loader = RecordingLoader(source: source, selection: selection, decoder: TurboJPEGDecoder())

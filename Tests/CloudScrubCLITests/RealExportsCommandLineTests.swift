@@ -244,3 +244,36 @@ struct OneLevelUpCommandLineTests {
     #expect(document.summary.hasSuffix(", 3 frames"))
   }
 }
+
+/// Frames before tracking started, on the real Stray export.
+@Suite(.enabled(if: TestData.sharedData != nil))
+struct UntrackedFramesCommandLineTests {
+  @Test func infoMarksThemAndSkipUntrackedLeavesThemOut() throws {
+    let data = try #require(TestData.sharedData)
+    let info = try CommandRunner.run(["info", "stray-scanner-room"], in: data)
+    #expect(info.status == 0, "\(info.standardError)")
+    #expect(
+      info.standardOutput.contains(
+        "untracked   frames 0-38 (39) have exactly zero translation"), "\(info.standardOutput)")
+    let json = try CommandRunner.run(["info", "--json", "stray-scanner-room"], in: data)
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(object["untracked_frames"] as? Int == 39)
+
+    // Frames 39, 49, …, 579: (579 - 39) / 10 + 1 = 55.
+    let export = try CommandRunner.run(
+      ["export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--every", "10",
+       "--dry-run"], in: data)
+    #expect(export.status == 0, "\(export.standardError)")
+    #expect(export.standardOutput.contains("frames (55)"), "\(export.standardOutput)")
+    let none = try CommandRunner.run(
+      ["export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--frames",
+       "0-20"], in: data)
+    #expect(none.status == 2)
+    #expect(none.standardError.contains("--skip-untracked leaves no frame of --frames 0-20"))
+
+    let path = data.appendingPathComponent("stray-scanner-room").path
+    let (content, _) = try RenderRequest.load(path, frames: 0...40, skipUntracked: true)
+    #expect(content.frameIndices == [39, 40])
+  }
+}

@@ -45,3 +45,20 @@ import Testing
     }
   }
 }
+
+/// The real Stray export starts with frames recorded before tracking started.
+@Suite(.enabled(if: TestData.sharedData != nil))
+struct UntrackedFramesRealDataTests {
+  @Test func strayRoomStartsWith39FramesAtExactlyTheOrigin() throws {
+    let path = try #require(TestData.shared("stray-scanner-room"))
+    let source = try InputDetector.openRecording(path)
+    // odometry.csv rows 000000…000038 have x, y, z = 0.0; row 000039 has x = 1.8626451e-09.
+    #expect(try TrackingStart.untrackedFrameCount(of: source) == 39)
+    #expect(try source.frameInfo(at: 38).pose.position == .zero)
+    #expect(try source.frameInfo(at: 39).pose.position.x == 1.8626451e-09)
+    for name in ["record3d-exr-desk", "record3d-exr-door-gaps"] {
+      let other = try InputDetector.openRecording(try #require(TestData.shared(name)))
+      #expect(try TrackingStart.untrackedFrameCount(of: other) == 0, "\(name)")
+    }
+  }
+}
