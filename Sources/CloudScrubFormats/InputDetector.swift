@@ -44,6 +44,7 @@ public enum InputDetector {
     StrayScannerFormat.self,
     PolycamFormat.self,
     ARKitScenesFormat.self,
+    NerfstudioFormat.self,
     R3DFormat.self,
   ]
 

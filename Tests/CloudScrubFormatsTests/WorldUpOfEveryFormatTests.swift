@@ -27,10 +27,13 @@ import Testing
     try PolycamWriter().write(source, to: polycam)
     let stray = try folder("stray")
     try StrayScannerWriter().write(source, to: stray)
+    let nerfstudio = try folder("nerfstudio")
+    try NerfstudioWriter().write(source, to: nerfstudio)
     let r3d = root.appendingPathComponent("capture.r3d").path
     try R3DWriter().write(source, to: r3d)
     let expected: [(String, WorldUp)] = [
       (arkit, .z), (scanner, .y), (polycam, .y), (stray, .y), (r3d, .y),
+      (nerfstudio, .y),
     ]
     for (path, up) in expected {
       #expect(try InputDetector.openRecording(path).description.worldUp == up, "\(path)")
