@@ -95,8 +95,9 @@ enum RecordingFlags {
     let first = max(selection.range?.lowerBound ?? 0, untracked)
     let last = selection.range?.upperBound ?? (source.frameCount - 1)
     guard first <= last else {
+      let given = selection.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all"
       throw UsageError(
-        "--skip-untracked leaves no frame of --frames \(selection.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "all"): "
+        "--skip-untracked leaves no frame of --frames \(given): "
           + "frames 0-\(untracked - 1) were recorded before tracking started")
     }
     skipped.range = first...last

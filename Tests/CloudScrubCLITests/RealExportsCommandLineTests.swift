@@ -216,7 +216,8 @@ struct OneLevelUpCommandLineTests {
     #expect(counts.allSatisfy { $0 > 0 } && counts.reduce(0, +) == cloud.count)
 
     let info = try CommandRunner.run(["info", ply])
-    #expect(info.standardOutput.contains("3 frames (values 1–3 of 'frame')"), "\(info.standardOutput)")
+    #expect(
+      info.standardOutput.contains("3 frames (values 1–3 of 'frame')"), "\(info.standardOutput)")
 
     let (content, commands) = try RenderRequest.load(ply, frames: nil)
     #expect(content.frameIndices == [1, 2, 3])
@@ -262,13 +263,18 @@ struct UntrackedFramesCommandLineTests {
 
     // Frames 39, 49, …, 579: (579 - 39) / 10 + 1 = 55.
     let export = try CommandRunner.run(
-      ["export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--every", "10",
-       "--dry-run"], in: data)
+      [
+        "export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--every",
+        "10",
+        "--dry-run",
+      ], in: data)
     #expect(export.status == 0, "\(export.standardError)")
     #expect(export.standardOutput.contains("frames (55)"), "\(export.standardOutput)")
     let none = try CommandRunner.run(
-      ["export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--frames",
-       "0-20"], in: data)
+      [
+        "export", "stray-scanner-room", "-o", "/tmp/unused.ply", "--skip-untracked", "--frames",
+        "0-20",
+      ], in: data)
     #expect(none.status == 2)
     #expect(none.standardError.contains("--skip-untracked leaves no frame of --frames 0-20"))
 

@@ -5,7 +5,9 @@ import Testing
 /// A cloud whose points carry a `frame` attribute opens as frames again.
 @Suite struct CloudTimelineTests {
   let cloud = PointCloud(
-    positions: [Point3(0, 0, 0), Point3(1, 0, 0), Point3(2, 0, 0), Point3(3, 0, 0), Point3(4, 0, 0)],
+    positions: [
+      Point3(0, 0, 0), Point3(1, 0, 0), Point3(2, 0, 0), Point3(3, 0, 0), Point3(4, 0, 0),
+    ],
     colors: [RGB8(0, 0, 0), RGB8(1, 1, 1), RGB8(2, 2, 2), RGB8(3, 3, 3), RGB8(4, 4, 4)],
     attributes: [
       PointAttribute(name: "frame", values: .uint32([5, 2, 5, 9, 2])),

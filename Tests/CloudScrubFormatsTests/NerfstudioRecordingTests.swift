@@ -103,7 +103,8 @@ import Testing
       try NerfstudioRecording(folder: folder)
     }
     #expect(
-      error?.reason == .noFrames(expected: "frames with a depth_file_path (16-bit PNG, millimetres)"))
+      error?.reason
+        == .noFrames(expected: "frames with a depth_file_path (16-bit PNG, millimetres)"))
   }
 
   @Test func malformedKeysAreNamed() throws {
@@ -118,7 +119,8 @@ import Testing
       try NerfstudioRecording(folder: folder)
     }
     #expect(
-      error?.reason == .badValue(key: "transform_matrix", expected: "4 rows of 4 numbers (frame 0)"))
+      error?.reason == .badValue(key: "transform_matrix", expected: "4 rows of 4 numbers (frame 0)")
+    )
     #expect(error?.path == folder + "/transforms.json")
     try rewrite(folder) { object in object["fl_x"] = nil }
     #expect(throws: CaptureFolderError(.missingKey("fl_x"), path: folder + "/transforms.json")) {

@@ -46,7 +46,9 @@ public struct NerfstudioWriter: Sendable {
           [Array(m[0..<4]), Array(m[4..<8]), Array(m[8..<12]), Array(m[12..<16])]
         ))
     }
-    let shared = entries.first.map { first in entries.allSatisfy { $0.intrinsics == first.intrinsics } } ?? true
+    let shared =
+      entries.first.map { first in entries.allSatisfy { $0.intrinsics == first.intrinsics } }
+      ?? true
     var top: [String: Any] = ["camera_model": "OPENCV", "k1": 0, "k2": 0, "p1": 0, "p2": 0]
     if shared, let k = entries.first?.intrinsics { top.merge(Self.keys(k)) { _, new in new } }
     top["frames"] = entries.map { entry -> [String: Any] in

@@ -96,7 +96,8 @@ public struct R3DRecording: RecordingSource {
       depthWidth: depthWidth, depthHeight: depthHeight, colorWidth: metadata.colorWidth,
       colorHeight: metadata.colorHeight,
       notes: Self.notes(
-        metadata, numbers: numbers, depthSizeInferredFrom: inferredFrom, hasColor: hasColor, hasConfidence: hasConfidence,
+        metadata, numbers: numbers, depthSizeInferredFrom: inferredFrom, hasColor: hasColor,
+        hasConfidence: hasConfidence,
         depthSize: (depthWidth, depthHeight)))
   }
 

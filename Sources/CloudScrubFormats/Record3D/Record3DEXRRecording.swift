@@ -78,10 +78,13 @@ public struct Record3DEXRRecording: RecordingSource {
     numbers = Record3DFrameNumbers(
       depth: depth, color: hasColor ? color : nil, poseCount: metadata.worldFromCameraPoses.count)
     guard let lastNumber = numbers.fileNumbers.last else {
-      let first = numbers.missingDepth.isEmpty ? numbers.missingColor.first : nil
-      throw first.map {
-        Record3DError(.missingColorFile(frame: $0), path: Self.colorPath(folder: folder, frame: $0))
-      } ?? Record3DError(.missingDepthFile(frame: 0), path: Self.depthPath(folder: folder, frame: 0))
+      // Depth for some pose but colour for none of those: name the first colour file.
+      if numbers.missingDepth.isEmpty, let first = numbers.missingColor.first {
+        throw Record3DError(
+          .missingColorFile(frame: first), path: Self.colorPath(folder: folder, frame: first))
+      }
+      throw Record3DError(
+        .missingDepthFile(frame: 0), path: Self.depthPath(folder: folder, frame: 0))
     }
     try Self.checkTimes(metadata, frameCount: lastNumber + 1, path: metadataPath)
 

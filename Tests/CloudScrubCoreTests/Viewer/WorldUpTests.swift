@@ -54,8 +54,10 @@ import Testing
 
   @Test func heightBandMeasuresAlongTheWorldsUpAxis() {
     // Heights along z: 0, 1.5, 0.2; along y: 3, 5, 4.
-    #expect(Crop.mask(Self.points, box: nil, heightBandMeters: 0.1...2, up: .z) == [false, true, true])
-    #expect(Crop.mask(Self.points, box: nil, heightBandMeters: 0.1...2, up: .y) == [false, false, false])
+    #expect(
+      Crop.mask(Self.points, box: nil, heightBandMeters: 0.1...2, up: .z) == [false, true, true])
+    #expect(
+      Crop.mask(Self.points, box: nil, heightBandMeters: 0.1...2, up: .y) == [false, false, false])
     #expect(Crop.mask(Self.points, box: nil, heightBandMeters: 3.5...5) == [false, true, true])
     var options = CleaningOptions(heightBandMeters: -1...0.1)
     options.worldUp = .z
