@@ -7,9 +7,13 @@ enum InfoCommand {
     usage: cloudscrub info PATH [--json]
 
     Describes a PLY point cloud (format, point count, bounds, the fields and attributes
-    each point carries, the file's elements and comments) or a recording (format and
-    app, frames, duration, frame rate, depth and colour sizes, intrinsics, trajectory
-    length and the camera's bounds). The format is detected from the content.
+    each point carries, the file's elements and comments, and its frames when points
+    carry a 'frame' property) or a recording (format and app, frames, duration, frame
+    rate, depth and colour sizes, world up axis, intrinsics, trajectory length and the
+    camera's bounds, frames recorded before tracking started, and the importer's notes,
+    such as missing frame files). The format is detected from the content; a folder
+    holding one recording one level down opens that one. A .r3d holding only its
+    metadata is described from the metadata.
 
     options:
       --json      print one JSON object (keys in a fixed order) instead of text
