@@ -236,6 +236,20 @@ struct ViewerPanels {
         ? "frame \(recordingFrame) (\(playback.currentFrame + 1) of \(count))   "
           + String(format: "%.2f s", time) + "   " + Self.modeName(playback.mode)
         : "no frames")
+    let untracked = session.untrackedFrames
+    if untracked > 0 {
+      csui_same_line()
+      if recordingFrame < untracked {
+        csui_text_colored(0.95, 0.7, 0.3, "  before tracking started")
+        csui_same_line()
+      }
+      var hide = playback.hiddenLeadingFrames > 0
+      if csui_checkbox("hide the \(untracked) untracked frames (0-\(untracked - 1))", &hide) {
+        actions.append(
+          // The window loads every frame in order: frame n is timeline position n.
+          .command(.playback(.hideLeadingFrames(hide ? untracked : 0))))
+      }
+    }
     var frame = Int32(playback.currentFrame)
     csui_set_next_item_width(-1)
     if csui_slider_int("##timeline", &frame, 0, Int32(max(count - 1, 0)), "") {

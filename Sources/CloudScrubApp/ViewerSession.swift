@@ -8,7 +8,16 @@ struct ViewerSession {
     case error(String)
   }
 
-  var document: ViewerDocument?
+  /// The open document; opening one starts empty content in its world's up axis.
+  var document: ViewerDocument? {
+    didSet {
+      content = ViewerContent(worldUp: document?.recording?.description.worldUp ?? .y)
+      untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
+    }
+  }
+  /// How many leading frames of the recording were recorded before tracking started
+  /// (`TrackingStart`): marked on the timeline, and the user may hide them.
+  private(set) var untrackedFrames = 0
   var content = ViewerContent()
   var state: ViewerState
   var message: Message?
@@ -18,6 +27,15 @@ struct ViewerSession {
   }
 
   var isLoading: Bool { document?.load.hasFramesToCome ?? false }
+
+  private static func untrackedFrames(_ recording: any RecordingSource) -> Int {
+    do {
+      return try TrackingStart.untrackedFrameCount(of: recording)
+    } catch {
+      // A frame whose pose cannot be read fails the load itself, which says so.
+      return 0
+    }
+  }
 
   /// Moves delivered frames into the content and returns the commands that tell the
   /// state about them. A failed load becomes the session's error message.

@@ -12,7 +12,9 @@ enum CleaningFlags {
   static let help = """
       --crop XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX
                             keep points inside this box (world metres)
-      --height-band MIN-MAX keep points whose height (world y) is in this range
+      --height-band MIN-MAX keep points whose height is in this range, along the
+                            recording's up axis (y; z for ARKitScenes; y for PLY);
+                            MIN,MAX too, negative numbers too (-1.5-0.8)
       --voxel SIZE_M        merge the points of each voxel into one (mean position
                             and colour, highest confidence)
       --sor K,STD           statistical outlier removal: drop points whose mean
@@ -39,11 +41,13 @@ enum CleaningFlags {
         max: Point3(numbers[3], numbers[4], numbers[5]))
     }
     if let band = parsed.value("height-band") {
-      let parts = band.split(separator: "-", maxSplits: 1).compactMap { Float($0) }
-      guard parts.count == 2, parts[0] <= parts[1] else {
-        throw UsageError("--height-band needs MIN-MAX in metres, not '\(band)'")
+      guard let (low, high) = RangeText.parse(band, as: Float.init), low.isFinite,
+        high.isFinite, low <= high
+      else {
+        throw UsageError(
+          "--height-band needs \(RangeText.forms) in metres with MIN ≤ MAX, not '\(band)'")
       }
-      options.heightBandMeters = parts[0]...parts[1]
+      options.heightBandMeters = low...high
     }
     if let voxel = parsed.value("voxel") {
       guard let size = Float(voxel), size > 0, size.isFinite else {
@@ -79,7 +83,8 @@ enum CleaningFlags {
         "crop \(box.min.x),\(box.min.y),\(box.min.z),\(box.max.x),\(box.max.y),\(box.max.z)")
     }
     if let band = options.heightBandMeters {
-      parts.append("height band \(band.lowerBound)-\(band.upperBound) m")
+      let axis = options.worldUp == .y ? "" : " along \(options.worldUp.rawValue)"
+      parts.append("height band \(band.lowerBound)-\(band.upperBound) m\(axis)")
     }
     if let size = options.voxelSizeMeters { parts.append("voxel \(size) m") }
     if let s = options.statistical { parts.append("sor \(s.neighbours),\(s.stdRatio)") }

@@ -19,9 +19,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     }
     switch try InputLoader.open(path) {
     case .cloud(let input):
+      let load = StreamingLoad(cloud: input.cloud)
+      let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
       return ViewerDocument(
-        path: path, load: StreamingLoad(cloud: input.cloud), recording: nil, decoder: nil,
-        summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points")
+        path: path, load: load, recording: nil, decoder: nil,
+        summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
+          + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
       let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
       let d = source.description
@@ -45,8 +48,9 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       guard case .cloud(let input) = try InputLoader.open(path) else {
         throw UsageError("\(path) is no longer a PLY file")
       }
+      let cloud = Self.shownFrames(of: input.cloud, request)
       try ExportCommand.finish(
-        input.cloud, stages: [StageCount(stage: "read", points: input.cloud.count)], cleaning: request.cleaning,
+        cloud, stages: [StageCount(stage: "read", points: cloud.count)], cleaning: request.cleaning,
         options: options, viewpoint: { _ in nil }, inputs: [path], output: output, dryRun: false)
       return "wrote \(output)"
     }
@@ -61,13 +65,24 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     var unprojection = UnprojectionOptions()
     unprojection.minConfidence = request.minConfidence
     let selection = FrameSelection(range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0))
+    var cleaning = request.cleaning
+    cleaning.worldUp = source.description.worldUp
     var withFrames = options
     withFrames.comments.append(ExportCommand.describe(selection, unprojection, frames: frameIndices))
     try ExportCommand.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
-      cleaning: request.cleaning, options: withFrames,
+      cleaning: cleaning, options: withFrames,
       viewpoint: { frame in (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) } },
       inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
     return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+  }
+
+  /// A PLY timeline's points of the frames the window shows (all of a plain cloud).
+  static func shownFrames(of cloud: PointCloud, _ request: WindowExportRequest) -> PointCloud {
+    guard let values = CloudTimeline.frameValues(of: cloud), request.content.frameCount > 0
+    else { return cloud }
+    let frames = request.visibleFrames.clamped(to: 0...(request.content.frameCount - 1))
+    let shown = Set(request.content.frameIndices[frames])
+    return cloud.subset(keeping: values.map { shown.contains($0) })
   }
 }

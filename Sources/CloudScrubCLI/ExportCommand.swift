@@ -32,7 +32,7 @@ enum ExportCommand {
       .merging(RecordingFlags.valueOptions) { a, _ in a }
       .merging(CleaningFlags.valueOptions) { a, _ in a },
     flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]
-      .merging(CleaningFlags.flags) { a, _ in a },
+      .merging(CleaningFlags.flags) { a, _ in a }.merging(RecordingFlags.flags) { a, _ in a },
     positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
@@ -45,7 +45,7 @@ enum ExportCommand {
     var options = try writeOptions(parsed, source: path)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
-    let cleaning = try CleaningFlags.options(parsed)
+    var cleaning = try CleaningFlags.options(parsed)
     let cloud: PointCloud
     var inputs = [path]
     var stages: [StageCount] = []
@@ -58,6 +58,9 @@ enum ExportCommand {
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let source):
+      cleaning.worldUp = source.description.worldUp  // --height-band measures along it
+      let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
+      try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: recordingPath)
       inputs.append(contentsOf: try recordingFiles(recordingPath))
       viewpoint = { frame in
         (try? source.frameInfo(at: Int(frame))).map { info in

@@ -53,6 +53,9 @@ struct FormatsBenchmark {
       Layout(name: "ARKitScenes", entry: "arkitscenes", format: ARKitScenesFormat.self) {
         try ARKitScenesWriter().write($0, to: $1)
       },
+      Layout(name: "nerfstudio", entry: "nerfstudio", format: NerfstudioFormat.self) {
+        try NerfstudioWriter().write($0, to: $1)
+      },
     ]
     // Optional: Stray Scanner's writer was written alongside this benchmark; drop this
     // line should it go away. 30 frames a second, as the synthetic source records.

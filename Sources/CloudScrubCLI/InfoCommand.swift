@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 
 /// `cloudscrub info PATH [--json]`: what a file holds.
 enum InfoCommand {
@@ -6,9 +7,13 @@ enum InfoCommand {
     usage: cloudscrub info PATH [--json]
 
     Describes a PLY point cloud (format, point count, bounds, the fields and attributes
-    each point carries, the file's elements and comments) or a recording (format and
-    app, frames, duration, frame rate, depth and colour sizes, intrinsics, trajectory
-    length and the camera's bounds). The format is detected from the content.
+    each point carries, the file's elements and comments, and its frames when points
+    carry a 'frame' property) or a recording (format and app, frames, duration, frame
+    rate, depth and colour sizes, world up axis, intrinsics, trajectory length and the
+    camera's bounds, frames recorded before tracking started, and the importer's notes,
+    such as missing frame files). The format is detected from the content; a folder
+    holding one recording one level down opens that one. A .r3d holding only its
+    metadata is described from the metadata.
 
     options:
       --json      print one JSON object (keys in a fixed order) instead of text
@@ -21,13 +26,47 @@ enum InfoCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    switch try InputLoader.open(parsed.positionals[0]) {
+    let input: Input
+    do {
+      input = try InputLoader.open(parsed.positionals[0])
+    } catch let error as R3DError {
+      guard case .metadataOnly = error.reason else { throw error }
+      // A .r3d with no frames still says what its metadata holds.
+      let info = try metadataOnlyInfo(error.path, error: error)
+      return Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
+    }
+    switch input {
     case .cloud(let input):
       Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
     case .recording(let path, let source):
       let info = try RecordingInfo(path: path, source: source)
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }
+  }
+
+  /// What the `metadata` of a `.r3d` without frames says: its sizes, rate and
+  /// intrinsics, and the trajectory of its poses; no frames.
+  static func metadataOnlyInfo(_ path: String, error: R3DError) throws -> RecordingInfo {
+    let metadata = try R3DRecording.readMetadata(path: path)
+    let infos = metadata.worldFromCameraPoses.indices.map { number in
+      FrameInfo(
+        timestampSeconds: metadata.timestampSeconds(frame: number),
+        intrinsics: metadata.intrinsics(frame: number),
+        pose: CameraPose(worldFromCamera: metadata.worldFromCameraPoses[number], axes: .openGL))
+    }
+    var notes = [error.reason.description]
+    notes.append(
+      "duration, intrinsics and trajectory are those of the \(infos.count) poses in the metadata")
+    if !metadata.hasDepthSize {
+      notes.append(
+        "metadata has no dw/dh: depth size taken as \(metadata.depthWidth)×\(metadata.depthHeight)")
+    }
+    let description = RecordingDescription(
+      format: R3DFormat.name + " (metadata only)", app: "Record3D",
+      framesPerSecond: metadata.framesPerSecond, depthWidth: metadata.depthWidth,
+      depthHeight: metadata.depthHeight, colorWidth: metadata.colorWidth,
+      colorHeight: metadata.colorHeight, notes: notes)
+    return RecordingInfo(path: path, description: description, frameCount: 0, infos: infos)
   }
 
   // MARK: - JSON
@@ -75,7 +114,7 @@ enum InfoCommand {
       ),
       ("comments", .array(header.comments.map(JSON.string))),
       ("obj_info", .array(header.objInfo.map(JSON.string))),
-    ])
+    ] + (timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []))
   }
 
   // MARK: - Text
@@ -98,6 +137,12 @@ enum InfoCommand {
       rows.append(("bounds", "none (no finite points)"))
     }
     rows.append(("fields", fields(cloud).joined(separator: ", ")))
+    if let timeline = timeline(cloud) {
+      rows.append(
+        ("timeline",
+          "\(timeline.frames) frames (values \(timeline.first)–\(timeline.last) of 'frame'), "
+            + "opened as a timeline by view and render"))
+    }
     for (index, element) in header.elements.enumerated() {
       let properties = element.properties.map { "\($0.name) \($0.kind.plyName)" }
       rows.append(
@@ -113,6 +158,14 @@ enum InfoCommand {
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
     return ([input.path] + lines).joined(separator: "\n")
+  }
+
+  /// The frames of a cloud whose points carry a `frame` attribute (see `CloudTimeline`).
+  static func timeline(_ cloud: PointCloud) -> (frames: Int, first: Int, last: Int)? {
+    guard let values = CloudTimeline.frameValues(of: cloud), let first = values.min(),
+      let last = values.max()
+    else { return nil }
+    return (Set(values).count, first, last)
   }
 
   /// What each point carries: position, colour, normal, then attributes by name and type.

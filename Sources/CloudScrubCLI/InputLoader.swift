@@ -21,10 +21,16 @@ enum InputLoader {
   ///
   /// - Throws: an error naming what is wrong and the path.
   static func open(_ path: String) throws -> Input {
-    switch try InputDetector.kind(of: path) {
-    case .ply: return .cloud(try loadPLY(path))
+    let resolved = try InputDetector.resolve(path)
+    if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
+      // Say which: the user gave the folder above it.
+      Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
+    }
+    switch resolved.kind {
+    case .ply: return .cloud(try loadPLY(resolved.path))
     case .recording:
-      return .recording(path: path, source: try InputDetector.openRecording(path))
+      return .recording(
+        path: resolved.path, source: try InputDetector.openRecording(resolved.path))
     }
   }
 
@@ -36,10 +42,14 @@ enum InputLoader {
   }
 
   /// Loads a recording's selected frames into a merged store, with progress.
+  ///
+  /// - Throws: `UsageError` when the selection picks no frame (naming the valid range),
+  ///   or the error of a frame that cannot be read.
   static func load(
     _ source: any RecordingSource, path: String, selection: FrameSelection,
     unprojection: UnprojectionOptions
   ) throws -> PointStore {
+    try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: path)
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
     let loader = loader(source, selection: selection, unprojection: unprojection)

@@ -10,23 +10,31 @@ struct RecordingInfo {
   var durationSeconds: Double
   var trajectoryLengthMeters: Double
   var cameraBounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
+  /// How many leading frames were recorded before tracking started (`TrackingStart`).
+  var untrackedFrames: Int
 
   init(path: String, source: any RecordingSource) throws {
-    self.path = path
-    description = source.description
-    frameCount = source.frameCount
     var infos: [FrameInfo] = []
-    infos.reserveCapacity(frameCount)
-    for index in 0..<frameCount {
+    infos.reserveCapacity(source.frameCount)
+    for index in 0..<source.frameCount {
       do {
         infos.append(try source.frameInfo(at: index))
       } catch {
         throw FrameLoadError(frameIndex: index, underlying: error)
       }
     }
+    self.init(path: path, description: source.description, frameCount: source.frameCount, infos: infos)
+  }
+
+  /// What a recording's description and these frames' (or poses') infos say.
+  init(path: String, description: RecordingDescription, frameCount: Int, infos: [FrameInfo]) {
+    self.path = path
+    self.description = description
+    self.frameCount = frameCount
     firstFrame = infos.first
     durationSeconds = (infos.last?.timestampSeconds ?? 0) - (infos.first?.timestampSeconds ?? 0)
     let positions = infos.map(\.pose.position)
+    untrackedFrames = frameCount > 0 ? TrackingStart.untrackedFrameCount(translations: positions) : 0
     trajectoryLengthMeters = zip(positions, positions.dropFirst()).reduce(0) { sum, pair in
       let d = pair.1 - pair.0
       return sum + (d * d).sum().squareRoot()
@@ -70,11 +78,13 @@ struct RecordingInfo {
       ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
       ("depth", size(d.depthWidth, d.depthHeight)),
       ("color", size(d.colorWidth, d.colorHeight)),
+      ("world_up", .string(d.worldUp.rawValue)),
       ("intrinsics", intrinsics),
       (
         "trajectory",
         .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
       ),
+      ("untracked_frames", .int(untrackedFrames)),
       ("notes", .array(d.notes.map(JSON.string))),
     ])
   }
@@ -90,6 +100,7 @@ struct RecordingInfo {
       ),
       ("depth", "\(d.depthWidth)×\(d.depthHeight)"),
       ("colour", d.colorWidth.flatMap { w in d.colorHeight.map { "\(w)×\($0)" } } ?? "none"),
+      ("world up", "+\(d.worldUp.rawValue)"),
     ]
     if let k = firstFrame?.intrinsics {
       rows.append(
@@ -103,6 +114,12 @@ struct RecordingInfo {
         ("camera in",
           "min (\(fixed(b.min.x, 3)), \(fixed(b.min.y, 3)), \(fixed(b.min.z, 3)))  "
             + "max (\(fixed(b.max.x, 3)), \(fixed(b.max.y, 3)), \(fixed(b.max.z, 3)))"))
+    }
+    if untrackedFrames > 0 {
+      rows.append(
+        ("untracked",
+          "frames 0-\(untrackedFrames - 1) (\(untrackedFrames)) have exactly zero translation: "
+            + "recorded before tracking started (--skip-untracked leaves them out)"))
     }
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0

@@ -37,6 +37,8 @@ enum RenderCommand {
                             who draws the points: OpenGL, or the CPU point
                             rasterizer (default auto: the CPU when OpenGL is a
                             software renderer such as Mesa's llvmpipe)
+      --skip-untracked      leave out the leading frames recorded before tracking
+                            started (exactly zero translation; `info` lists them)
       -h, --help            show this help
     """
 
@@ -47,7 +49,8 @@ enum RenderCommand {
       "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
       "--merge": "merge", "--renderer": "renderer",
     ],
-    flags: ["--help": "help", "-h": "help", "--edl": "edl"], positionals: 1...1)
+    flags: ["--help": "help", "-h": "help", "--edl": "edl"].merging(RecordingFlags.flags) { a, _ in a },
+    positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
@@ -55,7 +58,9 @@ enum RenderCommand {
     guard let output = parsed.value("output") else { throw UsageError("render needs an output file: -o OUT.png") }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
-    let (content, loaded) = try RenderRequest.load(path, frames: request.frames, mergeMeters: request.mergeMeters)
+    let (content, loaded) = try RenderRequest.load(
+      path, frames: request.frames, skipUntracked: request.skipUntracked,
+      mergeMeters: request.mergeMeters)
     let image = try HeadlessRenderer.render(content: content, commands: loaded, request: request)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
@@ -64,6 +69,7 @@ enum RenderCommand {
 /// The render command's choices, parsed.
 struct RenderRequest {
   var frames: ClosedRange<Int>?
+  var skipUntracked = false
   var width = 1280
   var height = 720
   var commands: [ViewerCommand] = []
@@ -82,12 +88,9 @@ struct RenderRequest {
 
   init(_ parsed: ParsedArguments) throws {
     if let text = parsed.value("frames") {
-      let parts = text.split(separator: "-", maxSplits: 1).compactMap { Int($0) }
-      guard parts.count == 2, parts[0] >= 0, parts[1] >= parts[0] else {
-        throw UsageError("--frames needs FIRST-LAST with 0 ≤ FIRST ≤ LAST, not '\(text)'")
-      }
-      frames = parts[0]...parts[1]
+      frames = try RecordingFlags.frameRange(text)
     }
+    skipUntracked = parsed.has("skip-untracked")
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else {
@@ -156,7 +159,7 @@ struct RenderRequest {
 
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
   static func load(
-    _ path: String, frames: ClosedRange<Int>?, mergeMeters: Float? = nil
+    _ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false, mergeMeters: Float? = nil
   ) throws -> (ViewerContent, [ViewerCommand]) {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
@@ -164,9 +167,15 @@ struct RenderRequest {
     case .cloud(let input):
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):
+      content.worldUp = source.description.worldUp
+      var selection = FrameSelection(range: frames)
+      if skipUntracked {
+        selection = try RecordingFlags.skippingUntracked(selection, source: source)
+      }
+      try RecordingFlags.checkSelectsFrames(
+        selection, frameCount: source.frameCount, path: recordingPath)
       let loader = RecordingLoader(
-        source: source, selection: FrameSelection(range: frames), decoder: TurboJPEGDecoder(),
-        ingestMergeMeters: mergeMeters)
+        source: source, selection: selection, decoder: TurboJPEGDecoder(), ingestMergeMeters: mergeMeters)
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
       var batch: [LoadedFrame] = []

@@ -9,6 +9,15 @@ public enum InputKind: Equatable, Sendable {
   case recording(format: String)
 }
 
+/// A path the user gave, resolved to what it holds (see `InputDetector.resolve`).
+public struct ResolvedInput: Equatable, Sendable {
+  /// What to open: the path itself, or the recording found one level down.
+  public var path: String
+  public var kind: InputKind
+  /// The folder given, when the recording was found one level down inside it.
+  public var foundInside: String?
+}
+
 /// One recording format CloudScrub opens: how to recognise it and how to open it.
 /// Each importer provides one; `InputDetector.formats` lists them all.
 public protocol RecordingFormat: SendableMetatype {
@@ -35,6 +44,7 @@ public enum InputDetector {
     StrayScannerFormat.self,
     PolycamFormat.self,
     ARKitScenesFormat.self,
+    NerfstudioFormat.self,
     R3DFormat.self,
   ]
 
@@ -62,6 +72,54 @@ public enum InputDetector {
         (isFolder.boolValue ? "a folder that is no recording CloudScrub knows" : "no file CloudScrub knows")
           + "; looked for " + tried.joined(separator: "; ")),
       path: path)
+  }
+
+  /// What `path` holds, looking one level down when it is a folder that is no
+  /// recording itself: the folder above an export (an ARKitScenes scene `<id>/` holding
+  /// `<id>_frames/`, a 3D Scanner App folder holding `All_Data/`) opens the one
+  /// recording inside it.
+  ///
+  /// - Throws: `FileError` as `kind(of:)` does; for a folder holding several recordings
+  ///   one level down, an `unsupportedFormat` error listing them (name and format).
+  public static func resolve(_ path: String) throws -> ResolvedInput {
+    do {
+      return ResolvedInput(path: path, kind: try kind(of: path), foundInside: nil)
+    } catch let error as FileError {
+      var isFolder: ObjCBool = false
+      guard case .unsupportedFormat = error.reason,
+        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+      else { throw error }
+      let found = recordingsOneLevelDown(in: path)
+      if found.count == 1 {
+        return ResolvedInput(
+          path: found[0].path, kind: .recording(format: found[0].format), foundInside: path)
+      }
+      guard found.count > 1 else { throw error }
+      let listed = found.map { "\(($0.path as NSString).lastPathComponent) (\($0.format))" }
+      throw FileError(
+        .unsupportedFormat(
+          "a folder holding \(found.count) recordings one level down, not one: "
+            + listed.joined(separator: ", ") + "; give the one to open"),
+        path: path)
+    }
+  }
+
+  /// The recordings directly inside `folder` (sub-folders and files, not PLY files,
+  /// names starting with `.` skipped), by name.
+  static func recordingsOneLevelDown(in folder: String) -> [(path: String, format: String)] {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    return names.filter { !$0.hasPrefix(".") }.compactMap { name in
+      let child = (folder as NSString).appendingPathComponent(name)
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: child, isDirectory: &isFolder) else {
+        return nil
+      }
+      let prefix = isFolder.boolValue ? [] : ((try? firstBytes(of: child, count: 16)) ?? [])
+      let format = formats.first {
+        $0.recognizes(path: child, isFolder: isFolder.boolValue, prefix: prefix)
+      }
+      return format.map { (child, $0.name) }
+    }
   }
 
   /// Opens the recording at `path`, whatever its format.

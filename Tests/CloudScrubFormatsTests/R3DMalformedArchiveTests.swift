@@ -72,7 +72,7 @@ import Testing
     #expect(!R3DArchive.isUnsafe("rgbd/0.depth") && !R3DArchive.isUnsafe("rgbd/..depth"))
   }
 
-  @Test func missingMetadataOrFirstDepthIsNamed() throws {
+  @Test func missingMetadataOrEveryDepthIsNamed() throws {
     defer { fixture.delete() }
     let noMetadata = try fixture.writeZip(
       "no-metadata.r3d", entries: replacing("metadata", with: nil))
@@ -80,21 +80,30 @@ import Testing
       try R3DRecording(path: noMetadata)
     }
     let noDepth = try fixture.writeZip(
-      "no-depth.r3d", entries: replacing("rgbd/0.depth", with: nil))
+      "no-depth.r3d", entries: entries.filter { !$0.0.hasSuffix(".depth") })
     #expect(throws: R3DError(.missingEntry("rgbd/0.depth"), path: noDepth)) {
       try R3DRecording(path: noDepth)
     }
+    // Without its first depth entry, the rest still opens.
+    let noFirst = try fixture.writeZip(
+      "no-first-depth.r3d", entries: replacing("rgbd/0.depth", with: nil))
+    #expect(try R3DRecording(path: noFirst).fileNumbers == [1, 2, 3, 4])
   }
 
-  @Test func missingDepthOfAMiddleFrameIsNamedWhenThatFrameIsRead() throws {
+  @Test func missingDepthOfAMiddleFrameLeavesOutOnlyThatFrame() throws {
     defer { fixture.delete() }
     let path = try fixture.writeZip("gap.r3d", entries: replacing("rgbd/2.depth", with: nil))
     let recording = try R3DRecording(path: path)
-    #expect(recording.frameCount == 5)
-    #expect(throws: R3DError(.missingEntry("rgbd/2.depth"), path: path)) {
-      try recording.frame(at: 2)
-    }
-    #expect(try recording.frame(at: 3).depth.height == 192)
+    #expect(recording.frameCount == 4)
+    #expect(recording.fileNumbers == [0, 1, 3, 4] && recording.missingFileNumbers == [2])
+    #expect(
+      recording.description.notes.contains(
+        "1 pose without a depth file, left out: frame number 2 (no rgbd/2.depth)"))
+    // Frame 2 is entry 3: the same as the source's frame 3.
+    let frame = try recording.frame(at: 2)
+    let expected = try fixture.source.frame(at: 3)
+    #expect(frame.timestampSeconds == expected.timestampSeconds)
+    #expect(frame.depth.height == 192)
   }
 
   @Test func corruptLZFSEStreamNamesTheEntry() throws {

@@ -105,9 +105,9 @@ import Testing
     #expect(frame.timestampSeconds == 0)
   }
 
-  @Test func missingFirstDepthFileIsNamed() throws {
+  @Test func exportWithoutAnyPosesFilesIsNamedAtTheFirstDepthFile() throws {
     let export = try Record3DTestExport(
-      metadata: Record3DTestExport.metadata(frameCount: 2), depthFrames: [1])
+      metadata: Record3DTestExport.metadata(frameCount: 2), depthFrames: [2])
     defer { export.delete() }
     let error = #expect(throws: Record3DError.self) {
       try Record3DEXRRecording(folder: export.path)
@@ -116,17 +116,51 @@ import Testing
     #expect(error?.description == "frame 0 has no depth image: \(export.file("depth/0.exr"))")
   }
 
-  @Test func gapInDepthFilesEndsTheRecordingWithANote() throws {
+  @Test func missingFirstDepthFileLeavesOutOnlyFrameZero() throws {
     let export = try Record3DTestExport(
-      metadata: Record3DTestExport.metadata(frameCount: 4), depthFrames: [0, 1, 3])
+      metadata: Record3DTestExport.metadata(frameCount: 2), depthFrames: [1])
+    defer { export.delete() }
+    let recording = try Record3DEXRRecording(folder: export.path)
+    #expect(recording.fileNumbers == [1] && recording.missingFileNumbers == [0])
+    let frame = try recording.frame(at: 0)
+    #expect(frame.depth.metersGrid().allSatisfy { $0 == Record3DTestExport.depthMeters(frame: 1) })
+    #expect(frame.pose.position == SIMD3(1, 2, 3))
+  }
+
+  @Test func gapsInDepthFilesLeaveOutOnlyTheirFramesWithANote() throws {
+    let export = try Record3DTestExport(
+      metadata: Record3DTestExport.metadata(frameCount: 6), depthFrames: [0, 1, 3, 5])
     defer { export.delete() }
     // `02.exr` is not frame 2's file.
     try FileManager.default.copyItem(
       atPath: export.file("depth/3.exr"), toPath: export.file("depth/02.exr"))
     let recording = try Record3DEXRRecording(folder: export.path)
-    #expect(recording.frameCount == 2)
-    #expect(recording.description.notes.contains { $0.contains("depth/2.exr is missing") })
-    #expect(recording.description.notes.contains { $0.contains("4 poses") })
+    #expect(recording.frameCount == 4)
+    #expect(recording.fileNumbers == [0, 1, 3, 5])
+    #expect(recording.missingFileNumbers == [2, 4])
+    #expect(
+      recording.description.notes == [
+        "2 poses without a depth file, left out: frame numbers 2, 4 (no depth/2.exr …)",
+        "4 frames of 6 poses; each keeps its file number's pose, time and intrinsics",
+      ])
+    // Frame 2 is file 3: its depth, pose and time (30 fps from 100 s).
+    let frame = try recording.frame(at: 2)
+    #expect(frame.depth.metersGrid().allSatisfy { $0 == Record3DTestExport.depthMeters(frame: 3) })
+    #expect(frame.pose.position == SIMD3(3, 2, 3))
+    #expect(frame.timestampSeconds == 100 + 3.0 / 30)
+    #expect(try recording.frameInfo(at: 3).pose.position == SIMD3(5, 2, 3))
+  }
+
+  @Test func depthFileWithoutItsColourFileIsLeftOutAndNamed() throws {
+    let export = try Record3DTestExport(
+      metadata: Record3DTestExport.metadata(frameCount: 3), depthFrames: [0, 1, 2],
+      colorFrames: [0, 2])
+    defer { export.delete() }
+    let recording = try Record3DEXRRecording(folder: export.path)
+    #expect(recording.fileNumbers == [0, 2] && recording.missingFileNumbers == [1])
+    #expect(
+      recording.description.notes.first
+        == "1 pose without a colour file, left out: frame number 1 (no rgb/1.jpg)")
   }
 
   @Test func fewerPosesThanDepthFilesUsesThePoses() throws {
@@ -137,7 +171,7 @@ import Testing
     #expect(recording.frameCount == 2)
     #expect(
       recording.description.notes == [
-        "3 consecutive depth files from depth/0.exr but 2 poses: using the first 2 frames"
+        "1 depth file numbered past the last of 2 poses (depth/2.exr on): ignored"
       ])
   }
 
@@ -177,7 +211,8 @@ import Testing
     defer { export.delete() }
     let recording = try Record3DEXRRecording(folder: export.path)
     #expect(
-      !recording.hasColor && recording.description.notes == ["no rgb/0.jpg: frames have no colour"])
+      !recording.hasColor
+        && recording.description.notes == ["no rgb/<n>.jpg files: frames have no colour"])
     #expect(try recording.frame(at: 0).color == nil)
   }
 

@@ -17,14 +17,17 @@ public struct FrameStreamSummary: Equatable, Sendable {
 public struct StreamingCrop: Equatable, Sendable {
   public var box: CropBox?
   public var heightBandMeters: ClosedRange<Float>?
+  /// The axis the height band measures along.
+  public var up: WorldUp
 
-  public init(box: CropBox? = nil, heightBandMeters: ClosedRange<Float>? = nil) {
+  public init(box: CropBox? = nil, heightBandMeters: ClosedRange<Float>? = nil, up: WorldUp = .y) {
     self.box = box
     self.heightBandMeters = heightBandMeters
+    self.up = up
   }
 
   public init(_ cleaning: CleaningOptions) {
-    self.init(box: cleaning.crop, heightBandMeters: cleaning.heightBandMeters)
+    self.init(box: cleaning.crop, heightBandMeters: cleaning.heightBandMeters, up: cleaning.worldUp)
   }
 
   public var isActive: Bool { box != nil || heightBandMeters != nil }
@@ -46,7 +49,8 @@ extension RecordingLoader {
     try stream { position, total, frameIndex, points in
       let keep =
         crop.isActive
-        ? Crop.mask(points.positions, box: crop.box, heightBandMeters: crop.heightBandMeters) : nil
+        ? Crop.mask(
+          points.positions, box: crop.box, heightBandMeters: crop.heightBandMeters, up: crop.up) : nil
       try body(points, frameIndex, keep)
       summary.frameIndices.append(frameIndex)
       summary.framePoints += points.count

@@ -30,8 +30,10 @@ public struct RadiusOutlierOptions: Equatable, Sendable {
 /// `UnprojectionOptions`; the three together describe an export (see `ExportOptions`).
 public struct CleaningOptions: Equatable, Sendable {
   public var crop: CropBox?
-  /// Keeps points whose height (world y) lies in this range.
+  /// Keeps points whose height (along `worldUp`) lies in this range.
   public var heightBandMeters: ClosedRange<Float>?
+  /// The world's up axis, along which `heightBandMeters` measures (the recording's).
+  public var worldUp: WorldUp = .y
   public var voxelSizeMeters: Float?
   public var statistical: StatisticalOutlierOptions?
   public var radius: RadiusOutlierOptions?
@@ -82,7 +84,8 @@ public enum CleaningPipeline {
       progress?("crop")
       cloud = cloud.subset(
         keeping: Crop.mask(
-          cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters))
+          cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters,
+          up: options.worldUp))
       stages.append(StageCount(stage: "crop", points: cloud.count))
     }
     if let size = options.voxelSizeMeters {

@@ -19,15 +19,16 @@ public struct CropBox: Equatable, Sendable {
 
 /// Keeping the points inside a region of space.
 public enum Crop {
-  /// One flag a point: set when the point lies inside `box` and its height (world y,
-  /// which points up) lies in `heightBandMeters`, both bounds inclusive.
+  /// One flag a point: set when the point lies inside `box` and its height (along the
+  /// world's `up` axis) lies in `heightBandMeters`, both bounds inclusive.
   ///
   /// A `nil` box or band does not filter. With both `nil` every point is kept, NaN
   /// positions included; with either set a point with a NaN coordinate the filter
   /// looks at is dropped. Runs over all cores; pass the result to
   /// `PointCloud.subset(keeping:)`.
   public static func mask(
-    _ positions: [Point3], box: CropBox?, heightBandMeters: ClosedRange<Float>?
+    _ positions: [Point3], box: CropBox?, heightBandMeters: ClosedRange<Float>?,
+    up: WorldUp = .y
   ) -> [Bool] {
     switch (box, heightBandMeters) {
     case (nil, nil):
@@ -35,9 +36,9 @@ public enum Crop {
     case (let box?, nil):
       return flags(positions) { box.contains($0) }
     case (nil, let band?):
-      return flags(positions) { band.contains($0.y) }
+      return flags(positions) { band.contains(up.height(of: $0)) }
     case (let box?, let band?):
-      return flags(positions) { box.contains($0) && band.contains($0.y) }
+      return flags(positions) { box.contains($0) && band.contains(up.height(of: $0)) }
     }
   }
 

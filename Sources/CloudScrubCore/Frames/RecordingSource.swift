@@ -27,10 +27,15 @@ public struct RecordingDescription: Equatable, Sendable {
   public var colorHeight: Int?
   /// Choices the importer made that a user should know of, one line each.
   public var notes: [String]
+  /// Which world axis points up in the recording's world (ARKit's gravity-aligned
+  /// worlds: +y; ARKitScenes: +z). The viewer orbits, lays the grid, colours by height
+  /// and places the first view about it, and `--height-band` measures along it.
+  public var worldUp: WorldUp
 
   public init(
     format: String, app: String? = nil, framesPerSecond: Double? = nil, depthWidth: Int,
-    depthHeight: Int, colorWidth: Int? = nil, colorHeight: Int? = nil, notes: [String] = []
+    depthHeight: Int, colorWidth: Int? = nil, colorHeight: Int? = nil, notes: [String] = [],
+    worldUp: WorldUp = .y
   ) {
     self.format = format
     self.app = app
@@ -40,6 +45,7 @@ public struct RecordingDescription: Equatable, Sendable {
     self.colorWidth = colorWidth
     self.colorHeight = colorHeight
     self.notes = notes
+    self.worldUp = worldUp
   }
 }
 

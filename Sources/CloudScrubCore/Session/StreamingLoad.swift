@@ -51,15 +51,12 @@ public final class StreamingLoad: @unchecked Sendable {
     Thread.detachNewThread { [self] in run(running, memory: memory) }
   }
 
-  /// A load that is already done: one frame holding a whole cloud.
+  /// A load that is already done: one frame holding a whole cloud, or, for a cloud
+  /// whose points carry a `frame` attribute, its frames (`CloudTimeline`).
   public init(cloud: PointCloud) {
-    var points = FramePoints()
-    points.positions = cloud.positions
-    points.colors = cloud.colors ?? Array(repeating: FramePoints.noColor, count: cloud.count)
-    points.confidence = Self.confidence(of: cloud)
-    inbox = [LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)]
+    inbox = CloudTimeline.frames(of: cloud)
     ingestMergeMeters = nil
-    currentStatus = .finished(frames: 1)
+    currentStatus = .finished(frames: inbox.count)
   }
 
   public var status: LoadStatus {

@@ -8,14 +8,19 @@ public struct ViewerContent: Sendable {
   /// The recording frame index of each loaded frame.
   public private(set) var frameIndices: [Int] = []
   public private(set) var frameInfos: [FrameInfo?] = []
+  /// The world's up axis, told to the state with the first frames.
+  public var worldUp: WorldUp
 
-  public init() {}
+  /// Content to be filled from a recording whose world has `worldUp` up.
+  public init(worldUp: WorldUp = .y) { self.worldUp = worldUp }
 
   public var frameCount: Int { frameIndices.count }
 
-  /// Appends frames and returns the commands that tell a `ViewerState` about them.
+  /// Appends frames and returns the commands that tell a `ViewerState` about them; the
+  /// first frames' commands start with the world's up axis.
   public mutating func absorb(_ frames: [LoadedFrame]) -> [ViewerCommand] {
     guard !frames.isEmpty else { return [] }
+    let first: [ViewerCommand] = frameIndices.isEmpty ? [.worldUpKnown(worldUp)] : []
     var grown = ViewerScene()
     var timestamps: [Double] = []
     for frame in frames {
@@ -26,7 +31,9 @@ public struct ViewerContent: Sendable {
       if let info = frame.info { grown.appendFrame(pose: info.pose, intrinsics: info.intrinsics) }
       if let bounds = Self.bounds(of: frame.points.positions) { grown.include(bounds: bounds) }
     }
-    return [.sceneAppended(grown), .playback(.framesLoaded(timestampsSeconds: timestamps))]
+    return first + [
+      .sceneAppended(grown), .playback(.framesLoaded(timestampsSeconds: timestamps)),
+    ]
   }
 
   /// A frame's extent without its stray points: the 1st to 99th percentile along

@@ -37,4 +37,6 @@ public enum ViewerCommand: Equatable, Sendable {
   case sceneGrew(ViewerScene)
   /// Newly loaded frames and bounds, appended to the scene (see `ViewerScene.append`).
   case sceneAppended(ViewerScene)
+  /// The world's up axis, as the recording tells it (before its first frame).
+  case worldUpKnown(WorldUp)
 }

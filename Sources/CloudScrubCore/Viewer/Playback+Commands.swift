@@ -20,6 +20,11 @@ extension Playback {
     case .setLoops(let newLoops): loops = newLoops
     case .advance(let seconds): advance(bySeconds: seconds)
     case .framesLoaded(let timestamps): framesLoaded(timestamps)
+    case .hideLeadingFrames(let count):
+      hiddenLeadingFrames = max(0, count)
+      if currentFrame < hiddenLeadingFrames, hiddenLeadingFrames < loadedFrameCount {
+        seek(toFrame: hiddenLeadingFrames)
+      }
     }
   }
 

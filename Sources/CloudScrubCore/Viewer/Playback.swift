@@ -21,6 +21,8 @@ public struct Playback: Equatable, Sendable {
   /// first and whenever the playhead reaches the last frame; cleared when it moves to
   /// an earlier one.
   public internal(set) var followsNewestFrame: Bool = true
+  /// How many leading frames are never drawn (`.hideLeadingFrames`); 0 by default.
+  public internal(set) var hiddenLeadingFrames: Int = 0
 
   /// The frame that playing time is counted from.
   var anchorFrame: Int = 0
@@ -50,15 +52,17 @@ public struct Playback: Equatable, Sendable {
   /// The last loaded frame, nil when none is loaded.
   public var lastFrame: Int? { loadedFrameCount > 0 ? loadedFrameCount - 1 : nil }
 
-  /// The frames to draw, from the mode and the playhead; nil when none is loaded.
+  /// The frames to draw, from the mode and the playhead, after the hidden leading
+  /// frames; nil when none is loaded or the playhead is among the hidden ones.
   public var visibleFrames: ClosedRange<Int>? {
-    guard loadedFrameCount > 0 else { return nil }
+    guard loadedFrameCount > 0, currentFrame >= hiddenLeadingFrames else { return nil }
+    let first: Int
     switch mode {
-    case .upToPlayhead: return 0...currentFrame
-    case .currentFrameOnly: return currentFrame...currentFrame
-    case .lastFrames(let count):
-      return max(0, currentFrame - max(1, count) + 1)...currentFrame
+    case .upToPlayhead: first = 0
+    case .currentFrameOnly: first = currentFrame
+    case .lastFrames(let count): first = max(0, currentFrame - max(1, count) + 1)
     }
+    return max(first, hiddenLeadingFrames)...currentFrame
   }
 
   /// The range of points to draw, for points stored in frame order with

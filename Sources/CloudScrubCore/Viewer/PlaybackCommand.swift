@@ -30,4 +30,7 @@ public enum PlaybackCommand: Equatable, Sendable {
   case advance(seconds: Double)
   /// Timestamps of newly loaded frames, appended in order as loading proceeds.
   case framesLoaded(timestampsSeconds: [Double])
+  /// Leaves the first this many loaded frames out of what is drawn (0: none), such as
+  /// the frames recorded before tracking started (`TrackingStart`).
+  case hideLeadingFrames(Int)
 }

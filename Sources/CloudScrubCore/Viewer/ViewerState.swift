@@ -56,6 +56,10 @@ public struct ViewerState: Equatable, Sendable {
       var grown = scene
       grown.append(more)
       setScene(grown)
+    case .worldUpKnown(let up):
+      var turned = scene
+      turned.up = up
+      setScene(turned)
     }
   }
 

@@ -1,11 +1,20 @@
 import Foundation
 
-/// Which world axis points up, for orbiting and for the ground grid.
+/// Which world axis points up: for orbiting, the ground grid, height colouring, the
+/// first view and the height band. Each recording says which (`RecordingDescription`).
 public enum WorldUp: String, Equatable, Sendable, CaseIterable {
   /// +y up: ARKit worlds (Record3D, Polycam, Stray Scanner poses).
   case y
   /// +z up: surveying and robotics worlds.
   case z
+
+  /// A position's height along this axis.
+  public func height(of point: Point3) -> Float {
+    switch self {
+    case .y: point.y
+    case .z: point.z
+    }
+  }
 
   /// The up direction as a unit vector.
   public var vector: SIMD3<Float> {

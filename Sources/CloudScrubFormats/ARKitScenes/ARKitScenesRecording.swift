@@ -140,7 +140,7 @@ public struct ARKitScenesRecording: RecordingSource {
       framesPerSecond: frames.count > 1 && span > 0 ? Double(frames.count - 1) / span : nil,
       depthWidth: depthSize.width, depthHeight: depthSize.height,
       colorWidth: colored?.info.intrinsics.width, colorHeight: colored?.info.intrinsics.height,
-      notes: notes)
+      notes: notes, worldUp: .z)
   }
 
   // MARK: - Frames

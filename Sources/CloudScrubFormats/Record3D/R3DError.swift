@@ -9,6 +9,11 @@ public enum R3DErrorReason: Equatable, Sendable {
   case notAZipArchive(message: String)
   /// The archive lacks an entry the recording needs (`metadata`, `rgbd/0.depth`, …).
   case missingEntry(String)
+  /// An unzipped `.r3d` folder lacks a file the recording needs.
+  case missingFile(String)
+  /// The `.r3d` holds `metadata` but no frames (no `rgbd/` entries), as old Record3D
+  /// versions shared them; `poseCount` is how many poses the metadata lists.
+  case metadataOnly(poseCount: Int)
   /// An entry's name is absolute or climbs out of the archive with `..`.
   case unsafeEntryName(String)
   /// An entry claims more bytes than CloudScrub accepts for it.
@@ -35,6 +40,13 @@ extension R3DErrorReason: CustomStringConvertible {
       return "not a readable .r3d (ZIP) archive: \(message)"
     case .missingEntry(let entry):
       return "archive has no entry '\(entry)'"
+    case .missingFile(let name):
+      return "unzipped .r3d folder has no file '\(name)'"
+    case .metadataOnly(let poseCount):
+      return
+        "this .r3d holds only 'metadata' (\(poseCount) poses) and no frames: no rgbd/ depth, "
+        + "confidence or colour entries (old Record3D versions shared such files); "
+        + "`cloudscrub info` shows what the metadata says"
     case .unsafeEntryName(let entry):
       return "archive entry '\(entry)' has an absolute path or '..'"
     case .entryTooLarge(let entry, let declared, let limit):

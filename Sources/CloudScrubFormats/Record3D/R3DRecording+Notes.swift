@@ -25,25 +25,21 @@ extension R3DRecording {
 
   /// The choices the importer made that a user should know of, one line each.
   static func notes(
-    _ metadata: Record3DMetadata, depthEntries: Int, frameCount: Int,
+    _ metadata: Record3DMetadata, numbers: Record3DFrameNumbers,
     depthSizeInferredFrom inferredBytes: Int?, hasColor: Bool, hasConfidence: Bool,
     depthSize: (Int, Int)
   ) -> [String] {
-    var notes = [String]()
-    let poseCount = metadata.worldFromCameraPoses.count
-    if depthEntries != poseCount {
-      notes.append(
-        "depth entries up to rgbd/\(depthEntries - 1).depth but \(poseCount) poses: "
-          + "using the first \(frameCount) frames")
-    }
+    var notes = numbers.notes(
+      depthName: { "rgbd/\($0).depth" }, colorName: { "rgbd/\($0).jpg" })
     if let inferredBytes {
       notes.append(
         "metadata has no dw/dh: depth size \(depthSize.0)×\(depthSize.1) inferred from "
-          + "rgbd/0.depth (\(inferredBytes) bytes), in the colour image's orientation")
+          + "rgbd/\(numbers.fileNumbers.first ?? 0).depth (\(inferredBytes) bytes), "
+          + "in the colour image's orientation")
     }
-    notes += metadata.timingAndIntrinsicsNotes(frameCount: frameCount)
-    if !hasColor { notes.append("no rgbd/0.jpg: frames have no colour") }
-    if !hasConfidence { notes.append("no rgbd/0.conf: frames have no confidence") }
+    notes += metadata.timingAndIntrinsicsNotes(frameCount: (numbers.fileNumbers.last ?? -1) + 1)
+    if !hasColor { notes.append("no rgbd/<n>.jpg entries: frames have no colour") }
+    if !hasConfidence { notes.append("no rgbd/<n>.conf entries: frames have no confidence") }
     // Record3D's own SDK numbers its device types TrueDepth 0, LiDAR 1.
     if metadata.cameraType == 0 { notes.append("front TrueDepth camera (cameraType 0)") }
     return notes

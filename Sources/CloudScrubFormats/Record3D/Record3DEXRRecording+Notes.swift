@@ -2,29 +2,17 @@ import CloudScrubCore
 
 extension Record3DEXRRecording {
   /// The choices the importer made that a user should know of, one line each.
-  static func notes(
-    _ metadata: Record3DMetadata, depthFrames: (count: Int, present: Set<Int>), frameCount: Int,
-    hasColor: Bool
-  ) -> [String] {
-    var notes = [String]()
-    let poseCount = metadata.worldFromCameraPoses.count
-    if depthFrames.count != poseCount {
-      notes.append(
-        "\(depthFrames.count) consecutive depth files from depth/0.exr but \(poseCount) poses: "
-          + "using the first \(frameCount) frames")
-    }
-    let ignored = depthFrames.present.filter { $0 > depthFrames.count }.count
-    if ignored > 0 {
-      notes.append(
-        "depth/\(depthFrames.count).exr is missing: \(ignored) depth files after it are ignored")
-    }
+  static func notes(_ metadata: Record3DMetadata, numbers: Record3DFrameNumbers, hasColor: Bool)
+    -> [String]
+  {
+    var notes = numbers.notes(depthName: { "depth/\($0).exr" }, colorName: { "rgb/\($0).jpg" })
     if !metadata.hasDepthSize {
       notes.append(
         "metadata has no dw/dh: depth size taken as \(metadata.depthWidth)×\(metadata.depthHeight)")
     }
-    notes += metadata.timingAndIntrinsicsNotes(frameCount: frameCount)
+    notes += metadata.timingAndIntrinsicsNotes(frameCount: (numbers.fileNumbers.last ?? -1) + 1)
     if !hasColor {
-      notes.append("no rgb/0.jpg: frames have no colour")
+      notes.append("no rgb/<n>.jpg files: frames have no colour")
     }
     if metadata.cameraType == 0 {
       notes.append("front TrueDepth camera (cameraType 0)")

@@ -1,8 +1,12 @@
 import CloudScrubCore
 import Foundation
 
-/// A Record3D "EXR + JPG" export: a folder with `metadata.json`, `depth/<i>.exr` (one
-/// HALF channel `R`, metres) and `rgb/<i>.jpg`, frames numbered from 0.
+/// A Record3D "EXR + JPG" export: a folder with `metadata.json`, `depth/<n>.exr` (one
+/// HALF channel `R`, metres) and `rgb/<n>.jpg`, files numbered after the poses from 0.
+///
+/// Real exports lack some numbers: every number with a pose and its files is a frame,
+/// and keeps its number's pose, time and intrinsics (`fileNumbers`); the missing
+/// numbers are named in the notes.
 ///
 /// Frames come out with depth in metres, the JPEG bytes undecoded (`.jpeg`, for a
 /// `ColorDecoder` to decode at the size it needs), intrinsics for the colour image's
@@ -16,11 +20,17 @@ public struct Record3DEXRRecording: RecordingSource {
   public let metadata: Record3DMetadata
   /// "Record3D EXR+JPG export", its sizes and frame rate, and the importer's notes.
   public let description: RecordingDescription
-  /// Frames `0..<frameCount`: the depth files numbered consecutively from 0, and no more
-  /// than there are poses.
-  public let frameCount: Int
-  /// Whether the export has colour images (`rgb/0.jpg` exists).
+  /// Frames `0..<frameCount`, one for each entry of `fileNumbers`.
+  public var frameCount: Int { numbers.fileNumbers.count }
+  /// Each frame's file number `n` (of `depth/<n>.exr`, and its pose), ascending: the
+  /// numbers below the pose count whose depth file, and colour file when the export
+  /// has colour, exist.
+  public var fileNumbers: [Int] { numbers.fileNumbers }
+  /// Numbers below the pose count left out because a file is missing, ascending.
+  public var missingFileNumbers: [Int] { (numbers.missingDepth + numbers.missingColor).sorted() }
+  /// Whether the export has colour images (`rgb/` holds a `<n>.jpg`).
   public let hasColor: Bool
+  let numbers: Record3DFrameNumbers
   /// Reads the depth images (channel `R`).
   public var depthReader = EXRDepthReader(channelName: "R")
 
@@ -41,7 +51,8 @@ public struct Record3DEXRRecording: RecordingSource {
   /// frames. Decodes no image.
   ///
   /// - Throws: `Record3DError` when the folder or `metadata.json` is missing, a required
-  ///   metadata key is missing or malformed (naming the key), or `depth/0.exr` is absent.
+  ///   metadata key is missing or malformed (naming the key), or no pose has its files
+  ///   (naming `depth/0.exr`).
   public init(folder: String) throws {
     self.folder = folder
     var isFolder: ObjCBool = false
@@ -61,28 +72,34 @@ public struct Record3DEXRRecording: RecordingSource {
     }
     metadata = try Record3DMetadata(json: json, path: metadataPath)
 
-    let depthFrames = Self.consecutiveDepthFrames(in: folder)
-    guard depthFrames.count > 0 else {
+    let depth = Self.fileNumbers(in: folder, subfolder: "depth", suffix: ".exr")
+    let color = Self.fileNumbers(in: folder, subfolder: "rgb", suffix: ".jpg")
+    hasColor = !color.isEmpty
+    numbers = Record3DFrameNumbers(
+      depth: depth, color: hasColor ? color : nil, poseCount: metadata.worldFromCameraPoses.count)
+    guard let lastNumber = numbers.fileNumbers.last else {
+      // Depth for some pose but colour for none of those: name the first colour file.
+      if numbers.missingDepth.isEmpty, let first = numbers.missingColor.first {
+        throw Record3DError(
+          .missingColorFile(frame: first), path: Self.colorPath(folder: folder, frame: first))
+      }
       throw Record3DError(
         .missingDepthFile(frame: 0), path: Self.depthPath(folder: folder, frame: 0))
     }
-    frameCount = min(depthFrames.count, metadata.worldFromCameraPoses.count)
-    hasColor = FileManager.default.fileExists(atPath: Self.colorPath(folder: folder, frame: 0))
-    try Self.checkTimes(metadata, frameCount: frameCount, path: metadataPath)
+    try Self.checkTimes(metadata, frameCount: lastNumber + 1, path: metadataPath)
 
     description = RecordingDescription(
       format: "Record3D EXR+JPG export", app: "Record3D",
       framesPerSecond: metadata.framesPerSecond, depthWidth: metadata.depthWidth,
       depthHeight: metadata.depthHeight, colorWidth: metadata.colorWidth,
       colorHeight: metadata.colorHeight,
-      notes: Self.notes(
-        metadata, depthFrames: depthFrames, frameCount: frameCount, hasColor: hasColor))
+      notes: Self.notes(metadata, numbers: numbers, hasColor: hasColor))
   }
 
   // MARK: - Frames
 
-  /// Reads frame `index`: `depth/<index>.exr` in metres and `rgb/<index>.jpg` as JPEG
-  /// bytes, with that frame's intrinsics, pose and time.
+  /// Reads frame `index`: `depth/<n>.exr` in metres and `rgb/<n>.jpg` as JPEG bytes,
+  /// with the intrinsics, pose and time of its file number `n`.
   ///
   /// - Throws: `Record3DError` naming the frame and the file when `index` is out of
   ///   range, or a file is missing, unreadable or not a valid image.
@@ -90,7 +107,8 @@ public struct Record3DEXRRecording: RecordingSource {
     guard index >= 0, index < frameCount else {
       throw Record3DError(.frameOutOfRange(index: index, frameCount: frameCount), path: folder)
     }
-    let depthPath = Self.depthPath(folder: folder, frame: index)
+    let number = numbers.fileNumbers[index]
+    let depthPath = Self.depthPath(folder: folder, frame: number)
     let depthBytes = try Self.read(
       depthPath, frame: index, missing: .missingDepthFile(frame: index))
     let depth: DepthMap
@@ -103,7 +121,7 @@ public struct Record3DEXRRecording: RecordingSource {
     }
     var color: ColorImage?
     if hasColor {
-      let colorPath = Self.colorPath(folder: folder, frame: index)
+      let colorPath = Self.colorPath(folder: folder, frame: number)
       color = .jpeg(
         try Self.read(colorPath, frame: index, missing: .missingColorFile(frame: index)))
     }
@@ -112,14 +130,6 @@ public struct Record3DEXRRecording: RecordingSource {
       timestampSeconds: info.timestampSeconds, depth: depth, color: color,
       intrinsics: info.intrinsics, pose: info.pose)
   }
-
-  /// Frame `index`'s time (see `Record3DMetadata.timestampSeconds(frame:)`).
-  public func timestampSeconds(frame index: Int) -> Double {
-    metadata.timestampSeconds(frame: index)
-  }
-
-  /// Frame `index`'s intrinsics (see `Record3DMetadata.intrinsics(frame:)`).
-  public func intrinsics(frame index: Int) -> CameraIntrinsics { metadata.intrinsics(frame: index) }
 
   /// Where frame `frame`'s depth image is in an export folder: `depth/<frame>.exr`.
   public static func depthPath(folder: String, frame: Int) -> String {
@@ -148,24 +158,14 @@ public struct Record3DEXRRecording: RecordingSource {
     }
   }
 
-  /// Which numbers `n.exr` the depth folder holds, and how many of them run from 0
-  /// without a gap.
-  static func consecutiveDepthFrames(in folder: String) -> (count: Int, present: Set<Int>) {
-    let depthFolder = (folder as NSString).appendingPathComponent("depth")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: depthFolder)) ?? []
-    // Only canonical numbers: `05.exr` or `+5.exr` is not frame 5's file.
-    let present = Set(
-      names.compactMap { name -> Int? in
-        guard name.hasSuffix(".exr"), let number = Int(name.dropLast(4)), number >= 0,
-          "\(number).exr" == name
-        else { return nil }
-        return number
-      })
-    var count = 0
-    while present.contains(count) { count += 1 }
-    return (count, present)
+  /// The numbers `n` of the files `<subfolder>/<n><suffix>` in an export folder.
+  static func fileNumbers(in folder: String, subfolder: String, suffix: String) -> Set<Int> {
+    let path = (folder as NSString).appendingPathComponent(subfolder)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    return Record3DFrameNumbers.numbers(in: names, suffix: suffix)
   }
 
+  /// Timestamps for the first `frameCount` file numbers, or `fps` for the rest.
   private static func checkTimes(_ metadata: Record3DMetadata, frameCount: Int, path: String)
     throws
   {
