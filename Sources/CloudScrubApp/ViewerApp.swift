@@ -220,11 +220,20 @@ public final class ViewerApp {
   /// picture has refined.
   private func drawingLine() -> String {
     let (drawn, total) = refinement.progress
-    let budget = ViewerPanels.grouped(refinement.budgetPoints)
-    guard total > 0 else { return "point budget \(budget)" }
+    let budget = Self.rounded(refinement.budgetPoints)
+    guard total > 0 else { return "point budget \(budget) a pass" }
     let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))
     return "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
-      + "budget \(budget) a pass"
+      + "point budget \(budget) a pass"
+  }
+
+  /// A count to two significant figures ("3.2 M"), steady while the measured speed
+  /// wobbles.
+  static func rounded(_ count: Int) -> String {
+    let value = Double(count)
+    if value >= 1e6 { return String(format: "%.2g M", value / 1e6) }
+    if value >= 1e3 { return String(format: "%.2g k", value / 1e3) }
+    return String(count)
   }
 
   /// The title says what is open and where the playhead is, so that scripts driving

@@ -48,11 +48,10 @@ struct ViewerPanels {
     var actions: [PanelAction] = []
     controls(
       session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer, height: height)
-    drawingStatus(drawing, width: width, height: height)
     if session.document?.recording != nil {
       frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
     }
-    timeline(session, &actions, width: width, height: height)
+    timeline(session, &actions, drawing: drawing, width: width, height: height)
     return actions
   }
 
@@ -173,16 +172,6 @@ struct ViewerPanels {
     }
   }
 
-  /// The point budget and how far the picture has refined, in a line over the bottom
-  /// of the 3D view (its own window, so that no control above moves).
-  private func drawingStatus(_ text: String, width: Float, height: Float) {
-    defer { csui_end() }
-    let x = Self.margin * 2 + Self.sideWidth
-    let y = height - Self.timelineHeight - 2 * Self.margin - 24
-    guard csui_begin("##drawing", x, y, max(100, width - 2 * x), 24, true) else { return }
-    csui_text(text)
-  }
-
   // MARK: - Frame images
 
   private func frameImages(_ previews: PreviewTextures, x: Float, height: Float) {
@@ -210,7 +199,11 @@ struct ViewerPanels {
 
   // MARK: - Timeline
 
-  private func timeline(_ session: ViewerSession, _ actions: inout [PanelAction], width: Float, height: Float) {
+  /// The timeline panel: buttons and the playhead's frame, the slider, and a line on how
+  /// far the picture has drawn (`drawing`).
+  private func timeline(
+    _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float, height: Float
+  ) {
     defer { csui_end() }
     guard csui_begin(
       "Timeline", Self.margin, height - Self.timelineHeight - Self.margin, width - 2 * Self.margin,
@@ -255,6 +248,7 @@ struct ViewerPanels {
     if csui_slider_int("##timeline", &frame, 0, Int32(max(count - 1, 0)), "") {
       actions.append(.command(.playback(.seek(frame: Int(frame)))))
     }
+    csui_text_colored(0.6, 0.6, 0.6, drawing)
   }
 
   static func modeName(_ mode: TimelineMode) -> String {

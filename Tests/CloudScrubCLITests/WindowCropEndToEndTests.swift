@@ -79,8 +79,11 @@ struct WindowCropEndToEndTests {
     // Ctrl+Z with the pointer over the scene puts the box back.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
     try x.key("ctrl+z")
+    // Judged on the box's own pixels: points that tie in depth may settle differently
+    // when the picture refines in passes of another size.
+    let boxBefore = Set(boxPixels(in: before).map { $0.x << 16 | $0.y })
     try WindowScreen.waitForScreen(timeout: 30, display: display, "the box back in place") {
-      WindowScreen.changedPixels(before, $0, in: Layout.scene) < 50
+      Set(boxPixels(in: $0).map { $0.x << 16 | $0.y }).symmetricDifference(boxBefore).count < 50
     }
     let undone = try exportedCrop(x, button: Layout.exportButtonAfterMessage, to: export, display: display)
     #expect(undone.crop == original.crop)
