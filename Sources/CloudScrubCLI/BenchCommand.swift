@@ -64,6 +64,15 @@ enum BenchCommand {
     ],
     flags: ["--help": "help", "-h": "help"], positionals: 0...2)
 
+  /// A new folder in /tmp for one benchmark's files; the caller removes it.
+  static func scratchFolder(_ name: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cloudscrub-bench-\(name)-\(getpid())"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
@@ -97,10 +106,7 @@ enum BenchCommand {
       ).run()
     }
     if mode == "clean" {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "cloudscrub-bench-\(getpid())"
-      ).path
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let folder = try scratchFolder("clean")
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try CleanBenchmark(
         voxelPoints: 10_000_000, outlierPoints: 1_000_000, voxelSizeMeters: 0.006,
@@ -111,10 +117,7 @@ enum BenchCommand {
       ).run()
     }
     if mode == "formats" {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "cloudscrub-bench-formats-\(getpid())"
-      ).path
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let folder = try scratchFolder("formats")
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try FormatsBenchmark(
         frameCount: 60,
@@ -124,10 +127,7 @@ enum BenchCommand {
       ).run()
     }
     if mode == "scale" {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "cloudscrub-bench-scale-\(getpid())"
-      ).path
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let folder = try scratchFolder("scale")
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try ScaleBenchmark(
         recording: parsed.positionals.dropFirst().first,
