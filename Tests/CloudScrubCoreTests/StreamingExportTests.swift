@@ -24,10 +24,10 @@ import Testing
     return store
   }
 
-  @Test(arguments: [0.005, 0.02, 0.25] as [Float])
-  func voxelAccumulatorEqualsTheWholeCloudMergeBitForBit(_ size: Float) throws {
+  @Test(arguments: [(0.005, 1), (0.005, 2), (0.02, 3), (0.25, 2), (0.02, 4)] as [(Float, Int)])
+  func voxelAccumulatorEqualsTheWholeCloudMergeBitForBit(_ size: Float, partitions: Int) throws {
     let frames = try Self.frames(5)
-    var accumulator = VoxelAccumulator(voxelSizeMeters: size)
+    let accumulator = VoxelAccumulator(voxelSizeMeters: size, partitions: partitions)
     for frame in frames { try accumulator.add(frame.points, frameIndex: frame.index) }
     let whole = VoxelMerge.merge(Self.store(frames).cloud(), voxelSizeMeters: size)
     let streamed = accumulator.cloud()
@@ -48,7 +48,7 @@ import Testing
     second.positions = [Point3(0.6, 0.4, 0.8), Point3(-0.25, 0.5, 0.5)]
     second.colors = [RGB8(1, 101, 0), RGB8(20, 20, 20)]
     second.confidence = [2, 255]
-    var accumulator = VoxelAccumulator(voxelSizeMeters: 1)
+    let accumulator = VoxelAccumulator(voxelSizeMeters: 1, partitions: 2)
     try accumulator.add(first, frameIndex: 7)
     try accumulator.add(second, frameIndex: 9, keeping: [true, true])
     let cloud = accumulator.cloud()
@@ -71,7 +71,7 @@ import Testing
 
   @Test func voxelAccumulatorSkipsPointsTheMaskDrops() throws {
     let frames = try Self.frames(3)
-    var accumulator = VoxelAccumulator(voxelSizeMeters: 0.01)
+    let accumulator = VoxelAccumulator(voxelSizeMeters: 0.01, partitions: 3)
     var store = PointStore()
     for frame in frames {
       let keep = frame.points.positions.map { $0.y > 0.3 }

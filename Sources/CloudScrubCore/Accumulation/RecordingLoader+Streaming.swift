@@ -71,7 +71,7 @@ extension RecordingLoader {
     voxelSizeMeters: Float, crop: StreamingCrop = StreamingCrop(),
     progress: ((LoadProgress) -> Void)? = nil
   ) throws -> (cloud: PointCloud, summary: FrameStreamSummary) {
-    var accumulator = VoxelAccumulator(voxelSizeMeters: voxelSizeMeters)
+    let accumulator = VoxelAccumulator(voxelSizeMeters: voxelSizeMeters)
     let summary = try streamFrames(crop: crop, progress: progress) { points, frameIndex, keep in
       try accumulator.add(points, frameIndex: frameIndex, keeping: keep)
     }

@@ -39,7 +39,16 @@ struct VoxelIndex {
     number: Int, isNew: Bool
   )? {
     guard let key = keying.key(point) else { return nil }
-    var position = Int(truncatingIfNeeded: keying.hash(key)) & slotMask
+    return try number(of: key, hash: keying.hash(key))
+  }
+
+  /// The number of the voxel with `key`, whose `keying.hash` is `hash`, and whether it
+  /// is new.
+  @inline(__always)
+  mutating func number(
+    of key: WideVoxelKeying.Key, hash: UInt64
+  ) throws(VoxelAccumulatorError) -> (number: Int, isNew: Bool) {
+    var position = Int(truncatingIfNeeded: hash) & slotMask
     let mask = slotMask
     let found: Int? = slots.withUnsafeBufferPointer { slots in
       keys.withUnsafeBufferPointer { keys in
