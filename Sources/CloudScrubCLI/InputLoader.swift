@@ -40,6 +40,16 @@ enum InputLoader {
     _ source: any RecordingSource, path: String, selection: FrameSelection,
     unprojection: UnprojectionOptions
   ) throws -> PointStore {
+    // A recording whose frames were all lost (a file cut inside its first frame) is
+    // bad input: exporting it would write an empty cloud and report success.
+    guard source.frameCount > 0 else {
+      let notes = source.description.notes
+      throw FileError(
+        .cannotRead(
+          "the recording has no frame that can be read"
+            + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")),
+        path: path)
+    }
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
     let loader = RecordingLoader(

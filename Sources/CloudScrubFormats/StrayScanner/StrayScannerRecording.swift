@@ -64,7 +64,12 @@ public struct StrayScannerRecording: RecordingSource {
     }
 
     let videoPath = Self.path(folder, "rgb.mp4")
-    video = FileManager.default.fileExists(atPath: videoPath) ? try StrayVideoDecoder(path: videoPath) : nil
+    let hasVideo = FileManager.default.fileExists(atPath: videoPath)
+    // FFmpeg would wait forever on a named pipe: refuse anything but a file first.
+    if hasVideo, try InputDetector.regularFileOrFolder(videoPath) {
+      throw FileError(.notARegularFile, path: videoPath)
+    }
+    video = hasVideo ? try StrayVideoDecoder(path: videoPath) : nil
     let depthSize = try Self.depthSize(folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png")))
     guard
       let imageSize = video.map({ (width: $0.width, height: $0.height) })
