@@ -101,3 +101,40 @@ import TestSupport
     #expect(error?.command == "sleep 600")
   }
 }
+
+/// Interrupting a command that writes a file leaves neither the target nor litter.
+@Suite struct InterruptedExportTests {
+  @Test func sigintDuringAnExportRemovesItsTemporaryFile() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("big.ply").path
+    let synth = try CommandRunner.run(["synth", input, "--points", "3000000"])
+    #expect(synth.status == 0, "\(synth.standardError)")
+    let output = folder.appendingPathComponent("out.ply").path
+    let process = Process()
+    process.executableURL = CommandRunner.binary
+    process.arguments = ["export", input, "-o", output, "--ascii"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { process.stop(grace: 2) }
+    // Wait (polling, up to a minute) for the export to start writing its temporary file.
+    let deadline = Date().addingTimeInterval(60)
+    func temporaryFiles() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasPrefix(".out.ply.tmp-") }
+    }
+    while temporaryFiles().isEmpty && process.isRunning && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.005)
+    }
+    try #require(process.isRunning, "the export finished before it could be interrupted")
+    #expect(!temporaryFiles().isEmpty)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(
+      process.terminationReason == .exit && process.terminationStatus == 130,
+      "\(process.terminationReason.rawValue) \(process.terminationStatus)")
+    #expect(temporaryFiles().isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+}
