@@ -110,4 +110,17 @@ import Testing
     #expect(document.cloud.positions == [Point3(1, 2, 3)])
     #expect(document.header.elements.last?.count == Int.max)
   }
+
+  @Test func aHeaderLineOf64MBIsRefusedAfterItsFirst64KB() throws {
+    let line = "comment " + String(repeating: "a", count: 64 << 20)
+    let bytes = Array("ply\nformat ascii 1.0\n\(line)\nend_header\n".utf8)
+    #expect(throws: PLYError.malformedHeader(
+      line: 3, text: "comment " + String(repeating: "a", count: 32) + "…",
+      reason: "a header line longer than 65536 bytes")) { try PLYReader.read(data: bytes) }
+    // A line just under the limit is still read.
+    let long = "comment " + String(repeating: "b", count: 65_000)
+    let fine = Array(
+      "ply\nformat ascii 1.0\n\(long)\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8)
+    #expect(try PLYReader.read(data: fine).header.comments == [String(repeating: "b", count: 65_000)])
+  }
 }
