@@ -70,6 +70,9 @@ public struct StrayScannerRecording: RecordingSource {
       throw FileError(.notARegularFile, path: videoPath)
     }
     video = hasVideo ? try StrayVideoDecoder(path: videoPath) : nil
+    if let video, let problem = ImageSizeLimits.colorProblem(width: video.width, height: video.height) {
+      throw CaptureFolderError(.badImage(message: "the video claims a \(problem)"), path: videoPath)
+    }
     let depthSize = try Self.depthSize(folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png")))
     guard
       let imageSize = video.map({ (width: $0.width, height: $0.height) })
