@@ -9,14 +9,18 @@ public enum CloudScrubCommand {
   /// Each command, and whether it writes files (and so needs its temporary files
   /// removed when it is interrupted).
   static let subcommands:
-    [(name: String, summary: String, writesFiles: Bool, run: @Sendable ([String]) throws -> Void)] = [
-      ("info", "describe a point cloud file", false, InfoCommand.run),
-      ("export", "write a point cloud to PLY", true, ExportCommand.run),
-      ("render", "draw a cloud or recording into a PNG, with no display", true, RenderCommand.run),
-      ("view", "open the viewer window", true, ViewCommand.run),
-      ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
-      ("bench", "measure PLY read and write speed", true, BenchCommand.run),
-    ]
+    [(name: String, summary: String, writesFiles: Bool, run: @Sendable ([String]) throws -> Void)] =
+      [
+        ("info", "describe a point cloud file", false, InfoCommand.run),
+        ("export", "write a point cloud to PLY", true, ExportCommand.run),
+        (
+          "render", "draw a cloud or recording into a PNG, with no display", true,
+          RenderCommand.run
+        ),
+        ("view", "open the viewer window", true, ViewCommand.run),
+        ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
+        ("bench", "measure PLY read and write speed", true, BenchCommand.run),
+      ]
 
   static var usage: String {
     let width = subcommands.map(\.name.count).max() ?? 0

@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Inputs a new user might hand over by mistake, and some that no app writes: each gets
 /// an error that names it, at once, with exit status 1.
@@ -77,10 +77,15 @@ import TestSupport
     let output = folder.appendingPathComponent("out.ply").path
     let export = try run(["export", cut.path, "-o", output])
     #expect(export.status == 1)
-    #expect(export.standardError.hasPrefix("error: cannot read: the recording has no frame that can be read ("))
+    #expect(
+      export.standardError.hasPrefix(
+        "error: cannot read: the recording has no frame that can be read ("))
     #expect(export.standardError.hasSuffix(": \(cut.path)\n"))
     #expect(!FileManager.default.fileExists(atPath: output))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["cut.csrec", "one.csrec"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "cut.csrec", "one.csrec",
+      ])
 
     // Its only frame failing its CRC: exit 1 too, naming the frame.
     var damaged = bytes

@@ -104,7 +104,9 @@ import Testing
     if format == "ascii" {
       bytes += Array("1 2 3\n".utf8)
     } else {
-      for value: Float in [1, 2, 3] { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+      for value: Float in [1, 2, 3] {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
+      }
     }
     let document = try PLYReader.read(data: bytes)
     #expect(document.cloud.positions == [Point3(1, 2, 3)])
@@ -114,13 +116,17 @@ import Testing
   @Test func aHeaderLineOf64MBIsRefusedAfterItsFirst64KB() throws {
     let line = "comment " + String(repeating: "a", count: 64 << 20)
     let bytes = Array("ply\nformat ascii 1.0\n\(line)\nend_header\n".utf8)
-    #expect(throws: PLYError.malformedHeader(
-      line: 3, text: "comment " + String(repeating: "a", count: 32) + "…",
-      reason: "a header line longer than 65536 bytes")) { try PLYReader.read(data: bytes) }
+    #expect(
+      throws: PLYError.malformedHeader(
+        line: 3, text: "comment " + String(repeating: "a", count: 32) + "…",
+        reason: "a header line longer than 65536 bytes")
+    ) { try PLYReader.read(data: bytes) }
     // A line just under the limit is still read.
     let long = "comment " + String(repeating: "b", count: 65_000)
     let fine = Array(
-      "ply\nformat ascii 1.0\n\(long)\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8)
-    #expect(try PLYReader.read(data: fine).header.comments == [String(repeating: "b", count: 65_000)])
+      "ply\nformat ascii 1.0\n\(long)\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+        .utf8)
+    #expect(
+      try PLYReader.read(data: fine).header.comments == [String(repeating: "b", count: 65_000)])
   }
 }

@@ -24,9 +24,12 @@ import Testing
     TemporaryFiles.unregister(paths[1])
     let kept = folder + "/kept"
     touch(kept)
-    #expect(Set(TemporaryFiles.registered).subtracting(before) == Set(paths).subtracting([paths[1]]))
+    #expect(
+      Set(TemporaryFiles.registered).subtracting(before) == Set(paths).subtracting([paths[1]]))
     TemporaryFiles.removeAll()
-    for path in paths where path != paths[1] { #expect(!FileManager.default.fileExists(atPath: path)) }
+    for path in paths where path != paths[1] {
+      #expect(!FileManager.default.fileExists(atPath: path))
+    }
     #expect(FileManager.default.fileExists(atPath: paths[1]))
     #expect(FileManager.default.fileExists(atPath: kept))
     for path in paths { TemporaryFiles.unregister(path) }
@@ -47,7 +50,9 @@ import Testing
     #expect(name.hasPrefix(".out.ply.tmp-\(getpid())-"))
     #expect(TemporaryFiles.writer(of: name) == getpid())
     #expect(TemporaryFiles.writer(of: ".a.b.tmp-123-456") == 123)
-    for other in ["out.ply", ".out.ply", ".tmp-1-2", ".x.tmp-1", ".x.tmp-a-2", ".x.tmp-1-2-3", "x.tmp-1-2"] {
+    for other in [
+      "out.ply", ".out.ply", ".tmp-1-2", ".x.tmp-1", ".x.tmp-a-2", ".x.tmp-1-2-3", "x.tmp-1-2",
+    ] {
       #expect(TemporaryFiles.writer(of: other) == nil, "\(other)")
     }
   }

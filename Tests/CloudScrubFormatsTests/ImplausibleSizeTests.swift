@@ -86,7 +86,8 @@ import Testing
     json["intrinsics"] = k
     try CaptureFixtures.writeJSON(json, to: path)
     let error = #expect(throws: CaptureFolderError.self) { try ScannerAppRecording(folder: folder) }
-    #expect(error?.reason == .badValue(key: "intrinsics", expected: "a cx of at most 8192 (is 1e+300)"))
+    #expect(
+      error?.reason == .badValue(key: "intrinsics", expected: "a cx of at most 8192 (is 1e+300)"))
     #expect(error?.path == path)
   }
 
@@ -97,16 +98,24 @@ import Testing
     try? FileManager.default.removeItem(atPath: folder + "/rgb.mp4")
     let matrix = folder + "/camera_matrix.csv"
     try CaptureFixtures.write(Array("100,0,1e300\n0,100,24\n0,0,1\n".utf8), to: matrix)
-    let error = #expect(throws: CaptureFolderError.self) { try StrayScannerRecording(folder: folder) }
+    let error = #expect(throws: CaptureFolderError.self) {
+      try StrayScannerRecording(folder: folder)
+    }
     #expect(error?.path == matrix)
     #expect(error?.description.contains("cx of at most 8192") == true)
   }
 
   @Test func guessedColourSizeIsNilForUnusableNumbers() {
-    #expect(ScannerAppRecording.guessedColorSize(cx: 960, depthWidth: 256, depthHeight: 192)! == (1920, 1440))
-    #expect(ScannerAppRecording.guessedColorSize(cx: .nan, depthWidth: 256, depthHeight: 192) == nil)
-    #expect(ScannerAppRecording.guessedColorSize(cx: .infinity, depthWidth: 256, depthHeight: 192) == nil)
-    #expect(ScannerAppRecording.guessedColorSize(cx: 1e300, depthWidth: 256, depthHeight: 192) == nil)
+    #expect(
+      ScannerAppRecording.guessedColorSize(cx: 960, depthWidth: 256, depthHeight: 192)! == (
+        1920, 1440
+      ))
+    #expect(
+      ScannerAppRecording.guessedColorSize(cx: .nan, depthWidth: 256, depthHeight: 192) == nil)
+    #expect(
+      ScannerAppRecording.guessedColorSize(cx: .infinity, depthWidth: 256, depthHeight: 192) == nil)
+    #expect(
+      ScannerAppRecording.guessedColorSize(cx: 1e300, depthWidth: 256, depthHeight: 192) == nil)
     #expect(ScannerAppRecording.guessedColorSize(cx: 100, depthWidth: 0, depthHeight: 192) == nil)
   }
 
@@ -132,7 +141,8 @@ import Testing
     #expect(depth?.description.contains("key 'dw'") == true)
     #expect(depth?.description.contains("100000×100000 is outside 1…4096") == true)
     let color = #expect(throws: Record3DError.self) {
-      try Record3DMetadata(json: metadata("", size: #""w": 2000000000, "h": 2000000000"#), path: "m")
+      try Record3DMetadata(
+        json: metadata("", size: #""w": 2000000000, "h": 2000000000"#), path: "m")
     }
     #expect(color?.description.contains("key 'w'") == true)
   }

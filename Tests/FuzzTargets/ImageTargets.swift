@@ -32,14 +32,17 @@ enum ImageTargets {
       _ = try? decoder.decodeJPEG(bytes, preferredWidth: 16, preferredHeight: 12)
     },
     seeds: {
-      let image = RGBImage(width: 16, height: 12, pixels: (0..<(16 * 12 * 3)).map { UInt8($0 % 251) })
+      let image = RGBImage(
+        width: 16, height: 12, pixels: (0..<(16 * 12 * 3)).map { UInt8($0 % 251) })
       return [try? TurboJPEGEncoder(quality: 90).encode(image)].compactMap { $0 }
     })
 
   static let exr = FuzzTarget(
     name: "exr", maxLength: 1 << 17,
     run: { bytes in
-      bytes.withUnsafeBytes { raw in _ = try? EXRDepthReader().readDepth(bytes: raw, path: "input.exr") }
+      bytes.withUnsafeBytes { raw in
+        _ = try? EXRDepthReader().readDepth(bytes: raw, path: "input.exr")
+      }
     },
     // No EXR writer here: the script seeds from the real captures in ../shared/data.
     seeds: { [] })

@@ -11,7 +11,8 @@ public enum CommandRunner {
 
   /// The `cloudscrub` binary beside the running test bundle.
   public static var binary: URL {
-    let folder = Bundle.main.executableURL?.deletingLastPathComponent()
+    let folder =
+      Bundle.main.executableURL?.deletingLastPathComponent()
       ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var candidate = folder.appendingPathComponent("cloudscrub")
     // The test bundle can sit one level inside the products folder.
@@ -59,7 +60,8 @@ public enum CommandRunner {
     process.arguments = arguments
     process.currentDirectoryURL = folder
     if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new
+      }
     }
     let output = Pipe()
     let error = Pipe()

@@ -1,5 +1,5 @@
-import FuzzTargets
 import Foundation
+import FuzzTargets
 
 // One libFuzzer binary for every target: `CLOUDSCRUB_FUZZ_TARGET` names the one to run
 // (`scripts/fuzz.sh` sets it). With `CLOUDSCRUB_FUZZ_WRITE_SEEDS=FOLDER` the binary

@@ -57,8 +57,8 @@ final class R3DArchiveWriter {
         if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
       }
     }
-    guard let source = zip_source_buffer(archive, buffer, UInt64(bytes.count), buffer == nil ? 0 : 1)
-    else {
+    let freesBuffer: Int32 = buffer == nil ? 0 : 1
+    guard let source = zip_source_buffer(archive, buffer, UInt64(bytes.count), freesBuffer) else {
       free(buffer)
       throw R3DWriteError("entry '\(name)': \(String(cString: zip_strerror(archive)))", path: path)
     }

@@ -55,7 +55,8 @@ public struct Record3DMetadata: Equatable, Sendable {
       depthWidth = try fields.positiveInt("dw")
       depthHeight = try fields.positiveInt("dh")
       if let problem = ImageSizeLimits.depthProblem(width: depthWidth, height: depthHeight) {
-        throw Record3DError(.badValue(key: "dw", expected: "a plausible size: \(problem)"), path: path)
+        throw Record3DError(
+          .badValue(key: "dw", expected: "a plausible size: \(problem)"), path: path)
       }
       hasDepthSize = true
     } else {

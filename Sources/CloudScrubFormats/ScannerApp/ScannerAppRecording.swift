@@ -103,7 +103,8 @@ public struct ScannerAppRecording: RecordingSource {
     else {
       throw CaptureFolderError(
         .badValue(
-          key: "intrinsics", expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(cx))"),
+          key: "intrinsics",
+          expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(cx))"),
         path: Self.path(folder, "frame_\(parsed[0].number).json"))
     }
     let hasImage = Set(imageNumbers)

@@ -70,7 +70,9 @@ public struct StrayScannerRecording: RecordingSource {
       throw FileError(.notARegularFile, path: videoPath)
     }
     video = hasVideo ? try StrayVideoDecoder(path: videoPath) : nil
-    if let video, let problem = ImageSizeLimits.colorProblem(width: video.width, height: video.height) {
+    if let video,
+      let problem = ImageSizeLimits.colorProblem(width: video.width, height: video.height)
+    {
       throw CaptureFolderError(.badImage(message: "the video claims a \(problem)"), path: videoPath)
     }
     let depthSize = try Self.depthSize(folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png")))
@@ -80,7 +82,8 @@ public struct StrayScannerRecording: RecordingSource {
           cx: k.cx, depthWidth: depthSize.width, depthHeight: depthSize.height)
     else {
       throw CaptureFolderError(
-        .badLine(line: 1, expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(k.cx))"),
+        .badLine(
+          line: 1, expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(k.cx))"),
         path: matrixPath)
     }
 
