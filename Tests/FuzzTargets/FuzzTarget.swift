@@ -46,6 +46,9 @@ enum Scratch {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("cloudscrub-fuzz-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // Removed when the process exits normally (the tests, a fuzzer run that ends);
+    // scripts/fuzz.sh also removes the TMPDIR it gave a run that crashed.
+    atexit { try? FileManager.default.removeItem(atPath: Scratch.folder) }
     return path
   }()
 
