@@ -11,6 +11,9 @@ let package = Package(
   products: [
     .executable(name: "cloudscrub", targets: ["cloudscrub"]),
     .library(name: "CloudScrubCore", targets: ["CloudScrubCore"]),
+    // The readers as fuzz targets, for the libFuzzer package in Fuzz/ and the
+    // regression tests; no fuzzing code is in the normal build.
+    .library(name: "CloudScrubFuzzTargets", targets: ["FuzzTargets"]),
   ],
   targets: [
     .target(name: "CloudScrubCore"),
@@ -48,10 +51,13 @@ let package = Package(
       dependencies: ["CloudScrubCore", "CloudScrubFormats", "CloudScrubRender", "CloudScrubApp"]),
     .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI"]),
     .target(name: "TestSupport", dependencies: ["CloudScrubCore"], path: "Tests/TestSupport"),
+    .target(
+      name: "FuzzTargets", dependencies: ["CloudScrubCore", "CloudScrubFormats"],
+      path: "Tests/FuzzTargets"),
     .testTarget(name: "CloudScrubCoreTests", dependencies: ["CloudScrubCore", "TestSupport"]),
     .testTarget(
       name: "CloudScrubFormatsTests",
-      dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport"],
+      dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport", "FuzzTargets"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "CloudScrubRenderTests", dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),

@@ -6,14 +6,21 @@ import Foundation
 /// Exit status 0 is success, 1 bad input (a file that cannot be read or written), 2 bad
 /// usage. Errors go to standard error.
 public enum CloudScrubCommand {
-  static let subcommands: [(name: String, summary: String, run: @Sendable ([String]) throws -> Void)] = [
-    ("info", "describe a point cloud file", InfoCommand.run),
-    ("export", "write a point cloud to PLY", ExportCommand.run),
-    ("render", "draw a cloud or recording into a PNG, with no display", RenderCommand.run),
-    ("view", "open the viewer window", ViewCommand.run),
-    ("synth", "write a synthetic sample cloud", SynthCommand.run),
-    ("bench", "measure PLY read and write speed", BenchCommand.run),
-  ]
+  /// Each command, and whether it writes files (and so needs its temporary files
+  /// removed when it is interrupted).
+  static let subcommands:
+    [(name: String, summary: String, writesFiles: Bool, run: @Sendable ([String]) throws -> Void)] =
+      [
+        ("info", "describe a point cloud file", false, InfoCommand.run),
+        ("export", "write a point cloud to PLY", true, ExportCommand.run),
+        (
+          "render", "draw a cloud or recording into a PNG, with no display", true,
+          RenderCommand.run
+        ),
+        ("view", "open the viewer window", true, ViewCommand.run),
+        ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
+        ("bench", "measure PLY read and write speed", true, BenchCommand.run),
+      ]
 
   static var usage: String {
     let width = subcommands.map(\.name.count).max() ?? 0
@@ -35,7 +42,6 @@ public enum CloudScrubCommand {
   /// Runs the command line `arguments` (without the program name) and returns the exit
   /// status.
   public static func run(_ arguments: [String]) -> Int32 {
-    installInterruptHandler()
     guard let name = arguments.first else {
       Terminal.error(usage)
       return 2
@@ -48,6 +54,7 @@ public enum CloudScrubCommand {
       Terminal.error("error: unknown command '\(name)'\n\n\(usage)")
       return 2
     }
+    if command.writesFiles { installInterruptHandler() }
     do {
       try command.run(Array(arguments.dropFirst()))
       return 0
@@ -60,9 +67,20 @@ public enum CloudScrubCommand {
     }
   }
 
-  /// On Ctrl-C, removes any export's temporary file before exiting, so an interrupted
-  /// export leaves neither a half-written target nor litter.
-  private static func installInterruptHandler() {
+  /// On Ctrl-C or SIGTERM, removes any export's temporary file before exiting, so an
+  /// interrupted export leaves neither a half-written target nor litter. The handler
+  /// does only async-signal-safe work: `unlink` on the C strings of a table allocated
+  /// here, before it is installed, then `_exit`. (What SIGKILL leaves, the next write
+  /// into the same folder removes: `TemporaryFiles.removeStale(in:)`.)
+  static func installInterruptHandler() {
+    TemporaryFiles.prepare()
+    // A launcher may start the process with these signals blocked (the mask is
+    // inherited): unblock them, or the handler could never run.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     signal(SIGINT) { _ in
       TemporaryFiles.removeAll()
       _exit(130)

@@ -60,6 +60,7 @@ enum ExportCommand {
     case .recording(let recordingPath, let source):
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
+      try InputLoader.checkHasFrames(source, path: recordingPath)
       try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: recordingPath)
       inputs.append(contentsOf: try recordingFiles(recordingPath))
       viewpoint = { frame in

@@ -49,11 +49,26 @@ enum InputLoader {
     _ source: any RecordingSource, path: String, selection: FrameSelection,
     unprojection: UnprojectionOptions
   ) throws -> PointStore {
+    try checkHasFrames(source, path: path)
     try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: path)
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
     let loader = loader(source, selection: selection, unprojection: unprojection)
     return try loader.load(progress: { progress?.update($0.fraction) })
+  }
+
+  /// A recording whose frames were all lost (a file cut inside its first frame) is bad
+  /// input: exporting it would write an empty cloud and report success.
+  ///
+  /// - Throws: `FileError` naming the path and the recording's notes.
+  static func checkHasFrames(_ source: any RecordingSource, path: String) throws {
+    guard source.frameCount == 0 else { return }
+    let notes = source.description.notes
+    throw FileError(
+      .cannotRead(
+        "the recording has no frame that can be read"
+          + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")),
+      path: path)
   }
 
   /// A loader for a recording's selected frames, decoding JPEG colour with libjpeg-turbo.

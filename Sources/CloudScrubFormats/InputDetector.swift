@@ -53,10 +53,7 @@ public enum InputDetector {
   /// - Throws: `FileError` when it cannot be read, or is nothing CloudScrub opens (the
   ///   message lists what was looked for).
   public static func kind(of path: String) throws -> InputKind {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-      throw FileError(.cannotOpen("No such file or directory"), path: path)
-    }
+    let isFolder = ObjCBool(try regularFileOrFolder(path))
     let prefix = isFolder.boolValue ? [] : try firstBytes(of: path, count: 16)
     if let format = formats.first(where: { $0.recognizes(path: path, isFolder: isFolder.boolValue, prefix: prefix) }) {
       return .recording(format: format.name)
@@ -134,6 +131,25 @@ public enum InputDetector {
       }
       return try format.open(path)
     case .ply: throw FileError(.unsupportedFormat("a PLY point cloud, not a recording"), path: path)
+    }
+  }
+
+  /// Whether `path` is a folder (true) or a regular file (false), following symbolic
+  /// links; anything else is refused at once, before it is opened (opening a named
+  /// pipe for reading waits for a writer forever).
+  ///
+  /// - Throws: `FileError.cannotOpen` with the system's reason when the path does not
+  ///   exist or cannot be followed (a loop of symbolic links), `.notARegularFile` for a
+  ///   pipe, a device or a socket.
+  public static func regularFileOrFolder(_ path: String) throws -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw FileError(.cannotOpen(String(cString: strerror(errno))), path: path)
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR: return true
+    case S_IFREG: return false
+    default: throw FileError(.notARegularFile, path: path)
     }
   }
 

@@ -27,16 +27,18 @@ import TestSupport
     Golden.check(result.standardOutput, against: "sample-info.txt")
   }
 
-  @Test func infoJSONOfASharedMeshMatchesTheGoldenFile() throws {
-    guard let path = TestData.shared("ply/mikedh+trimesh/models/fixed_top.ply") else { return }
+  @Test(.enabled(if: TestData.sharedData != nil, "needs ../shared/data"))
+  func infoJSONOfASharedMeshMatchesTheGoldenFile() throws {
+    let path = try #require(TestData.shared("ply/mikedh+trimesh/models/fixed_top.ply"))
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     let result = try CommandRunner.run(["info", "--json", "fixed_top.ply"], in: folder)
     #expect(result.status == 0)
     Golden.check(result.standardOutput, against: "fixed_top-info.json")
   }
 
-  @Test func infoJSONOfTheRealRecordingMatchesTheGoldenFile() throws {
-    guard let path = TestData.shared("record3d-exr-desk") else { return }
+  @Test(.enabled(if: TestData.sharedData != nil, "needs ../shared/data"))
+  func infoJSONOfTheRealRecordingMatchesTheGoldenFile() throws {
+    let path = try #require(TestData.shared("record3d-exr-desk"))
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     let result = try CommandRunner.run(["info", "--json", "record3d-exr-desk"], in: folder)
     #expect(result.status == 0, "\(result.standardError)")

@@ -126,7 +126,7 @@ import TestSupport
   }
 }
 
-@Suite struct ImageBaselineToleranceTests {
+@Suite(.serialized) struct ImageBaselineToleranceTests {
   @Test func differentScenesAreTooFarApartToPass() throws {
     let folder = ImageBaseline.folder
     let a = try PNGCodec.decodeRGB(Array(try Data(contentsOf: folder.appendingPathComponent("sample-orbit.png"))))
@@ -134,5 +134,42 @@ import TestSupport
     let comparison = ImageBaseline.compare(a, b)
     #expect(comparison.differingFraction > ImageBaseline.differingPixelFraction)
     #expect(ImageBaseline.compare(a, a).differingFraction == 0)
+  }
+
+  /// Renders with `arguments` (at the baselines' size) and compares with baseline
+  /// `name`.
+  func comparison(_ arguments: [String], against name: String) throws -> (
+    differingFraction: Double, meanDifference: Double
+  ) {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("near-miss.png").path
+    let result = try CommandRunner.run(["render"] + arguments + ["-o", output, "--size", "240x150"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let actual = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+    let baseline = try PNGCodec.decodeRGB(
+      Array(try Data(contentsOf: ImageBaseline.folder.appendingPathComponent(name))))
+    return ImageBaseline.compare(actual, baseline)
+  }
+
+  @Test func aFrameLeftOutFailsTheBaseline() throws {
+    let path = try #require(RenderCommandTests.recording)
+    let view = ["--color", "frame", "--camera", "orbit:20,35"]
+    let same = try comparison([path, "--frames", "0-4"] + view, against: "synthetic-frames-0-4.png")
+    #expect(ImageBaseline.matches(same))
+    for frames in ["0-3", "1-4"] {
+      let nearMiss = try comparison([path, "--frames", frames] + view, against: "synthetic-frames-0-4.png")
+      #expect(!ImageBaseline.matches(nearMiss), "frames \(frames): \(nearMiss)")
+    }
+  }
+
+  @Test func pointsOnePixelLargerFailTheBaseline() throws {
+    let view = ["Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl"]
+    let same = try comparison(view + ["--point-size", "3"], against: "sample-height-edl.png")
+    #expect(ImageBaseline.matches(same))
+    for size in ["2", "4"] {
+      let nearMiss = try comparison(view + ["--point-size", size], against: "sample-height-edl.png")
+      #expect(!ImageBaseline.matches(nearMiss), "point size \(size): \(nearMiss)")
+    }
   }
 }

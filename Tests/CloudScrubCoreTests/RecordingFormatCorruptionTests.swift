@@ -138,12 +138,13 @@ import Testing
     Self.fixChecksum(of: offsets[1], in: &width)
     let wide = try CloudScrubRecording(path: try RecordingSamples.file(width))
     guard
-      case .malformedChunk(tag: "FRAM", frame: 1, byteOffset: depthLength, _) = frameError(wide, 1)?
-        .reason
+      case .malformedChunk(tag: "FRAM", frame: 1, byteOffset: offsets[1] + 16, let wideReason) =
+        frameError(wide, 1)?.reason
     else {
       Issue.record("expected a depth map of 2^32−1 columns to be refused")
       return
     }
+    #expect(wideReason.contains("depth map size 4294967295×"))
 
     // The metadata's entry count: at byte 16 + 16 + 12.
     var entries = full

@@ -11,7 +11,8 @@ public enum CommandRunner {
 
   /// The `cloudscrub` binary beside the running test bundle.
   public static var binary: URL {
-    let folder = Bundle.main.executableURL?.deletingLastPathComponent()
+    let folder =
+      Bundle.main.executableURL?.deletingLastPathComponent()
       ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var candidate = folder.appendingPathComponent("cloudscrub")
     // The test bundle can sit one level inside the products folder.
@@ -21,39 +22,71 @@ public enum CommandRunner {
     return candidate
   }
 
+  /// A child that ran past its time limit and was killed.
+  public struct Timeout: Error, CustomStringConvertible {
+    public var command: String
+    public var seconds: TimeInterval
+    public var standardError: String
+    public var description: String {
+      "\(command) ran past its \(seconds) s limit and was killed; its standard error: "
+        + standardError
+    }
+  }
+
+  /// The longest any child may run unless a test says otherwise: far above what any
+  /// command of the suite needs on a loaded machine, so that only a hang reaches it.
+  public static let defaultTimeoutSeconds: TimeInterval = 600
+
   /// Runs `cloudscrub` with `arguments` in the package root and waits for it.
-  public static func run(_ arguments: [String], in folder: URL = TestData.packageRoot) throws -> Result {
-    try run(executable: binary, arguments, in: folder)
+  ///
+  /// - Throws: `Timeout` when it runs longer than `timeoutSeconds` (it is then killed).
+  public static func run(
+    _ arguments: [String], in folder: URL = TestData.packageRoot,
+    timeoutSeconds: TimeInterval = defaultTimeoutSeconds
+  ) throws -> Result {
+    try run(executable: binary, arguments, in: folder, timeoutSeconds: timeoutSeconds)
   }
 
   /// Runs any program with `arguments` (and extra environment variables) and waits.
+  ///
+  /// - Throws: `Timeout` when it runs longer than `timeoutSeconds`: it is sent SIGTERM,
+  ///   then SIGKILL, so that a hung child fails its test instead of hanging the suite.
   public static func run(
     executable: URL, _ arguments: [String], environment: [String: String] = [:],
-    in folder: URL = TestData.packageRoot
+    in folder: URL = TestData.packageRoot, timeoutSeconds: TimeInterval = defaultTimeoutSeconds
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = folder
     if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new
+      }
     }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
-    // Drain standard error on another thread while reading standard output, so that
-    // neither pipe can fill up and block the child.
+    // Drain both pipes on other threads, so that neither can fill up and block the
+    // child, while this one waits for the exit with a deadline.
+    let outputReader = PipeReader(output.fileHandleForReading)
     let errorReader = PipeReader(error.fileHandleForReading)
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let stderrData = errorReader.wait()
+    if exited.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+      process.stop(grace: 2)
+      throw Timeout(
+        command: ([executable.lastPathComponent] + arguments).joined(separator: " "),
+        seconds: timeoutSeconds,
+        standardError: String(decoding: errorReader.wait(), as: UTF8.self))
+    }
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: stderrData, as: UTF8.self))
+      standardOutput: String(decoding: outputReader.wait(), as: UTF8.self),
+      standardError: String(decoding: errorReader.wait(), as: UTF8.self))
   }
 }
 

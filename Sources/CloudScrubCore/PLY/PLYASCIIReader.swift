@@ -33,6 +33,10 @@ enum PLYASCIIReader {
         cloud = try reader.read(tokens: &tokens, progress: progress)
       } else if index == vertexIndex {
         cloud = try readVertices(element, layout: layout, tokens: &tokens, progress: progress)
+      } else if element.properties.isEmpty {
+        // Records without properties hold no tokens: there is nothing to read, however
+        // many the header claims (walking 2^63 empty records would never end).
+        continue
       } else {
         let actions = element.properties.map { property -> Action in
           switch property.kind {

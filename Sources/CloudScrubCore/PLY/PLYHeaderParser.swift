@@ -1,5 +1,10 @@
 /// Parses the text header at the start of a PLY file.
 enum PLYHeaderParser {
+  /// The longest header line accepted. Real headers' lines are short (a long comment
+  /// is a few hundred bytes); a longer one means a damaged or hostile file, refused
+  /// before it is copied into a string.
+  static let maximumLineBytes = 1 << 16
+
   /// Parses the header in `bytes` and returns it with `bodyOffset` set.
   ///
   /// Accepts `\n` and `\r\n` line ends, `comment` and `obj_info` lines anywhere, blank
@@ -20,7 +25,15 @@ enum PLYHeaderParser {
         throw .missingEndHeader(byteCount: bytes.count)
       }
       let lineStart = cursor
-      while cursor < bytes.count && bytes[cursor] != UInt8(ascii: "\n") { cursor += 1 }
+      let lineLimit = min(bytes.count, lineStart + maximumLineBytes)
+      while cursor < lineLimit && bytes[cursor] != UInt8(ascii: "\n") { cursor += 1 }
+      if cursor == lineLimit && lineLimit < bytes.count {
+        if lineNumber == 0 { throw .notPLY }
+        let start = String(decoding: bytes[lineStart..<(lineStart + 40)], as: UTF8.self)
+        throw .malformedHeader(
+          line: lineNumber + 1, text: start + "…",
+          reason: "a header line longer than \(maximumLineBytes) bytes")
+      }
       var lineEnd = cursor
       if cursor < bytes.count { cursor += 1 }  // past "\n"
       if lineEnd > lineStart && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }

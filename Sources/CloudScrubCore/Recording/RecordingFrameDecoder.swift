@@ -100,16 +100,49 @@ enum RecordingFrameDecoder {
     )
     // A later minor version may append fields: skip what this reader does not know.
     try cursor.skip(to: start + headerBytes, "frame header length")
+    let intrinsics = CameraIntrinsics(
+      fx: fx, fy: fy, cx: cx, cy: cy, width: intrinsicsWidth, height: intrinsicsHeight)
+    let worldFromCamera = Transform3D(columns: (column(0), column(1), column(2), column(3)))
+    if let problem = checkPlausible(
+      timestampSeconds: timestampSeconds, worldFromCamera: worldFromCamera, intrinsics: intrinsics,
+      depthSize: (depthSize.0, depthSize.1), confidenceSize: (confidenceSize.0, confidenceSize.1),
+      colorSize: (colorSize.0, colorSize.1))
+    {
+      throw cursor.malformed("frame header: " + problem, at: start)
+    }
     return RecordingFrameHeader(
       timestampSeconds: timestampSeconds,
-      pose: CameraPose(
-        worldFromCamera: Transform3D(columns: (column(0), column(1), column(2), column(3))),
-        axes: axes),
-      intrinsics: CameraIntrinsics(
-        fx: fx, fy: fy, cx: cx, cy: cy, width: intrinsicsWidth, height: intrinsicsHeight),
+      pose: CameraPose(worldFromCamera: worldFromCamera, axes: axes), intrinsics: intrinsics,
       orientation: orientation, sampleType: sampleType, encoding: encoding,
       hasConfidence: hasConfidence, colorForm: colorForm, colorRange: colorRange,
       depthSize: depthSize, confidenceSize: confidenceSize, colorSize: colorSize)
+  }
+
+  /// Why a frame header's numbers cannot be used, or nil when they can: a NaN or an
+  /// infinity in the time, pose or intrinsics, or an image size past `ImageSizeLimits`
+  /// (a depth map is required; confidence and colour sizes may be 0 when absent or
+  /// unknown). The writer refuses the same frames, so that it never writes one a reader
+  /// rejects.
+  static func checkPlausible(
+    timestampSeconds: Double, worldFromCamera: Transform3D, intrinsics: CameraIntrinsics,
+    depthSize: (Int, Int), confidenceSize: (Int, Int), colorSize: (Int, Int)
+  ) -> String? {
+    guard timestampSeconds.isFinite else { return "the timestamp is \(timestampSeconds)" }
+    guard worldFromCamera.isFinite else { return "the camera pose holds a NaN or an infinity" }
+    if let problem = intrinsics.nonFiniteValue { return problem }
+    if let problem = ImageSizeLimits.depthProblem(width: depthSize.0, height: depthSize.1) {
+      return problem
+    }
+    if confidenceSize != (0, 0),
+      let problem = ImageSizeLimits.depthProblem(width: confidenceSize.0, height: confidenceSize.1)
+    {
+      return "confidence: " + problem
+    }
+    if colorSize.0 > ImageSizeLimits.maxColorSide || colorSize.1 > ImageSizeLimits.maxColorSide {
+      return "colour image size \(colorSize.0)×\(colorSize.1) is outside 0…"
+        + "\(ImageSizeLimits.maxColorSide) pixels a side"
+    }
+    return nil
   }
 
   /// Decodes frame `index` from the payload `cursor` covers.

@@ -34,6 +34,15 @@ enum RecordingFrameEncoder {
       throw invalid("intrinsics size \(intrinsics.width)×\(intrinsics.height) is out of range")
     }
 
+    if let problem = RecordingFrameDecoder.checkPlausible(
+      timestampSeconds: frame.timestampSeconds, worldFromCamera: frame.pose.worldFromCamera,
+      intrinsics: intrinsics, depthSize: (depth.width, depth.height),
+      confidenceSize: frame.confidence.map { ($0.width, $0.height) } ?? (0, 0),
+      colorSize: (color.width, color.height))
+    {
+      throw invalid(problem)
+    }
+
     assert(payload.count % RecordingLayout.alignment == 0, "payload starts aligned")
     let start = payload.count
     payload.appendLittleEndian(UInt32(RecordingLayout.Frame.fixedBytes))

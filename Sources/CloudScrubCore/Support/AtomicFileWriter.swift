@@ -36,8 +36,8 @@ public final class AtomicFileWriter {
     }
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
-    let name = ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    temporaryPath = folder + "/" + name
+    TemporaryFiles.removeStale(in: folder)
+    temporaryPath = folder + "/" + TemporaryFiles.name(for: url.lastPathComponent)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw FileError(.cannotWrite(String(cString: strerror(errno))), path: path)
@@ -96,33 +96,5 @@ public final class AtomicFileWriter {
     TemporaryFiles.unregister(temporaryPath)
     close(descriptor)
     unlink(temporaryPath)
-  }
-}
-
-/// Temporary files that are still being written, for removal on interruption.
-///
-/// Paths are kept as C strings so that `removeAll()` does only what a signal handler
-/// may do: `unlink` each one.
-public enum TemporaryFiles {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var paths: [UnsafeMutablePointer<CChar>] = []
-
-  static func register(_ path: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    paths.append(strdup(path))
-  }
-
-  static func unregister(_ path: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let index = paths.firstIndex(where: { String(cString: $0) == path }) {
-      free(paths.remove(at: index))
-    }
-  }
-
-  /// Unlinks every registered file. Meant for a signal handler just before exiting.
-  public static func removeAll() {
-    for path in paths { unlink(path) }
   }
 }

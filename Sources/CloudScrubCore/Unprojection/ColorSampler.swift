@@ -152,6 +152,8 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
   case incompleteConfidence(width: Int, height: Int, bytes: Int)
   case confidenceSizeMismatch(depth: String, confidence: String)
   case invalidIntrinsics
+  /// The camera pose holds a NaN or an infinity.
+  case nonFinitePose
   case incompleteColor(width: Int, height: Int)
 
   public var description: String {
@@ -162,7 +164,9 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
       "confidence map of \(w)×\(h) holds only \(n) bytes"
     case .confidenceSizeMismatch(let depth, let confidence):
       "confidence map is \(confidence) but the depth map is \(depth)"
-    case .invalidIntrinsics: "intrinsics with a zero or non-finite focal length or size"
+    case .invalidIntrinsics:
+      "intrinsics with a zero or non-finite focal length, a non-finite principal point or no size"
+    case .nonFinitePose: "the camera pose holds a NaN or an infinity"
     case .incompleteColor(let w, let h): "colour image of \(w)×\(h) is shorter than its size and stride"
     }
   }

@@ -50,9 +50,10 @@ public enum Unprojector {
       }
     }
     let k = frame.intrinsics
-    guard k.width > 0, k.height > 0, k.fx.isFinite, k.fy.isFinite, k.fx != 0, k.fy != 0 else {
+    guard k.width > 0, k.height > 0, k.nonFiniteValue == nil, k.fx != 0, k.fy != 0 else {
       throw UnprojectionError.invalidIntrinsics
     }
+    guard frame.pose.worldFromCamera.isFinite else { throw UnprojectionError.nonFinitePose }
     let intrinsics = k.scaled(toWidth: width, height: height)
     let sampler = try ColorSampler(
       frame.color, depthWidth: width, depthHeight: height, decoder: decoder)

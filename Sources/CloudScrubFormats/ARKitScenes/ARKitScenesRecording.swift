@@ -120,9 +120,7 @@ public struct ARKitScenesRecording: RecordingSource {
 
     let depthPath = Self.path(folder, "lowres_depth/" + firstDepth.name)
     let header = try CaptureFolderFiles.read(depthPath, what: "depth image \(firstDepth.name)")
-    guard let depthSize = CaptureFolderFiles.pngSize(header) else {
-      throw CaptureFolderError(.badImage(message: "no PNG header"), path: depthPath)
-    }
+    let depthSize = try CaptureFolderFiles.depthPNGSize(header, path: depthPath)
     var notes = ["world kept z-up, as ARKitScenes gives it"]
     if frames.count < depth.count {
       notes.append(

@@ -26,7 +26,11 @@ enum ARKitScenesText {
       )
       if fields.isEmpty { continue }
       let numbers = fields.compactMap { Double($0) }.filter(\.isFinite)
-      guard fields.count == 7, numbers.count == 7 else {
+      // Finite but huge angles (1e300) have no finite sine: check the rotation too.
+      let rotationIsFinite =
+        numbers.count == 7
+        && Transform3D(axisAngle: SIMD3(numbers[1], numbers[2], numbers[3])).isFinite
+      guard fields.count == 7, numbers.count == 7, rotationIsFinite else {
         throw CaptureFolderError(
           .badLine(
             line: offset + 1,

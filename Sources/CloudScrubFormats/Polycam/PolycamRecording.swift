@@ -66,9 +66,7 @@ public struct PolycamRecording: RecordingSource {
     let depthPath = root + "/depth/\(firstID).png"
     let depthBytes = try CaptureFolderFiles.read(
       depthPath, what: "depth image of keyframe \(firstID)")
-    guard let depthSize = CaptureFolderFiles.pngSize(depthBytes) else {
-      throw CaptureFolderError(.badImage(message: "no PNG header"), path: depthPath)
-    }
+    let depthSize = try CaptureFolderFiles.depthPNGSize(depthBytes, path: depthPath)
 
     var parsed:
       [(

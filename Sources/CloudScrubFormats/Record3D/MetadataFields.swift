@@ -28,6 +28,15 @@ struct MetadataFields {
     return Int(value)
   }
 
+  /// A whole number of at most 2³¹−1 in size (a type code, say).
+  func wholeNumber(_ key: String) throws -> Int {
+    let value = try number(key)
+    guard abs(value) <= Double(Int32.max), value.rounded() == value else {
+      throw bad(key, "a whole number")
+    }
+    return Int(value)
+  }
+
   /// An array of exactly `count` numbers.
   func numbers(_ key: String, count: Int, expected: String) throws -> [Double] {
     guard let values = try numbersIfPresent(key, expected: expected) else { throw missing(key) }
@@ -67,8 +76,11 @@ struct MetadataFields {
     }
   }
 
+  /// A JSON number as a finite double; nil for anything else (a literal too large for
+  /// a double, such as 1e999, is not a number a recording can use).
   private static func double(_ value: Any) -> Double? {
-    (value as? NSNumber)?.doubleValue
+    guard let number = (value as? NSNumber)?.doubleValue, number.isFinite else { return nil }
+    return number
   }
 
   private func missing(_ key: String) -> Record3DError {

@@ -47,13 +47,18 @@ final class R3DArchiveWriter {
   /// - Throws: `R3DWriteError` naming the entry.
   func add(_ name: String, _ bytes: [UInt8], compressed: Bool = true) throws {
     guard let archive else { throw R3DWriteError("archive already closed", path: path) }
-    // libzip keeps the buffer until `zip_close` and frees it then (freep = 1).
-    let buffer = malloc(max(bytes.count, 1))
-    guard let buffer else { throw R3DWriteError("out of memory for '\(name)'", path: path) }
-    bytes.withUnsafeBytes { raw in
-      if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
+    // libzip keeps the buffer until `zip_close` and frees it then (freep = 1). It
+    // never frees a zero-length buffer, so an empty entry gets none.
+    var buffer: UnsafeMutableRawPointer?
+    if !bytes.isEmpty {
+      buffer = malloc(bytes.count)
+      guard let buffer else { throw R3DWriteError("out of memory for '\(name)'", path: path) }
+      bytes.withUnsafeBytes { raw in
+        if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
+      }
     }
-    guard let source = zip_source_buffer(archive, buffer, UInt64(bytes.count), 1) else {
+    let freesBuffer: Int32 = buffer == nil ? 0 : 1
+    guard let source = zip_source_buffer(archive, buffer, UInt64(bytes.count), freesBuffer) else {
       free(buffer)
       throw R3DWriteError("entry '\(name)': \(String(cString: zip_strerror(archive)))", path: path)
     }

@@ -19,7 +19,9 @@ extension R3DRecording {
     let width = Int((Double(samples) * aspect).squareRoot().rounded())
     guard width > 0, samples % width == 0 else { return nil }
     let height = samples / width
-    guard abs(Double(width) / Double(height) - aspect) < 0.01 * aspect else { return nil }
+    guard abs(Double(width) / Double(height) - aspect) < 0.01 * aspect,
+      ImageSizeLimits.depthProblem(width: width, height: height) == nil
+    else { return nil }
     return (width, height)
   }
 

@@ -48,9 +48,16 @@ public struct Record3DMetadata: Equatable, Sendable {
 
     colorWidth = try fields.positiveInt("w")
     colorHeight = try fields.positiveInt("h")
+    if let problem = ImageSizeLimits.colorProblem(width: colorWidth, height: colorHeight) {
+      throw Record3DError(.badValue(key: "w", expected: "a plausible size: \(problem)"), path: path)
+    }
     if fields.has("dw") || fields.has("dh") {
       depthWidth = try fields.positiveInt("dw")
       depthHeight = try fields.positiveInt("dh")
+      if let problem = ImageSizeLimits.depthProblem(width: depthWidth, height: depthHeight) {
+        throw Record3DError(
+          .badValue(key: "dw", expected: "a plausible size: \(problem)"), path: path)
+      }
       hasDepthSize = true
     } else {
       let portrait = colorHeight > colorWidth
@@ -89,7 +96,7 @@ public struct Record3DMetadata: Equatable, Sendable {
     if frameTimestampsSeconds.isEmpty && framesPerSecond == nil {
       throw Record3DError(.missingKey("fps"), path: path)
     }
-    cameraType = try fields.has("cameraType") ? Int(fields.number("cameraType")) : nil
+    cameraType = try fields.has("cameraType") ? fields.wholeNumber("cameraType") : nil
   }
 
   /// A pose row `[qx, qy, qz, qw, tx, ty, tz]` (scalar-last quaternion) as a transform.

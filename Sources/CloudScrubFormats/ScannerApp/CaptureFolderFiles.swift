@@ -78,6 +78,23 @@ enum CaptureFolderFiles {
     return (bigEndian(16), bigEndian(20))
   }
 
+  /// A depth PNG's size from its header, checked against `ImageSizeLimits` before
+  /// anything is allocated from it.
+  ///
+  /// - Throws: `CaptureFolderError.badImage` when the bytes do not start like a PNG or
+  ///   the size is implausible.
+  static func depthPNGSize(_ bytes: [UInt8], path: String) throws(CaptureFolderError) -> (
+    width: Int, height: Int
+  ) {
+    guard let size = pngSize(bytes) else {
+      throw CaptureFolderError(.badImage(message: "no PNG header"), path: path)
+    }
+    if let problem = ImageSizeLimits.depthProblem(width: size.width, height: size.height) {
+      throw CaptureFolderError(.badImage(message: "its header claims a \(problem)"), path: path)
+    }
+    return size
+  }
+
   /// Decodes a 16-bit PNG of depths in millimetres (0: no depth) to metres.
   ///
   /// - Throws: `CaptureFolderError` when the PNG is unreadable or truncated, or its

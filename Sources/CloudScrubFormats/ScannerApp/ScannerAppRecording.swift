@@ -66,9 +66,7 @@ public struct ScannerAppRecording: RecordingSource {
     let depthPath = Self.path(folder, "depth_\(firstNumber).png")
     let depthBytes = try CaptureFolderFiles.read(
       depthPath, what: "depth image of frame \(firstNumber)")
-    guard let depthSize = CaptureFolderFiles.pngSize(depthBytes) else {
-      throw CaptureFolderError(.badImage(message: "no PNG header"), path: depthPath)
-    }
+    let depthSize = try CaptureFolderFiles.depthPNGSize(depthBytes, path: depthPath)
     var notes: [String] = []
     var colorSize: (width: Int, height: Int)?
     if let number = imageNumbers.first {
@@ -97,10 +95,18 @@ public struct ScannerAppRecording: RecordingSource {
     }
     parsed.sort { ($0.time, $0.number) < ($1.time, $1.number) }
 
-    let imageSize =
-      colorSize
-      ?? Self.guessedColorSize(
-        cx: parsed[0].intrinsics[2], depthWidth: depthSize.width, depthHeight: depthSize.height)
+    let cx = parsed[0].intrinsics[2]
+    guard
+      let imageSize = colorSize
+        ?? Self.guessedColorSize(
+          cx: cx, depthWidth: depthSize.width, depthHeight: depthSize.height)
+    else {
+      throw CaptureFolderError(
+        .badValue(
+          key: "intrinsics",
+          expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(cx))"),
+        path: Self.path(folder, "frame_\(parsed[0].number).json"))
+    }
     let hasImage = Set(imageNumbers)
     let imageFrames = parsed.filter { hasImage.contains($0.number) }
     let pairing = TimePairing.nearest(
@@ -199,13 +205,21 @@ public struct ScannerAppRecording: RecordingSource {
   /// The colour size intrinsics belong to when there is no image to measure: the depth
   /// size scaled by the half-step factor that puts the principal point nearest the
   /// centre (7.5 for ARKit's 1920×1440 over 256×192).
+  ///
+  /// nil when no plausible size follows (a depth size outside `ImageSizeLimits`, or a
+  /// `cx` that is not finite or scales the image past `ImageSizeLimits.maxColorSide`).
   static func guessedColorSize(cx: Double, depthWidth: Int, depthHeight: Int) -> (
     width: Int, height: Int
-  ) {
+  )? {
+    guard ImageSizeLimits.depthProblem(width: depthWidth, height: depthHeight) == nil,
+      cx.isFinite
+    else { return nil }
     let factor = max(0.5, (2 * cx / Double(depthWidth) * 2).rounded() / 2)
-    return (
-      Int((Double(depthWidth) * factor).rounded()), Int((Double(depthHeight) * factor).rounded())
-    )
+    let width = (Double(depthWidth) * factor).rounded()
+    let height = (Double(depthHeight) * factor).rounded()
+    let limit = Double(ImageSizeLimits.maxColorSide)
+    guard width <= limit, height <= limit else { return nil }
+    return (Int(width), Int(height))
   }
 }
 

@@ -64,11 +64,28 @@ public struct StrayScannerRecording: RecordingSource {
     }
 
     let videoPath = Self.path(folder, "rgb.mp4")
-    video = FileManager.default.fileExists(atPath: videoPath) ? try StrayVideoDecoder(path: videoPath) : nil
+    let hasVideo = FileManager.default.fileExists(atPath: videoPath)
+    // FFmpeg would wait forever on a named pipe: refuse anything but a file first.
+    if hasVideo, try InputDetector.regularFileOrFolder(videoPath) {
+      throw FileError(.notARegularFile, path: videoPath)
+    }
+    video = hasVideo ? try StrayVideoDecoder(path: videoPath) : nil
+    if let video,
+      let problem = ImageSizeLimits.colorProblem(width: video.width, height: video.height)
+    {
+      throw CaptureFolderError(.badImage(message: "the video claims a \(problem)"), path: videoPath)
+    }
     let depthSize = try Self.depthSize(folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png")))
-    let imageSize =
-      video.map { (width: $0.width, height: $0.height) }
-      ?? ScannerAppRecording.guessedColorSize(cx: k.cx, depthWidth: depthSize.width, depthHeight: depthSize.height)
+    guard
+      let imageSize = video.map({ (width: $0.width, height: $0.height) })
+        ?? ScannerAppRecording.guessedColorSize(
+          cx: k.cx, depthWidth: depthSize.width, depthHeight: depthSize.height)
+    else {
+      throw CaptureFolderError(
+        .badLine(
+          line: 1, expected: "a cx of at most \(ImageSizeLimits.maxColorSide / 2) (is \(k.cx))"),
+        path: matrixPath)
+    }
 
     frames = kept.map { row in
       let coefficients = row.intrinsics ?? SIMD4(k.fx, k.fy, k.cx, k.cy)
@@ -169,10 +186,7 @@ public struct StrayScannerRecording: RecordingSource {
     let path = path(folder, "depth/" + name(frame, numPy ? "npy" : "png"))
     let bytes = try CaptureFolderFiles.read(path, what: "depth of frame \(frame)")
     if numPy { return try StrayScannerFiles.npySize(bytes, path: path) }
-    guard let size = CaptureFolderFiles.pngSize(bytes) else {
-      throw CaptureFolderError(.badImage(message: "no PNG header"), path: path)
-    }
-    return size
+    return try CaptureFolderFiles.depthPNGSize(bytes, path: path)
   }
 }
 
