@@ -95,7 +95,7 @@ struct CleaningPanel {
       let r = csui_slider_float("##r", &radiusCentimeters, 0.5, 50, "r %.1f cm")
       csui_same_line()
       csui_set_next_item_width(-1)
-      let n = csui_slider_int("##n", &radiusNeighbours, 1, 64, "min %d")
+      let n = csui_slider_int("##radius-neighbours", &radiusNeighbours, 1, 64, "min %d")
       if r || n { next.radius = RadiusOutlierOptions(radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) }
     }
     var normals = next.normalNeighbours != nil

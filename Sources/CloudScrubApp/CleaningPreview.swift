@@ -25,9 +25,12 @@ final class CleaningPreview {
   private var running: Request?
   private let mailbox = Mailbox()
 
+  /// What the background thread hands back, under a lock. `generation` counts the
+  /// clears: a result computed for an earlier document is dropped, never shown.
   private final class Mailbox: @unchecked Sendable {
     let lock = NSLock()
     var result: (Request, PointStore, [StageCount])?
+    var generation = 0
   }
 
   init(backend: any RenderBackend) {
@@ -64,8 +67,13 @@ final class CleaningPreview {
   }
 
   func clear() {
+    mailbox.lock.lock()
+    mailbox.generation += 1
+    mailbox.result = nil
+    mailbox.lock.unlock()
     points.clear()
     shown = nil
+    running = nil
     summary = ""
     revision += 1
   }
@@ -74,6 +82,9 @@ final class CleaningPreview {
     running = request
     summary = "computing…"
     let mailbox = self.mailbox
+    mailbox.lock.lock()
+    let ticket = mailbox.generation
+    mailbox.lock.unlock()
     let frames = request.frames.clamped(to: 0...max(0, content.frameCount - 1))
     let infos = content.frameInfos
     let frameIndices = content.frameIndices
@@ -90,12 +101,19 @@ final class CleaningPreview {
       var cleaned = FramePoints()
       cleaned.positions = result.cloud.positions
       cleaned.colors = result.cloud.colors ?? Array(repeating: FramePoints.noColor, count: result.cloud.count)
-      cleaned.confidence = Array(repeating: FramePoints.unknownConfidence, count: result.cloud.count)
+      // The cleaned points keep their confidence, so that colouring by it stays right.
+      if case .uint8(let values)? = result.cloud.attribute(named: "confidence")?.values,
+        values.count == result.cloud.count
+      {
+        cleaned.confidence = values
+      } else {
+        cleaned.confidence = Array(repeating: FramePoints.unknownConfidence, count: result.cloud.count)
+      }
       var preview = PointStore()
       preview.append(cleaned, frameIndex: 0)
       let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
       mailbox.lock.lock()
-      mailbox.result = (request, preview, stages)
+      if ticket == mailbox.generation { mailbox.result = (request, preview, stages) }
       mailbox.lock.unlock()
     }
   }

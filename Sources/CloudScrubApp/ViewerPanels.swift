@@ -129,7 +129,7 @@ struct ViewerPanels {
       }
       csui_same_line()
       csui_set_next_item_width(-1)
-      if csui_slider_int("##n", &lastFrames, 1, 300, "N = %d") {
+      if csui_slider_int("##last-frames", &lastFrames, 1, 300, "N = %d") {
         actions.append(.setLastFramesCount(Int(lastFrames)))
         if isLast { actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames)))))) }
       }

@@ -144,7 +144,9 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("near-miss.png").path
-    let result = try CommandRunner.run(["render"] + arguments + ["-o", output, "--size", "240x150"])
+    // The baselines are OpenGL's pictures.
+    let result = try CommandRunner.run(
+      ["render"] + arguments + ["-o", output, "--size", "240x150", "--renderer", "gl"])
     #expect(result.status == 0, "\(result.standardError)")
     let actual = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
     let baseline = try PNGCodec.decodeRGB(

@@ -12,12 +12,26 @@ import Testing
     #expect(mapper.keyPressed(.end) == [.playback(.jumpToEnd)])
   }
 
-  @Test func mCyclesTheThreeTimelineModes() {
+  @Test func mCyclesTheThreeTimelineModesFromTheStatesMode() {
     var mapper = InputMapper()
     mapper.lastFramesCount = 12
-    #expect(mapper.keyPressed(.letter("m")) == [.playback(.setMode(.currentFrameOnly))])
-    #expect(mapper.keyPressed(.letter("M")) == [.playback(.setMode(.lastFrames(12)))])
-    #expect(mapper.keyPressed(.letter("m")) == [.playback(.setMode(.upToPlayhead))])
+    var playback = Playback()
+    let press = { (key: Character) in
+      for case .playback(let command) in mapper.keyPressed(.letter(key)) { playback.apply(command) }
+    }
+    press("m")
+    #expect(playback.mode == .currentFrameOnly)
+    press("M")
+    #expect(playback.mode == .lastFrames(12))
+    press("m")
+    #expect(playback.mode == .upToPlayhead)
+    // A mode chosen elsewhere (the panel) is where M goes on from.
+    playback.apply(.setMode(.lastFrames(5)))
+    press("m")
+    #expect(playback.mode == .upToPlayhead)
+    playback.apply(.setMode(.currentFrameOnly))
+    press("m")
+    #expect(playback.mode == .lastFrames(12))
   }
 
   @Test func digitsChooseColourModesInOrder() {

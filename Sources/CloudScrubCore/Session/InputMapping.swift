@@ -27,7 +27,6 @@ public struct InputMapper: Sendable {
   private var dragButton: ViewerMouseButton?
   private var panWithLeft = false
   private var lastCursor: SIMD2<Float>?
-  private var modeIndex = 0
 
   public init() {}
 
@@ -55,20 +54,9 @@ public struct InputMapper: Sendable {
       case "a": return [.display(.toggleAxes)]
       case "t": return [.display(.toggleTrajectory)]
       case "k": return [.display(.toggleFrustum)]
-      case "m":
-        modeIndex = (modeIndex + 1) % 3
-        return [.playback(.setMode(timelineMode(modeIndex)))]
+      case "m": return [.playback(.cycleMode(lastFrames: lastFramesCount))]
       default: return []
       }
-    }
-  }
-
-  /// The timeline modes in the order M cycles through them.
-  public func timelineMode(_ index: Int) -> TimelineMode {
-    switch index {
-    case 1: return .currentFrameOnly
-    case 2: return .lastFrames(lastFramesCount)
-    default: return .upToPlayhead
     }
   }
 

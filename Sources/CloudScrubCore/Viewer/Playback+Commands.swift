@@ -17,6 +17,12 @@ extension Playback {
       seek(toFrame: lastFrame ?? 0)
       followsNewestFrame = true
     case .setMode(let newMode): mode = newMode
+    case .cycleMode(let lastFrames):
+      switch mode {
+      case .upToPlayhead: mode = .currentFrameOnly
+      case .currentFrameOnly: mode = .lastFrames(max(1, lastFrames))
+      case .lastFrames: mode = .upToPlayhead
+      }
     case .setLoops(let newLoops): loops = newLoops
     case .advance(let seconds): advance(bySeconds: seconds)
     case .framesLoaded(let timestamps): framesLoaded(timestamps)

@@ -24,6 +24,10 @@ public enum PlaybackCommand: Equatable, Sendable {
   /// Moves to the newest frame and follows new frames as they load.
   case jumpToEnd
   case setMode(TimelineMode)
+  /// The next timeline mode after the current one: up to the playhead, this frame only,
+  /// the last `lastFrames` frames, and round again (the M key). It reads the mode from
+  /// the state, so a mode chosen in the panel is where the cycle goes on from.
+  case cycleMode(lastFrames: Int)
   /// Whether playing past the last frame wraps to the first.
   case setLoops(Bool)
   /// Advances the clock while playing (wall time since the last frame drawn).
