@@ -231,9 +231,8 @@ public final class ViewerApp {
   /// wobbles.
   static func rounded(_ count: Int) -> String {
     let value = Double(count)
-    if value >= 1e6 { return String(format: "%.2g M", value / 1e6) }
-    if value >= 1e3 { return String(format: "%.2g k", value / 1e3) }
-    return String(count)
+    let (scaled, unit) = value >= 1e6 ? (value / 1e6, " M") : value >= 1e3 ? (value / 1e3, " k") : (value, "")
+    return String(format: scaled >= 10 ? "%.0f" : "%.1f", scaled) + unit
   }
 
   /// The title says what is open and where the playhead is, so that scripts driving
