@@ -123,15 +123,14 @@ import Testing
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer { process.stop(grace: 2) }
-    // Wait (polling, up to a minute) for the export to start writing its temporary file.
-    let deadline = Date().addingTimeInterval(60)
     func temporaryFiles() -> [String] {
       ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { $0.hasPrefix(".out.ply.tmp-") }
     }
-    while temporaryFiles().isEmpty && process.isRunning && Date() < deadline {
-      Thread.sleep(forTimeInterval: 0.005)
-    }
+    // The export creates its temporary file once it has read the input; writing 3 M
+    // ASCII records takes far longer than the signal takes to arrive after that.
+    let started = try FolderWatch.waitForEntry(in: folder.path, prefix: ".out.ply.tmp-", timeout: 120)
+    try #require(started, "the export never started writing")
     try #require(process.isRunning, "the export finished before it could be interrupted")
     #expect(!temporaryFiles().isEmpty)
     kill(process.processIdentifier, SIGINT)

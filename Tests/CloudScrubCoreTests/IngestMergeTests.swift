@@ -93,8 +93,7 @@ import Testing
     let memory = ViewerMemoryPlan(
       choice: .off, frames: 30, depthWidth: 32, depthHeight: 24, budgetBytes: 2_000 * 32)
     let load = StreamingLoad(recording: RecordingLoader(source: source), memory: memory)
-    let deadline = Date().addingTimeInterval(60)
-    while case .loading = load.status, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(load.waitUntilStopped(timeout: 60))
     guard case .failed(let message) = load.status else {
       Issue.record("the load did not stop at the limit: \(load.status)")
       return

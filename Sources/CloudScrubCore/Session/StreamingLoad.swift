@@ -30,10 +30,12 @@ public enum LoadStatus: Equatable, Sendable {
 /// order through an inbox that the window's frame loop empties, so the first frame is
 /// on screen at once and the loop never waits for decoding.
 public final class StreamingLoad: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = NSCondition()
   private var inbox: [LoadedFrame] = []
   private var currentStatus: LoadStatus
   private var cancelled = false
+  /// Whether the loading thread has ended (always, for a load that was done at once).
+  private var stopped = false
   /// The ingest-time merge the load runs, nil when it keeps every point.
   public let ingestMergeMeters: Float?
 
@@ -57,6 +59,21 @@ public final class StreamingLoad: @unchecked Sendable {
     inbox = CloudTimeline.frames(of: cloud)
     ingestMergeMeters = nil
     currentStatus = .finished(frames: inbox.count)
+    stopped = true
+  }
+
+  /// Waits until the loading thread has ended: every frame delivered, or the load
+  /// failed, or it stopped after a `cancel()` (after which it delivers nothing).
+  ///
+  /// - Returns: false when `timeout` seconds passed first.
+  public func waitUntilStopped(timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    lock.lock()
+    defer { lock.unlock() }
+    while !stopped {
+      if !lock.wait(until: deadline) { return stopped }
+    }
+    return true
   }
 
   public var status: LoadStatus {
@@ -124,6 +141,8 @@ public final class StreamingLoad: @unchecked Sendable {
   private func finish(_ status: LoadStatus) {
     lock.lock()
     if !cancelled { currentStatus = status }
+    stopped = true
+    lock.broadcast()
     lock.unlock()
   }
 
