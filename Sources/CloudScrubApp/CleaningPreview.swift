@@ -23,15 +23,7 @@ final class CleaningPreview {
   var isRunning: Bool { running != nil }
   private var shown: Request?
   private var running: Request?
-  private let mailbox = Mailbox()
-
-  /// What the background thread hands back, under a lock. `generation` counts the
-  /// clears: a result computed for an earlier document is dropped, never shown.
-  private final class Mailbox: @unchecked Sendable {
-    let lock = NSLock()
-    var result: (Request, PointStore, [StageCount])?
-    var generation = 0
-  }
+  private let work = BackgroundWork<(Request, PointStore, [StageCount])>()
 
   init(backend: any RenderBackend) {
     points = OverlayPoints(backend: backend)
@@ -44,11 +36,7 @@ final class CleaningPreview {
       if shown != nil { clear() }
       return nil
     }
-    mailbox.lock.lock()
-    let finished = mailbox.result
-    mailbox.result = nil
-    mailbox.lock.unlock()
-    if let (request, store, stages) = finished {
+    if let (request, store, stages) = work.take() {
       running = nil
       try? points.replace(with: store)
       shown = request
@@ -67,10 +55,7 @@ final class CleaningPreview {
   }
 
   func clear() {
-    mailbox.lock.lock()
-    mailbox.generation += 1
-    mailbox.result = nil
-    mailbox.lock.unlock()
+    work.invalidate()
     points.clear()
     shown = nil
     running = nil
@@ -81,14 +66,10 @@ final class CleaningPreview {
   private func start(_ request: Request, store: PointStore, content: ViewerContent) {
     running = request
     summary = "computing…"
-    let mailbox = self.mailbox
-    mailbox.lock.lock()
-    let ticket = mailbox.generation
-    mailbox.lock.unlock()
     let frames = request.frames.clamped(to: 0...max(0, content.frameCount - 1))
     let infos = content.frameInfos
     let frameIndices = content.frameIndices
-    Thread.detachNewThread {
+    let started = work.start {
       let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
       let minimum = request.minConfidence.rawValue
       let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
@@ -112,9 +93,8 @@ final class CleaningPreview {
       var preview = PointStore()
       preview.append(cleaned, frameIndex: 0)
       let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
-      mailbox.lock.lock()
-      if ticket == mailbox.generation { mailbox.result = (request, preview, stages) }
-      mailbox.lock.unlock()
+      return (request, preview, stages)
     }
+    if !started { running = nil }
   }
 }

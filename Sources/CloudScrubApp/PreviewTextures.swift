@@ -18,22 +18,10 @@ final class PreviewTextures {
   private(set) var confidence: PreviewTexture?
   private(set) var depthRangeMeters: ClosedRange<Float>?
   private var requestedFrame: Int?
-  private let mailbox = Mailbox()
-
-  /// What the background thread hands back, under a lock.
-  private final class Mailbox: @unchecked Sendable {
-    let lock = NSLock()
-    var ready: Result<FramePreview, any Error>?
-    var busy = false
-    var generation = 0
-  }
+  private let work = BackgroundWork<Result<FramePreview, any Error>>()
 
   /// Whether images are being made on the background thread.
-  var isWorking: Bool {
-    mailbox.lock.lock()
-    defer { mailbox.lock.unlock() }
-    return mailbox.busy
-  }
+  var isWorking: Bool { work.isBusy }
 
   /// Starts making the playhead's frame's images if they are not shown or coming, and
   /// uploads finished ones.
@@ -41,12 +29,7 @@ final class PreviewTextures {
   /// - Returns: whether new images were uploaded (the panel must be drawn again).
   @discardableResult
   func update(for session: ViewerSession) -> Bool {
-    let mailbox = self.mailbox
-    mailbox.lock.lock()
-    let finished = mailbox.ready
-    mailbox.ready = nil
-    let working = mailbox.busy
-    mailbox.lock.unlock()
+    let finished = work.take()
     var uploaded = false
     if let finished, case .success(let preview) = finished {
       upload(preview)
@@ -58,32 +41,21 @@ final class PreviewTextures {
     guard session.content.frameIndices.indices.contains(position) else { return uploaded }
     let frame = session.content.frameIndices[position]
     // One attempt per frame: a frame that failed to decode is not retried every turn.
-    guard frame != requestedFrame, !working else { return uploaded }
-    requestedFrame = frame
-    mailbox.lock.lock()
-    mailbox.busy = true
-    let ticket = mailbox.generation
-    mailbox.lock.unlock()
+    guard frame != requestedFrame else { return uploaded }
     let decoder = document.decoder
-    Thread.detachNewThread {
-      let result = Result { () throws -> FramePreview in
+    let started = work.start {
+      Result { () throws -> FramePreview in
         let captured = try source.frame(at: frame)
         return try FramePreview.make(from: captured, frameIndex: frame, decoder: decoder)
       }
-      mailbox.lock.lock()
-      if ticket == mailbox.generation { mailbox.ready = result }
-      mailbox.busy = false
-      mailbox.lock.unlock()
     }
+    if started { requestedFrame = frame }
     return uploaded
   }
 
   /// Forgets the images (a new document is opening).
   func clear() {
-    mailbox.lock.lock()
-    mailbox.generation += 1
-    mailbox.ready = nil
-    mailbox.lock.unlock()
+    work.invalidate()
     for texture in [color, depth, confidence] {
       if var id = texture?.id { glDeleteTextures(1, &id) }
     }

@@ -12,41 +12,23 @@ final class WholeFrame {
   /// The recording index of the frame in the mirror, nil when it holds none.
   private(set) var shownFrame: Int?
   private var requestedFrame: Int?
-  private let mailbox = Mailbox()
-
-  /// What the background thread hands back, under a lock; `generation` drops results
-  /// for a document that is no longer open.
-  private final class Mailbox: @unchecked Sendable {
-    let lock = NSLock()
-    var ready: (frame: Int, points: FramePoints)?
-    var busy = false
-    var generation = 0
-  }
+  private let work = BackgroundWork<(frame: Int, points: FramePoints)>()
 
   init(backend: any RenderBackend) {
     points = OverlayPoints(backend: backend)
   }
 
   /// Whether the frame is being unprojected.
-  var isWorking: Bool {
-    mailbox.lock.lock()
-    defer { mailbox.lock.unlock() }
-    return mailbox.busy
-  }
+  var isWorking: Bool { work.isBusy }
 
-  /// The mirror to draw in place of the store's points, or nil when the store's own
+  /// The points to draw in place of the store's points, or nil when the store's own
   /// points are the ones to draw (no merge, another timeline mode, or the frame's
   /// points are not ready yet). Starts unprojecting the playhead's frame when needed.
   func update(for session: ViewerSession) -> OverlayPoints? {
     guard let document = session.document, let source = document.recording,
       document.load.ingestMergeMeters != nil, session.state.playback.mode == .currentFrameOnly
     else { return nil }
-    mailbox.lock.lock()
-    let finished = mailbox.ready
-    mailbox.ready = nil
-    let working = mailbox.busy
-    mailbox.lock.unlock()
-    if let finished {
+    if let finished = work.take() {
       var store = PointStore()
       store.append(finished.points, frameIndex: finished.frame)
       // A frame the GPU has no room for is drawn as far as it was uploaded.
@@ -56,37 +38,22 @@ final class WholeFrame {
     let position = session.state.playback.currentFrame
     guard session.content.frameIndices.indices.contains(position) else { return nil }
     let frame = session.content.frameIndices[position]
-    if frame != requestedFrame && !working {
-      start(frame, source: source, decoder: document.decoder)
+    if frame != requestedFrame {
+      let decoder = document.decoder
+      // A frame that fails to decode shows the store's points for it instead.
+      let started = work.start {
+        (try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)).map { (frame, $0) }
+      }
+      if started { requestedFrame = frame }
     }
     return shownFrame == frame ? points : nil
   }
 
   /// Forgets the frame (a new document is opening).
   func clear() {
-    mailbox.lock.lock()
-    mailbox.generation += 1
-    mailbox.ready = nil
-    mailbox.lock.unlock()
+    work.invalidate()
     points.clear()
     shownFrame = nil
     requestedFrame = nil
-  }
-
-  private func start(_ frame: Int, source: any RecordingSource, decoder: (any ColorDecoder)?) {
-    requestedFrame = frame
-    let mailbox = self.mailbox
-    mailbox.lock.lock()
-    mailbox.busy = true
-    let ticket = mailbox.generation
-    mailbox.lock.unlock()
-    Thread.detachNewThread {
-      // A frame that fails to decode shows the store's points for it instead.
-      let points = try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)
-      mailbox.lock.lock()
-      if ticket == mailbox.generation, let points { mailbox.ready = (frame, points) }
-      mailbox.busy = false
-      mailbox.lock.unlock()
-    }
   }
 }
