@@ -41,11 +41,14 @@ let package = Package(
       name: "CImGuiBridge", path: "Sources/CImGuiBridge",
       cxxSettings: [.unsafeFlags(["-I/usr/include/imgui"])],
       linkerSettings: [
-        .linkedLibrary("imgui"), .linkedLibrary("stb"), .linkedLibrary("glfw"), .linkedLibrary("stdc++"),
+        .linkedLibrary("imgui"), .linkedLibrary("stb"), .linkedLibrary("glfw"),
+        .linkedLibrary("stdc++"),
         .linkedLibrary("m"),
         .linkedLibrary("dl"),
       ]),
-    .target(name: "CloudScrubApp", dependencies: ["CloudScrubCore", "CloudScrubRender", "CGLFW", "CImGuiBridge"]),
+    .target(
+      name: "CloudScrubApp",
+      dependencies: ["CloudScrubCore", "CloudScrubRender", "CGLFW", "CImGuiBridge"]),
     .target(
       name: "CloudScrubCLI",
       dependencies: ["CloudScrubCore", "CloudScrubFormats", "CloudScrubRender", "CloudScrubApp"]),
@@ -60,11 +63,13 @@ let package = Package(
       dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport", "FuzzTargets"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "CloudScrubRenderTests", dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),
+      name: "CloudScrubRenderTests",
+      dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),
     .testTarget(
       name: "CloudScrubCLITests",
       dependencies: [
-        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubApp", "TestSupport", "cloudscrub",
+        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubApp", "TestSupport",
+        "cloudscrub",
       ],
       exclude: ["Golden"]),
   ]

@@ -56,7 +56,9 @@ struct CleaningPanel {
         released = released || csui_item_deactivated_after_edit()
         csui_same_line()
         csui_set_next_item_width(95)
-        if csui_drag_float("\(name) min/max##max\(name)", &hi, 0.01, lo + 0.001, 1000, "%.2f") { edited = true }
+        if csui_drag_float("\(name) min/max##max\(name)", &hi, 0.01, lo + 0.001, 1000, "%.2f") {
+          edited = true
+        }
         released = released || csui_item_deactivated_after_edit()
         box.min = Self.setting(box.min, axis, lo)
         box.max = Self.setting(box.max, axis, hi)
@@ -68,15 +70,22 @@ struct CleaningPanel {
       }
     }
     var voxelOn = next.voxelSizeMeters != nil
-    if csui_checkbox("voxel merge", &voxelOn) { next.voxelSizeMeters = voxelOn ? voxelMillimeters / 1000 : nil }
+    if csui_checkbox("voxel merge", &voxelOn) {
+      next.voxelSizeMeters = voxelOn ? voxelMillimeters / 1000 : nil
+    }
     if voxelOn {
       csui_same_line()
       csui_set_next_item_width(-1)
-      if csui_slider_float("##voxel", &voxelMillimeters, 1, 100, "%.0f mm") { next.voxelSizeMeters = voxelMillimeters / 1000 }
+      if csui_slider_float("##voxel", &voxelMillimeters, 1, 100, "%.0f mm") {
+        next.voxelSizeMeters = voxelMillimeters / 1000
+      }
     }
     var sorOn = next.statistical != nil
     if csui_checkbox("statistical outliers", &sorOn) {
-      next.statistical = sorOn ? StatisticalOutlierOptions(neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio)) : nil
+      next.statistical =
+        sorOn
+        ? StatisticalOutlierOptions(neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio))
+        : nil
     }
     if sorOn {
       csui_set_next_item_width(120)
@@ -84,11 +93,17 @@ struct CleaningPanel {
       csui_same_line()
       csui_set_next_item_width(-1)
       let std = csui_slider_float("##std", &sorStdRatio, 0.5, 5, "std %.1f")
-      if k || std { next.statistical = StatisticalOutlierOptions(neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio)) }
+      if k || std {
+        next.statistical = StatisticalOutlierOptions(
+          neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio))
+      }
     }
     var radiusOn = next.radius != nil
     if csui_checkbox("radius outliers", &radiusOn) {
-      next.radius = radiusOn ? RadiusOutlierOptions(radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) : nil
+      next.radius =
+        radiusOn
+        ? RadiusOutlierOptions(
+          radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) : nil
     }
     if radiusOn {
       csui_set_next_item_width(120)
@@ -96,7 +111,10 @@ struct CleaningPanel {
       csui_same_line()
       csui_set_next_item_width(-1)
       let n = csui_slider_int("##radius-neighbours", &radiusNeighbours, 1, 64, "min %d")
-      if r || n { next.radius = RadiusOutlierOptions(radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours)) }
+      if r || n {
+        next.radius = RadiusOutlierOptions(
+          radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours))
+      }
     }
     var normals = next.normalNeighbours != nil
     if csui_checkbox("normals", &normals) { next.normalNeighbours = normals ? 20 : nil }
@@ -113,7 +131,9 @@ struct CleaningPanel {
     return CropBox(min: b.min, max: b.max)
   }
 
-  static func component(_ p: Point3, _ axis: Int) -> Float { axis == 0 ? p.x : axis == 1 ? p.y : p.z }
+  static func component(_ p: Point3, _ axis: Int) -> Float {
+    axis == 0 ? p.x : axis == 1 ? p.y : p.z
+  }
 
   static func setting(_ p: Point3, _ axis: Int, _ value: Float) -> Point3 {
     Point3(axis == 0 ? value : p.x, axis == 1 ? value : p.y, axis == 2 ? value : p.z)

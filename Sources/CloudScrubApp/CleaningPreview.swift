@@ -41,9 +41,11 @@ final class CleaningPreview {
       try? points.replace(with: store)
       shown = request
       revision += 1
-      summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(separator: "\n")
+      summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(
+        separator: "\n")
     }
-    guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil else {
+    guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil
+    else {
       if session.isLoading { summary = "the preview starts when loading has finished" }
       return shown == nil ? nil : points
     }
@@ -70,25 +72,30 @@ final class CleaningPreview {
     let infos = content.frameInfos
     let frameIndices = content.frameIndices
     let started = work.start {
-      let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
+      let range =
+        store.frameRanges[
+          frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
       let minimum = request.minConfidence.rawValue
       let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
       let result = CleaningPipeline.run(
         cloud, options: request.options,
         viewpoint: { frame in
-          guard let position = frameIndices.firstIndex(of: Int(frame)), let info = infos[position] else { return nil }
+          guard let position = frameIndices.firstIndex(of: Int(frame)), let info = infos[position]
+          else { return nil }
           return SIMD3<Float>(info.pose.position)
         })
       var cleaned = FramePoints()
       cleaned.positions = result.cloud.positions
-      cleaned.colors = result.cloud.colors ?? Array(repeating: FramePoints.noColor, count: result.cloud.count)
+      cleaned.colors =
+        result.cloud.colors ?? Array(repeating: FramePoints.noColor, count: result.cloud.count)
       // The cleaned points keep their confidence, so that colouring by it stays right.
       if case .uint8(let values)? = result.cloud.attribute(named: "confidence")?.values,
         values.count == result.cloud.count
       {
         cleaned.confidence = values
       } else {
-        cleaned.confidence = Array(repeating: FramePoints.unknownConfidence, count: result.cloud.count)
+        cleaned.confidence = Array(
+          repeating: FramePoints.unknownConfidence, count: result.cloud.count)
       }
       var preview = PointStore()
       preview.append(cleaned, frameIndex: 0)

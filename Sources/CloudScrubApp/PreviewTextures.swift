@@ -73,7 +73,8 @@ final class PreviewTextures {
     depthRangeMeters = preview.depthRangeMeters
   }
 
-  private static func upload(_ image: RGBImage?, into existing: PreviewTexture?) -> PreviewTexture? {
+  private static func upload(_ image: RGBImage?, into existing: PreviewTexture?) -> PreviewTexture?
+  {
     guard let image else {
       if var id = existing?.id { glDeleteTextures(1, &id) }
       return nil
@@ -84,7 +85,8 @@ final class PreviewTextures {
     glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
     image.pixels.withUnsafeBytes { raw in
       glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGB8, GLsizei(image.width), GLsizei(image.height), 0, GLenum(GL_RGB),
+        GLenum(GL_TEXTURE_2D), 0, GL_RGB8, GLsizei(image.width), GLsizei(image.height), 0,
+        GLenum(GL_RGB),
         GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
     }
     glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)

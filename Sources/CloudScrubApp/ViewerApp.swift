@@ -18,7 +18,8 @@ public struct ViewerOptions {
   public var renderer: PointRendererChoice = .auto
 
   public init(
-    widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil, exitAfterFirstFrame: Bool = false,
+    widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
+    exitAfterFirstFrame: Bool = false,
     renderer: PointRendererChoice = .auto
   ) {
     self.widthPixels = widthPixels
@@ -87,7 +88,8 @@ public final class ViewerApp {
   }
 
   private init(options: ViewerOptions, opener: any ViewerDocumentOpener) throws {
-    window = try GLFWWindow(width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
+    window = try GLFWWindow(
+      width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
     rendererSwitch = RendererSwitch(choice: options.renderer, backend: backend)
@@ -98,7 +100,9 @@ public final class ViewerApp {
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
     previews = PreviewTextures()
-    guard csui_init(window.handle) else { throw ViewerError("Dear ImGui could not start on this window") }
+    guard csui_init(window.handle) else {
+      throw ViewerError("Dear ImGui could not start on this window")
+    }
     if let path = options.path { open(path) }
   }
 
@@ -145,7 +149,8 @@ public final class ViewerApp {
 
       pending += session.takeLoadedFrames()
       let scene = sceneRectangle()
-      if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight {
+      if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
+      {
         pending.append(.camera(.setViewport(width: scene.width, height: scene.height)))
       }
       if session.state.playback.isPlaying { pending.append(.playback(.advance(seconds: dt))) }
@@ -167,22 +172,25 @@ public final class ViewerApp {
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame)
       let panelSignature = PanelSignature(
-        loading: session.isLoading, message: session.message.map { "\($0)" }, summary: cleaningPreview.summary,
+        loading: session.isLoading, message: session.message.map { "\($0)" },
+        summary: cleaningPreview.summary,
         refining: refinement.isRefining)
       let frameRanges = session.content.store.frameRanges
       let step = refinement.step(for: signature) { budget in
         DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
       }
       updateTitle()
-      guard step != .idle || panelFramesLeft > 0 || newImages || panelSignature != lastPanelSignature
-        || csui_wants_keyboard()
+      guard
+        step != .idle || panelFramesLeft > 0 || newImages || panelSignature != lastPanelSignature
+          || csui_wants_keyboard()
       else { continue }
       panelFramesLeft = max(0, panelFramesLeft - 1)
       lastPanelSignature = panelSignature
 
       backend.outputFramebuffer = 0
       backend.outputOrigin = SIMD2(scene.x, window.framebufferSize.height - scene.y - scene.height)
-      glViewport(0, 0, GLsizei(window.framebufferSize.width), GLsizei(window.framebufferSize.height))
+      glViewport(
+        0, 0, GLsizei(window.framebufferSize.width), GLsizei(window.framebufferSize.height))
       glClearColor(0.06, 0.06, 0.07, 1)
       glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
       switch step {
@@ -200,7 +208,8 @@ public final class ViewerApp {
       csui_new_frame()
       let scale = window.pixelScale
       let actions = panels.draw(
-        session: session, previews: previews, cleaning: &cleaning, cleaningSummary: cleaningPreview.summary,
+        session: session, previews: previews, cleaning: &cleaning,
+        cleaningSummary: cleaningPreview.summary,
         drawing: drawingLine(), renderer: rendererSwitch.status,
         width: Float(window.framebufferSize.width) / scale,
         height: Float(window.framebufferSize.height) / scale)
@@ -210,7 +219,9 @@ public final class ViewerApp {
       if exitAfterFirstFrame, session.content.store.count > 0 || session.message != nil {
         glFinish()
         let seconds = Date().timeIntervalSince(started)
-        print("first frame on screen after \(String(format: "%.3f", seconds)) s (\(session.content.store.count) points)")
+        print(
+          "first frame on screen after \(String(format: "%.3f", seconds)) s (\(session.content.store.count) points)"
+        )
         return
       }
     }
@@ -223,7 +234,8 @@ public final class ViewerApp {
     let budget = Self.rounded(refinement.budgetPoints)
     guard total > 0 else { return "point budget \(budget) a pass" }
     let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))
-    return "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
+    return
+      "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
       + "point budget \(budget) a pass"
   }
 
@@ -231,7 +243,8 @@ public final class ViewerApp {
   /// wobbles.
   static func rounded(_ count: Int) -> String {
     let value = Double(count)
-    let (scaled, unit) = value >= 1e6 ? (value / 1e6, " M") : value >= 1e3 ? (value / 1e3, " k") : (value, "")
+    let (scaled, unit) =
+      value >= 1e6 ? (value / 1e6, " M") : value >= 1e3 ? (value / 1e3, " k") : (value, "")
     return String(format: scaled >= 10 ? "%.0f" : "%.1f", scaled) + unit
   }
 
@@ -279,7 +292,9 @@ public final class ViewerApp {
       pending += mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
       guard !csui_wants_mouse() else { return }
-      if button == .left, let box = cleaning.options.crop, let face = cropHandles(box)?.face(at: at - origin) {
+      if button == .left, let box = cleaning.options.crop,
+        let face = cropHandles(box)?.face(at: at - origin)
+      {
         cropDrag = (face, at, box)
         return
       }
@@ -302,7 +317,8 @@ public final class ViewerApp {
       cleaning.redo()
     case .scroll(let steps, let at):
       guard !csui_wants_mouse() else { return }
-      pending += mapper.scrolled(steps: steps, at: at - origin, width: scene.width, height: scene.height)
+      pending += mapper.scrolled(
+        steps: steps, at: at - origin, width: scene.width, height: scene.height)
     case .drop(let paths):
       if let first = paths.first { open(first) }
     }
@@ -312,7 +328,8 @@ public final class ViewerApp {
   private func cropHandles(_ box: CropBox) -> CropBoxHandles? {
     let state = session.state
     return CropBoxHandles(
-      box: box, viewProjection: state.projectionMatrix * state.viewMatrix, viewportWidth: state.viewportWidth,
+      box: box, viewProjection: state.projectionMatrix * state.viewMatrix,
+      viewportWidth: state.viewportWidth,
       viewportHeight: state.viewportHeight)
   }
 
@@ -352,7 +369,8 @@ public final class ViewerApp {
       let line = try opener.export(
         WindowExportRequest(
           document: document, content: session.content, visibleFrames: visible,
-          minConfidence: session.state.display.minConfidence, cleaning: cleaning.options, outputPath: path))
+          minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
+          outputPath: path))
       session.message = .info(line)
     } catch {
       session.message = .error("\(error)")

@@ -38,16 +38,20 @@ struct ViewerPanels {
   ) {
     let left = sideWidth + 2 * margin
     let right = hasFramePanel ? sideWidth + 2 * margin : margin
-    return (left, margin, max(1, width - left - right), max(1, height - timelineHeight - 3 * margin))
+    return (
+      left, margin, max(1, width - left - right), max(1, height - timelineHeight - 3 * margin)
+    )
   }
 
   mutating func draw(
-    session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel, cleaningSummary: String,
+    session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel,
+    cleaningSummary: String,
     drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
     controls(
-      session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer, height: height)
+      session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
+      height: height)
     if session.document?.recording != nil {
       frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
     }
@@ -58,18 +62,23 @@ struct ViewerPanels {
   // MARK: - Controls
 
   private mutating func controls(
-    _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel, cleaningSummary: String,
+    _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel,
+    cleaningSummary: String,
     renderer: RendererSwitch.Status, height: Float
   ) {
     defer { csui_end() }
-    guard csui_begin("Controls", Self.margin, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
+    guard
+      csui_begin(
+        "Controls", Self.margin, Self.margin, Self.sideWidth,
+        height - Self.timelineHeight - 3 * Self.margin, true)
     else { return }
     let state = session.state
     let display = state.display
     if let document = session.document {
       csui_text(URL(fileURLWithPath: document.path).lastPathComponent)
       csui_text_wrapped(document.summary)
-      csui_text("\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
+      csui_text(
+        "\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
       switch document.load.status {
       case .loading(let done, let total):
         csui_progress(total > 0 ? Float(done) / Float(total) : 0, -1, "loading \(done)/\(total)")
@@ -84,7 +93,8 @@ struct ViewerPanels {
     csui_set_next_item_width(-1)
     if csui_input_text("##open", &openBuffer, openBuffer.count) {}
     if csui_button("Open") {
-      let path = String(decoding: openBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let path = String(
+        decoding: openBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if !path.isEmpty { actions.append(.open(path)) }
     }
     if let message = session.message {
@@ -102,12 +112,18 @@ struct ViewerPanels {
         }
       }
       var size = display.pointSizePixels
-      if csui_slider_float("size (px)", &size, 1, 12, "%.0f") { actions.append(.command(.display(.setPointSize(size)))) }
+      if csui_slider_float("size (px)", &size, 1, 12, "%.0f") {
+        actions.append(.command(.display(.setPointSize(size))))
+      }
       var round = display.roundPoints
-      if csui_checkbox("round", &round) { actions.append(.command(.display(.setRoundPoints(round)))) }
+      if csui_checkbox("round", &round) {
+        actions.append(.command(.display(.setRoundPoints(round))))
+      }
       csui_same_line()
       var edl = display.eyeDomeLighting
-      if csui_checkbox("eye-dome lighting", &edl) { actions.append(.command(.display(.toggleEyeDomeLighting))) }
+      if csui_checkbox("eye-dome lighting", &edl) {
+        actions.append(.command(.display(.toggleEyeDomeLighting)))
+      }
       csui_text("minimum confidence")
       for level in ConfidenceLevel.allCases {
         if level != .low { csui_same_line() }
@@ -118,7 +134,9 @@ struct ViewerPanels {
     }
     if csui_collapsing_header("Timeline", true) {
       let mode = state.playback.mode
-      if csui_radio("up to playhead", mode == .upToPlayhead) { actions.append(.command(.playback(.setMode(.upToPlayhead)))) }
+      if csui_radio("up to playhead", mode == .upToPlayhead) {
+        actions.append(.command(.playback(.setMode(.upToPlayhead))))
+      }
       if csui_radio("current frame", mode == .currentFrameOnly) {
         actions.append(.command(.playback(.setMode(.currentFrameOnly))))
       }
@@ -146,7 +164,9 @@ struct ViewerPanels {
       var axes = display.showAxes
       if csui_checkbox("axes", &axes) { actions.append(.command(.display(.toggleAxes))) }
       var trajectory = display.showTrajectory
-      if csui_checkbox("trajectory", &trajectory) { actions.append(.command(.display(.toggleTrajectory))) }
+      if csui_checkbox("trajectory", &trajectory) {
+        actions.append(.command(.display(.toggleTrajectory)))
+      }
       csui_same_line()
       var frustum = display.showFrustum
       if csui_checkbox("frustum", &frustum) { actions.append(.command(.display(.toggleFrustum))) }
@@ -166,7 +186,8 @@ struct ViewerPanels {
       csui_set_next_item_width(-1)
       _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
       if csui_button("Export shown points as PLY") {
-        let path = String(decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = String(
+          decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         actions.append(.export(path))
       }
     }
@@ -176,13 +197,18 @@ struct ViewerPanels {
 
   private func frameImages(_ previews: PreviewTextures, x: Float, height: Float) {
     defer { csui_end() }
-    guard csui_begin("Frame", x, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin, true)
+    guard
+      csui_begin(
+        "Frame", x, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin,
+        true)
     else { return }
     let width = csui_available_width()
     // Three images share the panel's height: each gets a third, less its caption,
     // and keeps its aspect (portrait captures are tall).
     let slot = (height - Self.timelineHeight - 3 * Self.margin - 90) / 3
-    for (title, texture) in [("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence)] {
+    for (title, texture) in [
+      ("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence),
+    ] {
       csui_text(title)
       if let texture {
         let aspect = Float(texture.width) / Float(max(texture.height, 1))
@@ -193,7 +219,8 @@ struct ViewerPanels {
       }
     }
     if let range = previews.depthRangeMeters {
-      csui_text(String(format: "depth: blue %.2f m to red %.2f m", range.lowerBound, range.upperBound))
+      csui_text(
+        String(format: "depth: blue %.2f m to red %.2f m", range.lowerBound, range.upperBound))
     }
   }
 
@@ -202,16 +229,21 @@ struct ViewerPanels {
   /// The timeline panel: buttons and the playhead's frame, the slider, and a line on how
   /// far the picture has drawn (`drawing`).
   private func timeline(
-    _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float, height: Float
+    _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float,
+    height: Float
   ) {
     defer { csui_end() }
-    guard csui_begin(
-      "Timeline", Self.margin, height - Self.timelineHeight - Self.margin, width - 2 * Self.margin,
-      Self.timelineHeight, true)
+    guard
+      csui_begin(
+        "Timeline", Self.margin, height - Self.timelineHeight - Self.margin,
+        width - 2 * Self.margin,
+        Self.timelineHeight, true)
     else { return }
     let playback = session.state.playback
     let count = playback.loadedFrameCount
-    if csui_button(playback.isPlaying ? "Pause" : " Play ") { actions.append(.command(.playback(.togglePlay))) }
+    if csui_button(playback.isPlaying ? "Pause" : " Play ") {
+      actions.append(.command(.playback(.togglePlay)))
+    }
     csui_same_line()
     if csui_button("|<") { actions.append(.command(.playback(.jumpToStart))) }
     csui_same_line()
@@ -221,8 +253,12 @@ struct ViewerPanels {
     csui_same_line()
     if csui_button(">|") { actions.append(.command(.playback(.jumpToEnd))) }
     csui_same_line()
-    let time = count > 0 ? playback.frameTimestampsSeconds[playback.currentFrame] - playback.frameTimestampsSeconds[0] : 0
-    let recordingFrame = session.content.frameIndices.indices.contains(playback.currentFrame)
+    let time =
+      count > 0
+      ? playback.frameTimestampsSeconds[playback.currentFrame] - playback.frameTimestampsSeconds[0]
+      : 0
+    let recordingFrame =
+      session.content.frameIndices.indices.contains(playback.currentFrame)
       ? session.content.frameIndices[playback.currentFrame] : 0
     csui_text(
       count > 0

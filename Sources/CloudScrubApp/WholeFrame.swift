@@ -42,7 +42,9 @@ final class WholeFrame {
       let decoder = document.decoder
       // A frame that fails to decode shows the store's points for it instead.
       let started = work.start {
-        (try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)).map { (frame, $0) }
+        (try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)).map {
+          (frame, $0)
+        }
       }
       if started { requestedFrame = frame }
     }

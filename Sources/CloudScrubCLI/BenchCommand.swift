@@ -89,19 +89,27 @@ enum BenchCommand {
     if mode == "view" {
       var recordings = [(name: "sample", path: try ViewerBenchmarkSample.path())]
       let real = parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk"
-      if FileManager.default.fileExists(atPath: real) { recordings.append((name: "real capture", path: real)) }
+      if FileManager.default.fileExists(atPath: real) {
+        recordings.append((name: "real capture", path: real))
+      }
       return try ViewerBenchmark(
         recordings: recordings,
-        repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()
     }
     if mode == "render" {
       return try RenderBenchmark(
-        points: try parsed.value("points").map { try SynthCommand.positiveInteger($0, option: "--points") }
+        points: try parsed.value("points").map {
+          try SynthCommand.positiveInteger($0, option: "--points")
+        }
           ?? 20_000_000,
         widthPixels: 1280, heightPixels: 720,
-        repeats: try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") } ?? 3,
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()
     }
@@ -131,7 +139,9 @@ enum BenchCommand {
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try ScaleBenchmark(
         recording: parsed.positionals.dropFirst().first,
-        frames: try parsed.value("frames").map { try SynthCommand.positiveInteger($0, option: "--frames") } ?? 600,
+        frames: try parsed.value("frames").map {
+          try SynthCommand.positiveInteger($0, option: "--frames")
+        } ?? 600,
         binary: ViewerBenchmarkSample.binary, folder: folder
       ).run()
     }
@@ -145,15 +155,19 @@ enum BenchCommand {
       ).run()
     }
     guard mode == "ply", parsed.positionals.count == 1 || parsed.positionals.isEmpty else {
-      throw UsageError("bench runs 'ply', 'ingest' or 'clean', not '\(parsed.positionals.joined(separator: " "))'")
+      throw UsageError(
+        "bench runs 'ply', 'ingest' or 'clean', not '\(parsed.positionals.joined(separator: " "))'")
     }
-    let count = try parsed.value("points").map {
-      try SynthCommand.positiveInteger($0, option: "--points")
-    } ?? 10_000_000
-    let repeats = try parsed.value("repeat").map {
-      try SynthCommand.positiveInteger($0, option: "--repeat")
-    } ?? 3
-    let folder = parsed.value("dir")
+    let count =
+      try parsed.value("points").map {
+        try SynthCommand.positiveInteger($0, option: "--points")
+      } ?? 10_000_000
+    let repeats =
+      try parsed.value("repeat").map {
+        try SynthCommand.positiveInteger($0, option: "--repeat")
+      } ?? 3
+    let folder =
+      parsed.value("dir")
       ?? FileManager.default.temporaryDirectory.appendingPathComponent(
         "cloudscrub-bench-\(getpid())"
       ).path

@@ -1,5 +1,5 @@
-import Foundation
 import CloudScrubCore
+import Foundation
 
 /// The export flags that clean the merged cloud, parsed into Core's `CleaningOptions`.
 enum CleaningFlags {
@@ -30,11 +30,14 @@ enum CleaningFlags {
   static func options(_ parsed: ParsedArguments) throws -> CleaningOptions {
     var options = CleaningOptions()
     if let crop = parsed.value("crop") {
-      let numbers = crop.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+      let numbers = crop.split(separator: ",").compactMap {
+        Float($0.trimmingCharacters(in: .whitespaces))
+      }
       guard numbers.count == 6, numbers.allSatisfy(\.isFinite), numbers[0] <= numbers[3],
         numbers[1] <= numbers[4], numbers[2] <= numbers[5]
       else {
-        throw UsageError("--crop needs XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX with each MIN ≤ MAX, not '\(crop)'")
+        throw UsageError(
+          "--crop needs XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX with each MIN ≤ MAX, not '\(crop)'")
       }
       options.crop = CropBox(
         min: Point3(numbers[0], numbers[1], numbers[2]),
@@ -88,7 +91,9 @@ enum CleaningFlags {
     }
     if let size = options.voxelSizeMeters { parts.append("voxel \(size) m") }
     if let s = options.statistical { parts.append("sor \(s.neighbours),\(s.stdRatio)") }
-    if let r = options.radius { parts.append("radius outliers \(r.radiusMeters),\(r.minNeighbours)") }
+    if let r = options.radius {
+      parts.append("radius outliers \(r.radiusMeters),\(r.minNeighbours)")
+    }
     if let k = options.normalNeighbours { parts.append("normals from \(k) neighbours") }
     return parts.isEmpty ? nil : "cleaning: " + parts.joined(separator: ", ")
   }

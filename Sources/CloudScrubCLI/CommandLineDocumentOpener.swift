@@ -11,10 +11,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
 
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
-      let source = SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 60, depthNoiseMeters: 0.002))
+      let source = SyntheticRecordingSource(
+        options: SyntheticRecordingOptions(frameCount: 60, depthNoiseMeters: 0.002))
       let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
       return ViewerDocument(
-        path: "sample", load: StreamingLoad(recording: loader), recording: source, decoder: TurboJPEGDecoder(),
+        path: "sample", load: StreamingLoad(recording: loader), recording: source,
+        decoder: TurboJPEGDecoder(),
         summary: "synthetic sample recording, 60 frames")
     }
     switch try InputLoader.open(path) {
@@ -29,10 +31,13 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
       let d = source.description
       let memory = ViewerMemoryPlan(
-        choice: merge, frames: source.frameCount, depthWidth: d.depthWidth, depthHeight: d.depthHeight)
-      let summary = "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
+        choice: merge, frames: source.frameCount, depthWidth: d.depthWidth,
+        depthHeight: d.depthHeight)
+      let summary =
+        "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
       return ViewerDocument(
-        path: recordingPath, load: StreamingLoad(recording: loader, memory: memory), recording: source,
+        path: recordingPath, load: StreamingLoad(recording: loader, memory: memory),
+        recording: source,
         decoder: TurboJPEGDecoder(), summary: summary + (memory.note.map { "; " + $0 } ?? ""))
     }
   }
@@ -41,7 +46,8 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let path = request.document.path
     let output = request.outputPath
     guard !output.isEmpty else { throw UsageError("give a file name to export to") }
-    let options = try ExportCommand.writeOptions(try ParsedArguments([path], spec: ExportCommand.spec), source: path)
+    let options = try ExportCommand.writeOptions(
+      try ParsedArguments([path], spec: ExportCommand.spec), source: path)
     guard let source = request.document.recording else {
       // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
       // that every property it has (normals, extra attributes) is written too.
@@ -68,13 +74,17 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     var cleaning = request.cleaning
     cleaning.worldUp = source.description.worldUp
     var withFrames = options
-    withFrames.comments.append(ExportCommand.describe(selection, unprojection, frames: frameIndices))
+    withFrames.comments.append(
+      ExportCommand.describe(selection, unprojection, frames: frameIndices))
     try ExportCommand.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
       cleaning: cleaning, options: withFrames,
-      viewpoint: { frame in (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) } },
+      viewpoint: { frame in
+        (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
+      },
       inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
-    return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+    return
+      "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
   }
 
   /// A PLY timeline's points of the frames the window shows (all of a plain cloud).

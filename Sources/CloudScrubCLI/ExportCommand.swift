@@ -61,7 +61,8 @@ enum ExportCommand {
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)
-      try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: recordingPath)
+      try RecordingFlags.checkSelectsFrames(
+        selection, frameCount: source.frameCount, path: recordingPath)
       inputs.append(contentsOf: try recordingFiles(recordingPath))
       viewpoint = { frame in
         (try? source.frameInfo(at: Int(frame))).map { info in
@@ -84,7 +85,8 @@ enum ExportCommand {
       return
     }
     try finish(
-      cloud, stages: stages, cleaning: cleaning, options: options, viewpoint: viewpoint, inputs: inputs,
+      cloud, stages: stages, cleaning: cleaning, options: options, viewpoint: viewpoint,
+      inputs: inputs,
       output: output, dryRun: parsed.has("dry-run"))
   }
 
@@ -104,7 +106,9 @@ enum ExportCommand {
     let stageLine = Terminal.progress("cleaning")
     let cleaned = CleaningPipeline.run(
       loaded, options: running ?? cleaning, viewpoint: viewpoint,
-      progress: { stageLine?.update(0); _ = $0 })
+      progress: {
+        stageLine?.update(0); _ = $0
+      })
     stageLine?.finish()
     let cloud = cleaned.cloud
     stages += cleaned.stages
@@ -112,7 +116,8 @@ enum ExportCommand {
     if cleaning.normalNeighbours != nil {
       switch options.attributes {
       case .none: options.attributes = .named(["normal"])
-      case .named(let names) where !names.contains("normal"): options.attributes = .named(names + ["normal"])
+      case .named(let names) where !names.contains("normal"):
+        options.attributes = .named(names + ["normal"])
       default: break
       }
     }
@@ -160,7 +165,9 @@ enum ExportCommand {
     var options = PLYWriteOptions()
     options.format = parsed.has("ascii") ? .ascii : .binaryLittleEndian
     options.attributes = try attributeSelection(parsed.value("attributes"))
-    options.comments = ["exported by CloudScrub from \(URL(fileURLWithPath: source).lastPathComponent)"]
+    options.comments = [
+      "exported by CloudScrub from \(URL(fileURLWithPath: source).lastPathComponent)"
+    ]
     return options
   }
 

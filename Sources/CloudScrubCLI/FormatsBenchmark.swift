@@ -30,7 +30,9 @@ struct FormatsBenchmark {
   /// the tests only, so it is left out.
   static var layouts: [Layout] {
     var layouts = [
-      Layout(name: "CloudScrub .csrec", entry: "capture.csrec", format: CloudScrubRecordingFormat.self) {
+      Layout(
+        name: "CloudScrub .csrec", entry: "capture.csrec", format: CloudScrubRecordingFormat.self
+      ) {
         source, path in
         let writer = try CloudScrubRecordingWriter(
           path: path,
@@ -120,7 +122,8 @@ struct FormatsBenchmark {
   static func render(_ options: SyntheticRecordingOptions) throws -> InMemoryRecording {
     let synthetic = SyntheticRecordingSource(options: options)
     let encoder = TurboJPEGEncoder(quality: 92)
-    let slots = ParallelSlots<Result<CapturedFrame, any Error>?>(count: synthetic.frameCount, initial: nil)
+    let slots = ParallelSlots<Result<CapturedFrame, any Error>?>(
+      count: synthetic.frameCount, initial: nil)
     DispatchQueue.concurrentPerform(iterations: synthetic.frameCount) { index in
       slots[index] = Result<CapturedFrame, any Error> {
         var frame = try synthetic.frame(at: index)
@@ -166,7 +169,8 @@ struct FormatsBenchmark {
     guard let names = manager.enumerator(atPath: path) else { return 0 }
     var total = 0
     for case let name as String in names {
-      let attributes = try manager.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name))
+      let attributes = try manager.attributesOfItem(
+        atPath: (path as NSString).appendingPathComponent(name))
       if attributes[.type] as? FileAttributeType == .typeRegular {
         total += (attributes[.size] as? NSNumber)?.intValue ?? 0
       }

@@ -8,7 +8,9 @@ import Foundation
 enum HeadlessRenderer {
   /// - Parameter commands: the commands that loading produced (scene and timestamps).
   /// - Throws: `RenderError` when no OpenGL context can be made or a shader fails.
-  static func render(content: ViewerContent, commands: [ViewerCommand], request: RenderRequest) throws -> RGBImage {
+  static func render(content: ViewerContent, commands: [ViewerCommand], request: RenderRequest)
+    throws -> RGBImage
+  {
     var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
     for command in commands { state.apply(command) }
     state.apply(.playback(.jumpToEnd))
@@ -38,7 +40,8 @@ enum HeadlessRenderer {
     try renderer.sync(with: content.store)
     if let budget = request.budgetPoints {
       // Pass after pass, each over the last, as the window refines a picture.
-      let plan = DrawPlan(state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
+      let plan = DrawPlan(
+        state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
       for pass in 0..<max(1, plan.passCount) {
         renderer.draw(
           state: state, store: content.store, pass: plan.ranges(ofPass: pass), continuing: pass > 0)

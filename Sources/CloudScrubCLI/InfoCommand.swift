@@ -74,47 +74,49 @@ enum InfoCommand {
   static func json(_ input: LoadedInput) -> JSON {
     let cloud = input.cloud
     let header = input.header
-    let bounds: JSON = cloud.bounds.map { bounds in
-      .object([
-        ("min", .array([.float(bounds.min.x), .float(bounds.min.y), .float(bounds.min.z)])),
-        ("max", .array([.float(bounds.max.x), .float(bounds.max.y), .float(bounds.max.z)])),
-      ])
-    } ?? .null
-    return .object([
-      ("path", .string(input.path)),
-      ("format", .string("ply")),
-      ("encoding", .string(header.format.rawValue)),
-      ("version", .string(header.version)),
-      ("points", .int(cloud.count)),
-      ("bounds", bounds),
-      ("fields", .array(fields(cloud).map(JSON.string))),
-      (
-        "attributes",
-        .array(
-          cloud.attributes.map {
-            .object([("name", .string($0.name)), ("type", .string($0.values.scalarType.plyName))])
-          })
-      ),
-      (
-        "elements",
-        .array(
-          header.elements.map { element in
-            .object([
-              ("name", .string(element.name)),
-              ("count", .int(element.count)),
-              (
-                "properties",
-                .array(
-                  element.properties.map {
-                    .object([("name", .string($0.name)), ("type", .string($0.kind.plyName))])
-                  })
-              ),
-            ])
-          })
-      ),
-      ("comments", .array(header.comments.map(JSON.string))),
-      ("obj_info", .array(header.objInfo.map(JSON.string))),
-    ] + (timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []))
+    let bounds: JSON =
+      cloud.bounds.map { bounds in
+        .object([
+          ("min", .array([.float(bounds.min.x), .float(bounds.min.y), .float(bounds.min.z)])),
+          ("max", .array([.float(bounds.max.x), .float(bounds.max.y), .float(bounds.max.z)])),
+        ])
+      } ?? .null
+    return .object(
+      [
+        ("path", .string(input.path)),
+        ("format", .string("ply")),
+        ("encoding", .string(header.format.rawValue)),
+        ("version", .string(header.version)),
+        ("points", .int(cloud.count)),
+        ("bounds", bounds),
+        ("fields", .array(fields(cloud).map(JSON.string))),
+        (
+          "attributes",
+          .array(
+            cloud.attributes.map {
+              .object([("name", .string($0.name)), ("type", .string($0.values.scalarType.plyName))])
+            })
+        ),
+        (
+          "elements",
+          .array(
+            header.elements.map { element in
+              .object([
+                ("name", .string(element.name)),
+                ("count", .int(element.count)),
+                (
+                  "properties",
+                  .array(
+                    element.properties.map {
+                      .object([("name", .string($0.name)), ("type", .string($0.kind.plyName))])
+                    })
+                ),
+              ])
+            })
+        ),
+        ("comments", .array(header.comments.map(JSON.string))),
+        ("obj_info", .array(header.objInfo.map(JSON.string))),
+      ] + (timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []))
   }
 
   // MARK: - Text
@@ -130,8 +132,11 @@ enum InfoCommand {
       let size = Point3(
         bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)
       rows.append(
-        ("bounds", "min (\(bounds.min.x), \(bounds.min.y), \(bounds.min.z))"
-          + "  max (\(bounds.max.x), \(bounds.max.y), \(bounds.max.z))"))
+        (
+          "bounds",
+          "min (\(bounds.min.x), \(bounds.min.y), \(bounds.min.z))"
+            + "  max (\(bounds.max.x), \(bounds.max.y), \(bounds.max.z))"
+        ))
       rows.append(("size", "\(size.x) × \(size.y) × \(size.z)"))
     } else {
       rows.append(("bounds", "none (no finite points)"))
@@ -139,15 +144,19 @@ enum InfoCommand {
     rows.append(("fields", fields(cloud).joined(separator: ", ")))
     if let timeline = timeline(cloud) {
       rows.append(
-        ("timeline",
+        (
+          "timeline",
           "\(timeline.frames) frames (values \(timeline.first)–\(timeline.last) of 'frame'), "
-            + "opened as a timeline by view and render"))
+            + "opened as a timeline by view and render"
+        ))
     }
     for (index, element) in header.elements.enumerated() {
       let properties = element.properties.map { "\($0.name) \($0.kind.plyName)" }
       rows.append(
-        (index == 0 ? "elements" : "",
-          "\(element.name) \(element.count): \(properties.joined(separator: ", "))"))
+        (
+          index == 0 ? "elements" : "",
+          "\(element.name) \(element.count): \(properties.joined(separator: ", "))"
+        ))
     }
     for (index, comment) in header.comments.enumerated() {
       rows.append((index == 0 ? "comments" : "", comment))
@@ -156,7 +165,9 @@ enum InfoCommand {
       rows.append((index == 0 ? "obj_info" : "", info))
     }
     let width = rows.map(\.0.count).max() ?? 0
-    let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    let lines = rows.map {
+      "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
+    }
     return ([input.path] + lines).joined(separator: "\n")
   }
 

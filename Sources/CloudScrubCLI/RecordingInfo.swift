@@ -23,7 +23,8 @@ struct RecordingInfo {
         throw FrameLoadError(frameIndex: index, underlying: error)
       }
     }
-    self.init(path: path, description: source.description, frameCount: source.frameCount, infos: infos)
+    self.init(
+      path: path, description: source.description, frameCount: source.frameCount, infos: infos)
   }
 
   /// What a recording's description and these frames' (or poses') infos say.
@@ -34,7 +35,8 @@ struct RecordingInfo {
     firstFrame = infos.first
     durationSeconds = (infos.last?.timestampSeconds ?? 0) - (infos.first?.timestampSeconds ?? 0)
     let positions = infos.map(\.pose.position)
-    untrackedFrames = frameCount > 0 ? TrackingStart.untrackedFrameCount(translations: positions) : 0
+    untrackedFrames =
+      frameCount > 0 ? TrackingStart.untrackedFrameCount(translations: positions) : 0
     trajectoryLengthMeters = zip(positions, positions.dropFirst()).reduce(0) { sum, pair in
       let d = pair.1 - pair.0
       return sum + (d * d).sum().squareRoot()
@@ -56,19 +58,22 @@ struct RecordingInfo {
       guard let w, let h else { return .null }
       return .object([("width", .int(w)), ("height", .int(h))])
     }
-    let intrinsics: JSON = firstFrame.map { f in
-      let k = f.intrinsics
-      return .object([
-        ("fx", .double(k.fx)), ("fy", .double(k.fy)), ("cx", .double(k.cx)), ("cy", .double(k.cy)),
-        ("width", .int(k.width)), ("height", .int(k.height)),
-      ])
-    } ?? .null
-    let bounds: JSON = cameraBounds.map { b in
-      .object([
-        ("min", .array([.double(b.min.x), .double(b.min.y), .double(b.min.z)])),
-        ("max", .array([.double(b.max.x), .double(b.max.y), .double(b.max.z)])),
-      ])
-    } ?? .null
+    let intrinsics: JSON =
+      firstFrame.map { f in
+        let k = f.intrinsics
+        return .object([
+          ("fx", .double(k.fx)), ("fy", .double(k.fy)), ("cx", .double(k.cx)),
+          ("cy", .double(k.cy)),
+          ("width", .int(k.width)), ("height", .int(k.height)),
+        ])
+      } ?? .null
+    let bounds: JSON =
+      cameraBounds.map { b in
+        .object([
+          ("min", .array([.double(b.min.x), .double(b.min.y), .double(b.min.z)])),
+          ("max", .array([.double(b.max.x), .double(b.max.y), .double(b.max.z)])),
+        ])
+      } ?? .null
     return .object([
       ("path", .string(path)),
       ("format", .string(d.format)),
@@ -96,7 +101,8 @@ struct RecordingInfo {
       ("frames", String(frameCount)),
       (
         "duration",
-        "\(fixed(durationSeconds, 3)) s" + (d.framesPerSecond.map { " at \(fixed($0, 2)) fps" } ?? "")
+        "\(fixed(durationSeconds, 3)) s"
+          + (d.framesPerSecond.map { " at \(fixed($0, 2)) fps" } ?? "")
       ),
       ("depth", "\(d.depthWidth)×\(d.depthHeight)"),
       ("colour", d.colorWidth.flatMap { w in d.colorHeight.map { "\(w)×\($0)" } } ?? "none"),
@@ -104,26 +110,34 @@ struct RecordingInfo {
     ]
     if let k = firstFrame?.intrinsics {
       rows.append(
-        ("intrinsics",
+        (
+          "intrinsics",
           "fx \(fixed(k.fx, 2)) fy \(fixed(k.fy, 2)) cx \(fixed(k.cx, 2)) cy \(fixed(k.cy, 2)) "
-            + "(for \(k.width)×\(k.height), frame 0)"))
+            + "(for \(k.width)×\(k.height), frame 0)"
+        ))
     }
     rows.append(("trajectory", "\(fixed(trajectoryLengthMeters, 3)) m"))
     if let b = cameraBounds {
       rows.append(
-        ("camera in",
+        (
+          "camera in",
           "min (\(fixed(b.min.x, 3)), \(fixed(b.min.y, 3)), \(fixed(b.min.z, 3)))  "
-            + "max (\(fixed(b.max.x, 3)), \(fixed(b.max.y, 3)), \(fixed(b.max.z, 3)))"))
+            + "max (\(fixed(b.max.x, 3)), \(fixed(b.max.y, 3)), \(fixed(b.max.z, 3)))"
+        ))
     }
     if untrackedFrames > 0 {
       rows.append(
-        ("untracked",
+        (
+          "untracked",
           "frames 0-\(untrackedFrames - 1) (\(untrackedFrames)) have exactly zero translation: "
-            + "recorded before tracking started (--skip-untracked leaves them out)"))
+            + "recorded before tracking started (--skip-untracked leaves them out)"
+        ))
     }
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0
-    let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    let lines = rows.map {
+      "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
+    }
     return ([path] + lines).joined(separator: "\n")
   }
 

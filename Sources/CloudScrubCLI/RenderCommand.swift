@@ -49,13 +49,17 @@ enum RenderCommand {
       "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
       "--merge": "merge", "--renderer": "renderer",
     ],
-    flags: ["--help": "help", "-h": "help", "--edl": "edl"].merging(RecordingFlags.flags) { a, _ in a },
+    flags: ["--help": "help", "-h": "help", "--edl": "edl"].merging(RecordingFlags.flags) { a, _ in
+      a
+    },
     positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    guard let output = parsed.value("output") else { throw UsageError("render needs an output file: -o OUT.png") }
+    guard let output = parsed.value("output") else {
+      throw UsageError("render needs an output file: -o OUT.png")
+    }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
     let (content, loaded) = try RenderRequest.load(
@@ -125,9 +129,14 @@ struct RenderRequest {
     }
     if parsed.has("edl") { commands.append(.display(.toggleEyeDomeLighting)) }
     if let text = parsed.value("overlays") {
-      guard text == "on" || text == "off" else { throw UsageError("--overlays is on or off, not '\(text)'") }
+      guard text == "on" || text == "off" else {
+        throw UsageError("--overlays is on or off, not '\(text)'")
+      }
       if text == "off" {
-        commands += [.display(.toggleGrid), .display(.toggleAxes), .display(.toggleTrajectory), .display(.toggleFrustum)]
+        commands += [
+          .display(.toggleGrid), .display(.toggleAxes), .display(.toggleTrajectory),
+          .display(.toggleFrustum),
+        ]
       }
     }
     if let text = parsed.value("camera") { camera = try Self.camera(text) }
@@ -151,7 +160,8 @@ struct RenderRequest {
       if (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }) {
         let values = numbers.compactMap { $0 }
         return .orbit(
-          azimuthDegrees: values[0], elevationDegrees: values[1], distanceMeters: values.count == 3 ? values[2] : 0)
+          azimuthDegrees: values[0], elevationDegrees: values[1],
+          distanceMeters: values.count == 3 ? values[2] : 0)
       }
     }
     throw UsageError("--camera is orbit:AZIMUTH,ELEVATION[,DISTANCE] or capture:N, not '\(text)'")
@@ -159,7 +169,8 @@ struct RenderRequest {
 
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
   static func load(
-    _ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false, mergeMeters: Float? = nil
+    _ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false,
+    mergeMeters: Float? = nil
   ) throws -> (ViewerContent, [ViewerCommand]) {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
@@ -175,13 +186,17 @@ struct RenderRequest {
       try RecordingFlags.checkSelectsFrames(
         selection, frameCount: source.frameCount, path: recordingPath)
       let loader = RecordingLoader(
-        source: source, selection: selection, decoder: TurboJPEGDecoder(), ingestMergeMeters: mergeMeters)
+        source: source, selection: selection, decoder: TurboJPEGDecoder(),
+        ingestMergeMeters: mergeMeters)
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
       var batch: [LoadedFrame] = []
       try loader.stream { position, total, frameIndex, points in
         let info = try source.frameInfo(at: frameIndex)
-        batch.append(LoadedFrame(frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info, points: points))
+        batch.append(
+          LoadedFrame(
+            frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info,
+            points: points))
         progress?.update(Double(position + 1) / Double(max(total, 1)))
         // Into the store a few frames at a time, so the points are held once.
         if batch.count == 64 {

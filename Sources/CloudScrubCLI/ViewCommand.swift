@@ -51,11 +51,13 @@ enum ViewCommand {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
     var options = ViewerOptions(
-      path: parsed.positionals.first ?? samplePath, exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
+      path: parsed.positionals.first ?? samplePath,
+      exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
     if let text = parsed.value("renderer") { options.renderer = try RenderRequest.renderer(text) }
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-      guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1]) else {
+      guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1])
+      else {
         throw UsageError("--size needs WxH with at least 320x240, not '\(text)'")
       }
       (options.widthPixels, options.heightPixels) = (parts[0], parts[1])
@@ -67,13 +69,15 @@ enum ViewCommand {
     default: opener.merge = .voxel(meters: try RecordingFlags.ingestMerge(parsed) ?? 0)
     }
     guard hasDisplay else {
-      throw ViewerError("no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
+      throw ViewerError(
+        "no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
     }
     try ViewerApp.run(options: options, opener: opener)
   }
 
   static var hasDisplay: Bool {
     let environment = ProcessInfo.processInfo.environment
-    return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    return !(environment["DISPLAY"] ?? "").isEmpty
+      || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
   }
 }

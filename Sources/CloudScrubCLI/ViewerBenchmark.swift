@@ -12,7 +12,8 @@ struct ViewerBenchmark {
   let binary: String
 
   func run() throws {
-    Terminal.out("CloudScrub viewer benchmark; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+    Terminal.out(
+      "CloudScrub viewer benchmark; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
     var report = BenchReport()
     if let sample = recordings.first { try uploads(sample, into: &report) }
     try framesOf10MillionPoints(into: &report)
@@ -23,16 +24,24 @@ struct ViewerBenchmark {
       if let display {
         let window = try Stopwatch.best(runs: repeats) {
           try Self.launch(
-            binary, ["view", recording.path, "--exit-after-first-frame"], environment: ["DISPLAY": display.name])
+            binary, ["view", recording.path, "--exit-after-first-frame"],
+            environment: ["DISPLAY": display.name])
         }
-        report.row("\(recording.name): window", PLYBenchmark.seconds(window), "cloudscrub view, \(display.kind)")
+        report.row(
+          "\(recording.name): window", PLYBenchmark.seconds(window),
+          "cloudscrub view, \(display.kind)")
       }
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudscrub-bench-\(getpid()).png")
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "cloudscrub-bench-\(getpid()).png")
       defer { try? FileManager.default.removeItem(at: folder) }
       let headless = try Stopwatch.best(runs: repeats) {
-        try Self.launch(binary, ["render", recording.path, "--frames", "0-0", "-o", folder.path], environment: [:])
+        try Self.launch(
+          binary, ["render", recording.path, "--frames", "0-0", "-o", folder.path], environment: [:]
+        )
       }
-      report.row("\(recording.name): headless", PLYBenchmark.seconds(headless), "cloudscrub render of frame 0 (EGL)")
+      report.row(
+        "\(recording.name): headless", PLYBenchmark.seconds(headless),
+        "cloudscrub render of frame 0 (EGL)")
     }
     if display == nil { report.row("window", "skipped", "no DISPLAY and no Xvfb to start") }
     Terminal.out(report.text)
@@ -40,7 +49,9 @@ struct ViewerBenchmark {
 
   /// Loads a recording as the window does, mirroring it after every batch, and counts
   /// what reached the GPU.
-  private func uploads(_ recording: (name: String, path: String), into report: inout BenchReport) throws {
+  private func uploads(_ recording: (name: String, path: String), into report: inout BenchReport)
+    throws
+  {
     let backend = CountingRenderBackend()
     let mirror = PointBufferMirror(backend: backend)
     let document = try CommandLineDocumentOpener().open(recording.path)
@@ -57,9 +68,12 @@ struct ViewerBenchmark {
       break
     }
     let perPoint = Double(backend.uploadedPointBytes) / Double(max(1, content.store.count))
-    report.section("uploads while loading \(recording.name) (\(content.store.count) points, \(content.frameCount) frames)")
+    report.section(
+      "uploads while loading \(recording.name) (\(content.store.count) points, \(content.frameCount) frames)"
+    )
     report.row(
-      "bytes uploaded per point", PLYBenchmark.fixed(perPoint, 2), "\(backend.uploadCalls) upload calls",
+      "bytes uploaded per point", PLYBenchmark.fixed(perPoint, 2),
+      "\(backend.uploadCalls) upload calls",
       target: perPoint == Double(GPUPoint.byteCount), goal: "one vertex, \(GPUPoint.byteCount) B")
   }
 
@@ -78,7 +92,9 @@ struct ViewerBenchmark {
       for _ in 0..<perFrame {
         let r = random.next()
         points.positions.append(
-          Point3(Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6, Float((r >> 32) & 0xFFFF) / 6553.6))
+          Point3(
+            Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6,
+            Float((r >> 32) & 0xFFFF) / 6553.6))
       }
       points.colors = Array(repeating: RGB8(200, 200, 200), count: perFrame)
       points.confidence = Array(repeating: 2, count: perFrame)
@@ -111,7 +127,8 @@ struct ViewerBenchmark {
   }
 
   /// Runs the binary and waits; throws when it fails.
-  static func launch(_ binary: String, _ arguments: [String], environment: [String: String]) throws {
+  static func launch(_ binary: String, _ arguments: [String], environment: [String: String]) throws
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
@@ -121,7 +138,9 @@ struct ViewerBenchmark {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw BenchError("cloudscrub \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+      throw BenchError(
+        "cloudscrub \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)"
+      )
     }
   }
 }
@@ -136,7 +155,9 @@ struct DisplayForBenchmark {
     if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
       return DisplayForBenchmark(name: display, kind: "display \(display)", xvfb: nil)
     }
-    guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile)
+    guard
+      let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(
+        where: FileManager.default.isExecutableFile)
     else { return nil }
     // -displayfd: Xvfb picks a free display and writes its number once it is ready.
     let process = Process()

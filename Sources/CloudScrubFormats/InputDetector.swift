@@ -55,7 +55,9 @@ public enum InputDetector {
   public static func kind(of path: String) throws -> InputKind {
     let isFolder = ObjCBool(try regularFileOrFolder(path))
     let prefix = isFolder.boolValue ? [] : try firstBytes(of: path, count: 16)
-    if let format = formats.first(where: { $0.recognizes(path: path, isFolder: isFolder.boolValue, prefix: prefix) }) {
+    if let format = formats.first(where: {
+      $0.recognizes(path: path, isFolder: isFolder.boolValue, prefix: prefix)
+    }) {
       return .recording(format: format.name)
     }
     if !isFolder.boolValue
@@ -66,7 +68,8 @@ public enum InputDetector {
     let tried = ["a PLY file (first line 'ply')"] + formats.map { "\($0.name): \($0.lookedFor)" }
     throw FileError(
       .unsupportedFormat(
-        (isFolder.boolValue ? "a folder that is no recording CloudScrub knows" : "no file CloudScrub knows")
+        (isFolder.boolValue
+          ? "a folder that is no recording CloudScrub knows" : "no file CloudScrub knows")
           + "; looked for " + tried.joined(separator: "; ")),
       path: path)
   }
@@ -173,7 +176,9 @@ public enum CloudScrubRecordingFormat: RecordingFormat {
   public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
     !isFolder && CloudScrubRecording.hasSignature(prefix)
   }
-  public static func open(_ path: String) throws -> any RecordingSource { try CloudScrubRecording(path: path) }
+  public static func open(_ path: String) throws -> any RecordingSource {
+    try CloudScrubRecording(path: path)
+  }
 }
 
 /// Record3D's "EXR + JPG" export folder.
@@ -183,5 +188,7 @@ public enum Record3DEXRFormat: RecordingFormat {
   public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
     isFolder && Record3DEXRRecording.looksLike(folder: path)
   }
-  public static func open(_ path: String) throws -> any RecordingSource { try Record3DEXRRecording(folder: path) }
+  public static func open(_ path: String) throws -> any RecordingSource {
+    try Record3DEXRRecording(folder: path)
+  }
 }

@@ -17,7 +17,9 @@ public final class CountingRenderBackend: RenderBackend {
     return PointChunkID(nextID - 1)
   }
 
-  public func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int) {
+  public func upload(
+    _ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
     uploadCalls += 1
     uploadedPointBytes += points.count * GPUPoint.byteCount
   }
@@ -26,7 +28,9 @@ public final class CountingRenderBackend: RenderBackend {
   public func beginFrame(_ setup: FrameSetup) {}
   public func resumeFrame() {}
 
-  public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms) {
+  public func drawPoints(
+    chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms
+  ) {
     drawCalls += 1
     pointsDrawn += range.count
   }

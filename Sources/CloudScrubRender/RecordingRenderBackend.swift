@@ -40,7 +40,9 @@ public final class RecordingRenderBackend: RenderBackend {
     return id
   }
 
-  public func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int) {
+  public func upload(
+    _ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
     events.append(.upload(chunk, atPoint: firstPoint, count: points.count))
     uploadedPointBytes += points.count * GPUPoint.byteCount
     var contents = chunkContents[chunk] ?? []
@@ -64,7 +66,9 @@ public final class RecordingRenderBackend: RenderBackend {
 
   public func resumeFrame() { events.append(.resumeFrame) }
 
-  public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms) {
+  public func drawPoints(
+    chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms
+  ) {
     events.append(.drawPoints(chunk, range: range, baseIndex: baseIndex, uniforms: uniforms))
   }
 
@@ -90,7 +94,8 @@ public final class RecordingRenderBackend: RenderBackend {
   public var drawnPointIndices: [Range<Int>] {
     events.compactMap {
       switch $0 {
-      case .drawPoints(_, let range, let base, _): return (base + range.lowerBound)..<(base + range.upperBound)
+      case .drawPoints(_, let range, let base, _):
+        return (base + range.lowerBound)..<(base + range.upperBound)
       case .drawStorePoints(let range, _): return range
       default: return nil
       }

@@ -88,7 +88,8 @@ public protocol RenderBackend: AnyObject {
   /// Creates an empty point buffer that holds `capacityPoints` points.
   func makePointChunk(capacityPoints: Int) throws -> PointChunkID
   /// Copies points into a chunk at `firstPoint`; what is already there stays.
-  func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int)
+  func upload(
+    _ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int)
   /// Appends entries to the frame table (the first point index of each frame), which
   /// colouring by frame reads. `firstFrame` is the table index of `starts[0]`.
   func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int)

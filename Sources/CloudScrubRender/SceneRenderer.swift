@@ -1,5 +1,5 @@
-import Foundation
 import CloudScrubCore
+import Foundation
 
 /// Draws a viewer state: the points of its frame window from the GPU mirror, with the
 /// state's looks as uniforms, and the overlays. Holds no state of its own beyond the
@@ -35,7 +35,8 @@ public final class SceneRenderer {
   ///     shown points dimmed behind them.
   ///   - extraLines: more overlay segments (the crop box).
   public func draw(
-    state: ViewerState, store: PointStore, preview: OverlayPoints? = nil, extraLines: [LineVertex] = []
+    state: ViewerState, store: PointStore, preview: OverlayPoints? = nil,
+    extraLines: [LineVertex] = []
   ) {
     draw(
       state: state, store: store, pass: [state.drawRange(frameRanges: store.frameRanges)],
@@ -72,13 +73,15 @@ public final class SceneRenderer {
           nearFarMeters: Self.nearFar(of: projection)))
     }
 
-    var uniforms = pointUniforms(state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+    var uniforms = pointUniforms(
+      state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
     uniforms.dimmed = preview != nil
     if let replacement {
       var own = uniforms
       own.frameCount = 1
       try? replacement.prepare()
-      drawPoints(replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
+      drawPoints(
+        replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
     } else {
       for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
     }
@@ -115,7 +118,8 @@ public final class SceneRenderer {
       return
     }
     for call in mirror.drawCalls(for: range) {
-      backend.drawPoints(chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
+      backend.drawPoints(
+        chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
     }
   }
 
@@ -149,14 +153,16 @@ public final class SceneRenderer {
     if let bounds = scene.bounds {
       let corners = Self.corners(of: bounds)
       let up = scene.up.vector
-      let extent = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)
+      let extent = max(
+        bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)
       if display.showGrid {
         let center = (corners[0] + corners[7]) / 2
         let ground = corners.map { ($0 * up).sum() }.min() ?? 0
         let spacing = Self.gridSpacing(forExtent: extent)
         let lines = Int((extent * 1.5 / spacing).rounded(.up)) | 1
         vertices += OverlayGeometry.grid(
-          center: center, groundHeight: ground, up: scene.up, spacingMeters: spacing, lines: min(lines + 1, 200))
+          center: center, groundHeight: ground, up: scene.up, spacingMeters: spacing,
+          lines: min(lines + 1, 200))
       }
       if display.showAxes { vertices += OverlayGeometry.axes(lengthMeters: max(0.1, extent * 0.1)) }
     }
@@ -169,7 +175,8 @@ public final class SceneRenderer {
       }
       if display.showFrustum && state.viewMode == .orbit {
         vertices += OverlayGeometry.frustum(
-          worldFromOpenCVCamera: scene.worldFromCamera[current], intrinsics: scene.intrinsics[current],
+          worldFromOpenCVCamera: scene.worldFromCamera[current],
+          intrinsics: scene.intrinsics[current],
           depthMeters: 0.25)
       }
     }
@@ -198,7 +205,8 @@ public final class SceneRenderer {
     for i in 0..<8 {
       result.append(
         SIMD3(
-          i & 1 == 0 ? b.min.x : b.max.x, i & 2 == 0 ? b.min.y : b.max.y, i & 4 == 0 ? b.min.z : b.max.z))
+          i & 1 == 0 ? b.min.x : b.max.x, i & 2 == 0 ? b.min.y : b.max.y,
+          i & 4 == 0 ? b.min.z : b.max.z))
     }
     return result
   }

@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real `cloudscrub` binary, run as a user would.
 @Suite struct CommandLineTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Compares text with a golden file in `Tests/CloudScrubCLITests/Golden/`. A missing
 /// or different golden file fails the test, and the actual text is written to
@@ -18,7 +18,9 @@ enum Golden {
     return url
   }()
 
-  static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  static func check(
+    _ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let url = folder.appendingPathComponent(name)
     let actualURL = actualFolder.appendingPathComponent(name + ".actual")
     guard let expected = try? String(contentsOf: url, encoding: .utf8) else {

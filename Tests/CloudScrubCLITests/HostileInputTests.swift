@@ -129,7 +129,8 @@ import Testing
     }
     // The export creates its temporary file once it has read the input; writing 3 M
     // ASCII records takes far longer than the signal takes to arrive after that.
-    let started = try FolderWatch.waitForEntry(in: folder.path, prefix: ".out.ply.tmp-", timeout: 120)
+    let started = try FolderWatch.waitForEntry(
+      in: folder.path, prefix: ".out.ply.tmp-", timeout: 120)
     try #require(started, "the export never started writing")
     try #require(process.isRunning, "the export finished before it could be interrupted")
     #expect(!temporaryFiles().isEmpty)

@@ -1,8 +1,8 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Compares a rendered PNG with a small baseline image under a stated tolerance.
 ///
@@ -20,14 +20,18 @@ enum ImageBaseline {
   static let differingChannelThreshold = 48
   static let meanChannelDifference = 2.0
 
-  static func check(_ actualPath: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func check(
+    _ actualPath: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let baselineURL = folder.appendingPathComponent(name)
     let actualURL = Golden.actualFolder.appendingPathComponent(
       (name as NSString).deletingPathExtension + ".actual.png")
     let actualBytes = try Data(contentsOf: URL(fileURLWithPath: actualPath))
     guard let baselineBytes = try? Data(contentsOf: baselineURL) else {
       try actualBytes.write(to: actualURL)
-      Issue.record("no baseline \(baselineURL.path); the actual picture is in \(actualURL.path)", sourceLocation: sourceLocation)
+      Issue.record(
+        "no baseline \(baselineURL.path); the actual picture is in \(actualURL.path)",
+        sourceLocation: sourceLocation)
       return
     }
     let actual = try PNGCodec.decodeRGB(Array(actualBytes), path: actualPath)
@@ -60,7 +64,9 @@ enum ImageBaseline {
       && comparison.meanDifference <= meanChannelDifference
   }
 
-  static func compare(_ a: RGBImage, _ b: RGBImage) -> (differingFraction: Double, meanDifference: Double) {
+  static func compare(_ a: RGBImage, _ b: RGBImage) -> (
+    differingFraction: Double, meanDifference: Double
+  ) {
     var differing = 0
     var total = 0
     for pixel in 0..<(a.width * a.height) {

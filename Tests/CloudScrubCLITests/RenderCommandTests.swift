@@ -1,8 +1,8 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `cloudscrub render` on the real binary: fixed scenes against small baselines (see
 /// `ImageBaseline` for the tolerance), drawn with EGL and no display. The baselines are
@@ -24,10 +24,16 @@ import TestSupport
     let path = try #require(recording)
     return [
       ["Assets/sample.ply", "--camera", "orbit:30,25"],
-      ["Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl", "--point-size", "3"],
+      [
+        "Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl",
+        "--point-size", "3",
+      ],
       [path, "--camera", "capture:3", "--color", "confidence"],
       [path, "--frames", "0-4", "--color", "frame", "--camera", "orbit:20,35"],
-      [path, "--color", "depth", "--point-size", "1", "--min-confidence", "medium", "--camera", "orbit:50,30"],
+      [
+        path, "--color", "depth", "--point-size", "1", "--min-confidence", "medium", "--camera",
+        "orbit:50,30",
+      ],
     ]
   }
 
@@ -49,16 +55,23 @@ import TestSupport
         let result = try CommandRunner.run(
           ["render"] + arguments + ["-o", output, "--size", "240x150", "--renderer", renderer])
         #expect(result.status == 0, "\(result.standardError)")
-        pictures.append(try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output)))))
+        pictures.append(
+          try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output)))))
       }
       let comparison = ImageBaseline.compare(pictures[0], pictures[1])
-      #expect(comparison.differingFraction <= 0.02, "\(arguments): \(comparison.differingFraction * 100) % differ")
-      #expect(comparison.meanDifference <= 2, "\(arguments): mean difference \(comparison.meanDifference)")
+      #expect(
+        comparison.differingFraction <= 0.02,
+        "\(arguments): \(comparison.differingFraction * 100) % differ")
+      #expect(
+        comparison.meanDifference <= 2, "\(arguments): mean difference \(comparison.meanDifference)"
+      )
     }
   }
 
   @Test func unknownRendererIsAUsageError() throws {
-    let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", "/tmp/never.png", "--renderer", "vulkan"])
+    let result = try CommandRunner.run([
+      "render", "Assets/sample.ply", "-o", "/tmp/never.png", "--renderer", "vulkan",
+    ])
     #expect(result.status == 2)
     #expect(result.standardError.contains("--renderer is auto, gl or cpu, not 'vulkan'"))
   }
@@ -77,18 +90,25 @@ import TestSupport
 
   @Test func samplePLYInHeightColoursWithEyeDomeLighting() throws {
     try Self.render(
-      ["Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl", "--point-size", "3"],
+      [
+        "Assets/sample.ply", "--camera", "orbit:-60,40", "--color", "height", "--edl",
+        "--point-size", "3",
+      ],
       name: "sample-height-edl.png")
   }
 
   @Test func recordingThroughItsCaptureCameraInConfidenceColours() throws {
     let path = try #require(Self.recording)
-    try Self.render([path, "--camera", "capture:3", "--color", "confidence"], name: "synthetic-capture3-confidence.png")
+    try Self.render(
+      [path, "--camera", "capture:3", "--color", "confidence"],
+      name: "synthetic-capture3-confidence.png")
   }
 
   @Test func recordingFirstFramesInFrameColoursWithOverlays() throws {
     let path = try #require(Self.recording)
-    try Self.render([path, "--frames", "0-4", "--color", "frame", "--camera", "orbit:20,35"], name: "synthetic-frames-0-4.png")
+    try Self.render(
+      [path, "--frames", "0-4", "--color", "frame", "--camera", "orbit:20,35"],
+      name: "synthetic-frames-0-4.png")
   }
 
   @Test func missingInputFailsWithItsPathAndWritesNothing() throws {
@@ -102,8 +122,12 @@ import TestSupport
   }
 
   @Test func badRenderFlagsAreUsageErrors() throws {
-    for flags in [["--size", "10x10"], ["--color", "purple"], ["--camera", "orbit:1"], ["--camera", "capture:-2"]] {
-      let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", "/tmp/never.png"] + flags)
+    for flags in [
+      ["--size", "10x10"], ["--color", "purple"], ["--camera", "orbit:1"],
+      ["--camera", "capture:-2"],
+    ] {
+      let result = try CommandRunner.run(
+        ["render", "Assets/sample.ply", "-o", "/tmp/never.png"] + flags)
       #expect(result.status == 2, "\(flags): \(result.standardError)")
     }
   }
@@ -112,7 +136,9 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("size.png").path
-    let result = try CommandRunner.run(["render", "Assets/sample.ply", "-o", output, "--size", "123x77"])
+    let result = try CommandRunner.run([
+      "render", "Assets/sample.ply", "-o", output, "--size", "123x77",
+    ])
     #expect(result.status == 0, "\(result.standardError)")
     let image = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
     #expect(image.width == 123 && image.height == 77)
@@ -129,8 +155,10 @@ import TestSupport
 @Suite(.serialized) struct ImageBaselineToleranceTests {
   @Test func differentScenesAreTooFarApartToPass() throws {
     let folder = ImageBaseline.folder
-    let a = try PNGCodec.decodeRGB(Array(try Data(contentsOf: folder.appendingPathComponent("sample-orbit.png"))))
-    let b = try PNGCodec.decodeRGB(Array(try Data(contentsOf: folder.appendingPathComponent("sample-height-edl.png"))))
+    let a = try PNGCodec.decodeRGB(
+      Array(try Data(contentsOf: folder.appendingPathComponent("sample-orbit.png"))))
+    let b = try PNGCodec.decodeRGB(
+      Array(try Data(contentsOf: folder.appendingPathComponent("sample-height-edl.png"))))
     let comparison = ImageBaseline.compare(a, b)
     #expect(comparison.differingFraction > ImageBaseline.differingPixelFraction)
     #expect(ImageBaseline.compare(a, a).differingFraction == 0)
@@ -157,10 +185,12 @@ import TestSupport
   @Test func aFrameLeftOutFailsTheBaseline() throws {
     let path = try #require(RenderCommandTests.recording)
     let view = ["--color", "frame", "--camera", "orbit:20,35"]
-    let same = try comparison([path, "--frames", "0-4"] + view, against: "synthetic-frames-0-4.png")
+    let same = try comparison(
+      [path, "--frames", "0-4"] + view, against: "synthetic-frames-0-4.png")
     #expect(ImageBaseline.matches(same))
     for frames in ["0-3", "1-4"] {
-      let nearMiss = try comparison([path, "--frames", frames] + view, against: "synthetic-frames-0-4.png")
+      let nearMiss = try comparison(
+        [path, "--frames", frames] + view, against: "synthetic-frames-0-4.png")
       #expect(!ImageBaseline.matches(nearMiss), "frames \(frames): \(nearMiss)")
     }
   }
@@ -170,7 +200,8 @@ import TestSupport
     let same = try comparison(view + ["--point-size", "3"], against: "sample-height-edl.png")
     #expect(ImageBaseline.matches(same))
     for size in ["2", "4"] {
-      let nearMiss = try comparison(view + ["--point-size", size], against: "sample-height-edl.png")
+      let nearMiss = try comparison(
+        view + ["--point-size", size], against: "sample-height-edl.png")
       #expect(!ImageBaseline.matches(nearMiss), "point size \(size): \(nearMiss)")
     }
   }

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The crop box in the real viewer window: switched on in the Clean panel, one face
 /// handle dragged in the 3D view, then undone with Ctrl+Z. What the window would export
 /// is read back from the PLY header it writes, which records the crop box.
 @Suite(
   .serialized,
-  .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
+  .enabled(
+    if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowCropEndToEndTests {
   @Test func dragACropHandleThenUndo() throws {
     try ViewerProcess.withSmallRecording { viewer, display, folder in
@@ -18,7 +19,8 @@ struct WindowCropEndToEndTests {
   private static func drive(_ viewer: ViewerProcess, on display: String, export: URL) throws {
     let x = XDoTool(display: display)
     let alive = { viewer.isRunning }
-    let window = try x.waitForWindow(named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
+    let window = try x.waitForWindow(
+      named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
     try x.waitForName(of: window, timeout: 60, stillRunning: alive, "fully loaded title") {
       !$0.hasSuffix(" — loading") && $0.contains("frame 11/12")
     }
@@ -26,8 +28,10 @@ struct WindowCropEndToEndTests {
     // Trajectory off (its colour is close to the box's), then fold the Points, Timeline
     // and View sections (bottom first, so that the others stay put) so that Clean and
     // Export fit, and switch the crop box on.
-    for point in [Layout.trajectoryToggle, Layout.viewHeader, Layout.timelineHeader, Layout.pointsHeader,
-                  Layout.cleanHeader, Layout.cropToggle] {
+    for point in [
+      Layout.trajectoryToggle, Layout.viewHeader, Layout.timelineHeader, Layout.pointsHeader,
+      Layout.cleanHeader, Layout.cropToggle,
+    ] {
       try click(x, at: point, display: display)
     }
     let boxed = try WindowScreen.waitForScreen(timeout: 30, display: display, "the crop box") {
@@ -47,15 +51,21 @@ struct WindowCropEndToEndTests {
     // A press goes to the scene only when the previous frame had the pointer off the
     // panels: a step back and forth, seen in the title, proves frames have run since.
     try x.key("Left")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") { $0.contains("frame 10/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") {
+      $0.contains("frame 10/12")
+    }
     try x.key("Right")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") {
+      $0.contains("frame 11/12")
+    }
     let before = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30)
     try x.mouseDown()
     // Moves that arrive before the viewer has handled the press would be lost: a step
     // back shows in the title once it has (and a step forward undoes it below).
     try x.key("Left")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") { $0.contains("frame 10/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") {
+      $0.contains("frame 10/12")
+    }
     for fraction in [0.25, 0.5, 0.75, 1.0] {
       try x.moveMouse(
         x: Int((handle.x + (end.x - handle.x) * fraction).rounded()),
@@ -64,17 +74,22 @@ struct WindowCropEndToEndTests {
     }
     try x.mouseUp()
     try x.key("Right")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") {
+      $0.contains("frame 11/12")
+    }
     try WindowScreen.waitForScreen(timeout: 30, display: display, "the box to move") {
       WindowScreen.changedPixels(before, $0, in: Layout.scene) > 100
     }
 
     // Exactly one face moved, and the export keeps fewer points. After the first
     // export, its message line moves the Export button down one line.
-    let dragged = try exportedCrop(x, button: Layout.exportButtonAfterMessage, to: export, display: display)
+    let dragged = try exportedCrop(
+      x, button: Layout.exportButtonAfterMessage, to: export, display: display)
     let moved = zip(original.crop, dragged.crop).filter { abs($0 - $1) > 0.01 }.count
     #expect(moved == 1, "crop \(original.crop) became \(dragged.crop)")
-    #expect(dragged.points < original.points, "\(dragged.points) points after the drag, \(original.points) before")
+    #expect(
+      dragged.points < original.points,
+      "\(dragged.points) points after the drag, \(original.points) before")
 
     // Ctrl+Z with the pointer over the scene puts the box back.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
@@ -87,7 +102,8 @@ struct WindowCropEndToEndTests {
       let now = extent(of: boxPixels(in: $0))
       return zip(now, boxBefore).allSatisfy { abs($0 - $1) <= 4 }
     }
-    let undone = try exportedCrop(x, button: Layout.exportButtonAfterMessage, to: export, display: display)
+    let undone = try exportedCrop(
+      x, button: Layout.exportButtonAfterMessage, to: export, display: display)
     #expect(undone.crop == original.crop)
     #expect(undone.points == original.points)
     #expect(viewer.isRunning, "the viewer exited during the scenario")
@@ -101,11 +117,14 @@ struct WindowCropEndToEndTests {
   private static func click(_ x: XDoTool, at point: (x: Int, y: Int), display: String) throws {
     try x.moveMouse(x: point.x, y: point.y)
     Thread.sleep(forTimeInterval: 0.3)
-    let before = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
+    let before = try WindowScreen.waitForSteadyScreen(
+      display: display, timeout: 30, in: Layout.controls)
     try x.mouseDown()
     Thread.sleep(forTimeInterval: 0.4)
     try x.mouseUp()
-    try WindowScreen.waitForScreen(timeout: 30, display: display, "the panel to change after a click") {
+    try WindowScreen.waitForScreen(
+      timeout: 30, display: display, "the panel to change after a click"
+    ) {
       WindowScreen.changedPixels(before, $0, in: Layout.controls) > 20
     }
     try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
@@ -173,7 +192,9 @@ struct WindowCropEndToEndTests {
     for y in area.y..<(area.y + area.height) {
       for x in area.x..<(area.x + area.width) {
         let p = image.pixel(x: x, y: y)
-        if abs(Int(p.r) - 90) < 40 && abs(Int(p.g) - 220) < 35 && p.b > 220 { pixels.append((x, y)) }
+        if abs(Int(p.r) - 90) < 40 && abs(Int(p.g) - 220) < 35 && p.b > 220 {
+          pixels.append((x, y))
+        }
       }
     }
     let middle = centroid(boxPixels(in: image))
@@ -193,11 +214,13 @@ struct WindowCropEndToEndTests {
         }
       }
       // A whole cross: both strokes, not a stray pixel or a stroke cut by points.
-      let xs = component.map(\.x)
-      let ys = component.map(\.y)
-      guard component.count >= 10, xs.max()! - xs.min()! >= 5, ys.max()! - ys.min()! >= 5 else { continue }
+      let span = extent(of: component)
+      guard component.count >= 10, span[1] - span[0] >= 5, span[3] - span[2] >= 5 else {
+        continue
+      }
       let c = centroid(component)
-      let distance = ((c.x - middle.x) * (c.x - middle.x) + (c.y - middle.y) * (c.y - middle.y)).squareRoot()
+      let distance = ((c.x - middle.x) * (c.x - middle.x) + (c.y - middle.y) * (c.y - middle.y))
+        .squareRoot()
       if distance > (best?.distance ?? -1) { best = (c, distance) }
     }
     return best?.point

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real viewer window on a virtual X server, driven with the pointer and keyboard
 /// the way a user would and checked through its title and screenshots.
 @Suite(
   .serialized,
-  .enabled(if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
+  .enabled(
+    if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowEndToEndTests {
   /// The same scenario with OpenGL drawing the points and with the CPU rasterizer.
   @Test(arguments: ["gl", "cpu"])
@@ -21,7 +22,8 @@ struct WindowEndToEndTests {
   private static func drive(_ viewer: ViewerProcess, on display: String) throws {
     let x = XDoTool(display: display)
     let alive = { viewer.isRunning }
-    let window = try x.waitForWindow(named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
+    let window = try x.waitForWindow(
+      named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
     // The title drops " — loading" when the loader finishes, which can be a frame-loop
     // turn before the last frames are shown, so wait for the full count as well.
     try x.waitForName(of: window, timeout: 60, stillRunning: alive, "fully loaded title") {
@@ -32,19 +34,29 @@ struct WindowEndToEndTests {
     // meant for the scene, not for a panel under the pointer.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y)
     try x.key("Home")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") { $0.contains("frame 0/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") {
+      $0.contains("frame 0/12")
+    }
     try x.key("Right", "Right", "Right")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 3") { $0.contains("frame 3/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 3") {
+      $0.contains("frame 3/12")
+    }
 
     // The 3D view shows coloured points (the background and the grid are grey).
-    let rgb = try WindowScreen.waitForScreen(timeout: 30, display: display, "coloured points in the 3D view") {
+    let rgb = try WindowScreen.waitForScreen(
+      timeout: 30, display: display, "coloured points in the 3D view"
+    ) {
       WindowScreen.colouredPixels(in: $0) > Layout.sceneArea / 50
     }
 
     // Colour by confidence: the picture turns mostly confidence green and yellow.
     try x.key("4")
-    let confidence = try WindowScreen.waitForScreen(timeout: 30, display: display, "confidence colours") {
-      WindowScreen.dominantColours(in: $0).contains { WindowScreen.distance($0, Layout.confidenceGreen) < 30 }
+    let confidence = try WindowScreen.waitForScreen(
+      timeout: 30, display: display, "confidence colours"
+    ) {
+      WindowScreen.dominantColours(in: $0).contains {
+        WindowScreen.distance($0, Layout.confidenceGreen) < 30
+      }
     }
     let recoloured = WindowScreen.changedPixels(rgb, confidence, in: Layout.scene)
     #expect(recoloured > Layout.sceneArea / 50, "only \(recoloured) pixels changed colour")
@@ -93,24 +105,32 @@ struct WindowEndToEndTests {
     // the button goes down.
     try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y)
     try x.key("End")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") { $0.contains("frame 11/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 11") {
+      $0.contains("frame 11/12")
+    }
     try x.mouseDown()
     // The viewer takes a press's position from the pointer's position when it handles
     // the press, not from the event, so moves that arrive in the same turn would be
     // cancelled out. Home's effect on the title shows that the press has been handled.
     try x.key("Home")
-    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") { $0.contains("frame 0/12") }
+    try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") {
+      $0.contains("frame 0/12")
+    }
     let beforeOrbit = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30)
     for step in 1...4 {
       try x.moveMouse(x: Layout.sceneCentre.x + 30 * step, y: Layout.sceneCentre.y)
     }
     try x.mouseUp()
-    let afterOrbit = try WindowScreen.waitForScreen(timeout: 30, display: display, "the orbited view") {
+    let afterOrbit = try WindowScreen.waitForScreen(
+      timeout: 30, display: display, "the orbited view"
+    ) {
       WindowScreen.changedPixels(beforeOrbit, $0, in: Layout.scene) > Layout.sceneArea / 50
     }
     // The camera moves, the panels stay: the controls panel is unchanged.
     let panelChanges = WindowScreen.changedPixels(beforeOrbit, afterOrbit, in: Layout.controls)
-    #expect(panelChanges < Layout.controls.width * Layout.controls.height / 200, "\(panelChanges) panel pixels moved")
+    #expect(
+      panelChanges < Layout.controls.width * Layout.controls.height / 200,
+      "\(panelChanges) panel pixels moved")
     #expect(viewer.isRunning, "the viewer exited during the scenario")
   }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Screenshots of the viewer window on a virtual X server, for the end-to-end tests.
 enum WindowScreen {
@@ -70,14 +70,17 @@ enum WindowScreen {
   ) -> Int {
     var count = 0
     for y in area.y..<(area.y + area.height) {
-      for x in area.x..<(area.x + area.width) where differs(a.pixel(x: x, y: y), b.pixel(x: x, y: y)) {
+      for x in area.x..<(area.x + area.width)
+      where differs(a.pixel(x: x, y: y), b.pixel(x: x, y: y)) {
         count += 1
       }
     }
     return count
   }
 
-  static func differs(_ a: (r: UInt8, g: UInt8, b: UInt8), _ b: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+  static func differs(_ a: (r: UInt8, g: UInt8, b: UInt8), _ b: (r: UInt8, g: UInt8, b: UInt8))
+    -> Bool
+  {
     abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)) > 30
   }
 
@@ -142,7 +145,8 @@ final class ViewerProcess {
     let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)
     // Deferred blocks run last-first: the viewer goes before its X server.
     defer { xvfb.stop() }
-    let viewer = try ViewerProcess(arguments: ["view", recording] + options, display: xvfb.display, folder: folder)
+    let viewer = try ViewerProcess(
+      arguments: ["view", recording] + options, display: xvfb.display, folder: folder)
     defer { viewer.terminate() }
     do {
       try drive(viewer, xvfb.display, folder)

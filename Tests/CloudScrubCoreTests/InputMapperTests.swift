@@ -76,8 +76,14 @@ import Testing
   @Test func wheelZoomsTowardTheCursorInNormalisedCoordinates() {
     let mapper = InputMapper()
     // The top-left corner of a 200×100 view is NDC (−1, 1); its centre is (0, 0).
-    #expect(mapper.scrolled(steps: 1, at: SIMD2(0, 0), width: 200, height: 100) == [.camera(.zoom(steps: 1, cursorNDC: SIMD2(-1, 1)))])
-    #expect(mapper.scrolled(steps: -2, at: SIMD2(100, 50), width: 200, height: 100) == [.camera(.zoom(steps: -2, cursorNDC: SIMD2(0, 0)))])
+    #expect(
+      mapper.scrolled(steps: 1, at: SIMD2(0, 0), width: 200, height: 100) == [
+        .camera(.zoom(steps: 1, cursorNDC: SIMD2(-1, 1)))
+      ])
+    #expect(
+      mapper.scrolled(steps: -2, at: SIMD2(100, 50), width: 200, height: 100) == [
+        .camera(.zoom(steps: -2, cursorNDC: SIMD2(0, 0)))
+      ])
     #expect(mapper.scrolled(steps: 0, at: SIMD2(1, 1), width: 200, height: 100).isEmpty)
   }
 }

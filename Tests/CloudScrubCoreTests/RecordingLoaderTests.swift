@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -19,7 +19,9 @@ import TestSupport
     let store = try RecordingLoader(source: Self.recording(frames: 25)).load()
     #expect(store.frameIndices == Array(0..<25))
     #expect(store.frameRanges == (0...25).map { $0 * 4 })
-    #expect(store.positions.map(\.z) == (0..<25).flatMap { k in [Float](repeating: Float(k + 1), count: 4) })
+    #expect(
+      store.positions.map(\.z)
+        == (0..<25).flatMap { k in [Float](repeating: Float(k + 1), count: 4) })
     #expect(store.pointRange(ofAppendedFrames: 3...5) == 12..<24)
     #expect(store.storageByteCount == 100 * 16)
   }
@@ -71,7 +73,8 @@ import TestSupport
     ).load()
     let cloud = store.cloud()
     #expect(cloud.attribute(named: "frame")?.values == .uint32([0, 0, 0, 0, 2, 2, 2, 2]))
-    #expect(cloud.attribute(named: "confidence")?.values == .uint8([UInt8](repeating: 255, count: 8)))
+    #expect(
+      cloud.attribute(named: "confidence")?.values == .uint8([UInt8](repeating: 255, count: 8)))
   }
 }
 

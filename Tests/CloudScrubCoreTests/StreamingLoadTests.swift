@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -12,7 +12,8 @@ import TestSupport
         Frames.depthFrame(
           width: 2, height: 2, meters: Array(repeating: Float(i + 1), count: 4),
           pose: CameraPose(
-            worldFromCamera: Transform3D(quaternion: SIMD4(0, 0, 0, 1), translation: SIMD3(Double(i), 0, 0)),
+            worldFromCamera: Transform3D(
+              quaternion: SIMD4(0, 0, 0, 1), translation: SIMD3(Double(i), 0, 0)),
             axes: .openCV),
           timestampSeconds: 10 + Double(i) * 0.5)
       }, failingFrame: failingFrame)

@@ -78,7 +78,9 @@ struct Record3DEXRRecordingTests {
   }
 
   @Test func frameTimestampsIncrease() throws {
-    let times = try (0..<recording.frameCount).map { try recording.frameInfo(at: $0).timestampSeconds }
+    let times = try (0..<recording.frameCount).map {
+      try recording.frameInfo(at: $0).timestampSeconds
+    }
     #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
     #expect(abs(times[239] - 239.0 / 60) < 0.05)
     #expect(try recording.frame(at: 239).timestampSeconds == times[239])

@@ -76,7 +76,8 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     let backend = RecordingRenderBackend()
     let points = store(framePointCounts: Self.counts)
     let renderer = SceneRenderer(
-      backend: backend, mirror: PointBufferMirror(backend: backend, firstChunkCapacity: 5, largestChunkCapacity: 5))
+      backend: backend,
+      mirror: PointBufferMirror(backend: backend, firstChunkCapacity: 5, largestChunkCapacity: 5))
     try renderer.sync(with: points)
     var state = loadedState(points)
     state.apply(.playback(.seek(frame: 2)))
@@ -163,7 +164,8 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     var state = loadedState(points)
     backend.clearEvents()
     let commands: [DisplayCommand] = [
-      .setColorMode(.confidence), .setPointSize(7), .setMinConfidence(.high), .toggleEyeDomeLighting,
+      .setColorMode(.confidence), .setPointSize(7), .setMinConfidence(.high),
+      .toggleEyeDomeLighting,
       .setRoundPoints(false),
     ]
     for command in commands { state.apply(.display(command)) }

@@ -11,7 +11,9 @@ public enum FolderWatch {
     in folder: String, prefix: String, timeout: TimeInterval
   ) throws -> Bool {
     let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-    guard fd >= 0 else { throw XToolError("inotify_init1 failed: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else {
+      throw XToolError("inotify_init1 failed: \(String(cString: strerror(errno)))")
+    }
     defer { close(fd) }
     guard inotify_add_watch(fd, folder, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
       throw XToolError("cannot watch \(folder): \(String(cString: strerror(errno)))")
@@ -29,7 +31,9 @@ public enum FolderWatch {
       guard left > 0 else { return false }
       var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       let ready = poll(&request, 1, Int32(min(left * 1000, Double(Int32.max))) + 1)
-      if ready < 0 && errno != EINTR { throw XToolError("poll failed: \(String(cString: strerror(errno)))") }
+      if ready < 0 && errno != EINTR {
+        throw XToolError("poll failed: \(String(cString: strerror(errno)))")
+      }
       // Drain the events; the next look decides.
       _ = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     }

@@ -50,7 +50,8 @@ extension RecordingLoader {
       let keep =
         crop.isActive
         ? Crop.mask(
-          points.positions, box: crop.box, heightBandMeters: crop.heightBandMeters, up: crop.up) : nil
+          points.positions, box: crop.box, heightBandMeters: crop.heightBandMeters, up: crop.up)
+        : nil
       try body(points, frameIndex, keep)
       summary.frameIndices.append(frameIndex)
       summary.framePoints += points.count

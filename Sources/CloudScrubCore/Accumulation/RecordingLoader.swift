@@ -95,7 +95,9 @@ public struct RecordingLoader: Sendable {
   ) throws -> PointStore {
     var store = PointStore()
     try stream { k, total, frameIndex, points in
-      if k == 0 { store.reserveCapacity(estimatedPoints: estimatedPoints(firstFrame: points, frames: total)) }
+      if k == 0 {
+        store.reserveCapacity(estimatedPoints: estimatedPoints(firstFrame: points, frames: total))
+      }
       store.append(points, frameIndex: frameIndex)
       progress?(LoadProgress(framesDone: k + 1, framesTotal: total, points: store.count))
       return onFrame?(store) ?? true
@@ -121,7 +123,8 @@ public struct RecordingLoader: Sendable {
     for _ in 0..<workers {
       Thread.detachNewThread { [self] in
         while let k = pipeline.nextJob() {
-          pipeline.finish(k, Result { () throws(FrameLoadError) in try points(ofFrame: indices[k]) })
+          pipeline.finish(
+            k, Result { () throws(FrameLoadError) in try points(ofFrame: indices[k]) })
         }
       }
     }
@@ -149,7 +152,8 @@ public struct RecordingLoader: Sendable {
   private func estimatedPoints(firstFrame: FramePoints, frames: Int) -> Int {
     let perFrame = firstFrame.count + firstFrame.count / 4
     let (wanted, overflow) = perFrame.multipliedReportingOverflow(by: frames)
-    let affordable = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) / PointStore.bytesPerPoint
+    let affordable =
+      Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) / PointStore.bytesPerPoint
     return overflow ? affordable : min(wanted, affordable)
   }
 }
@@ -197,7 +201,8 @@ final class FramePipeline: @unchecked Sendable {
     while results[k] == nil { condition.wait() }
     nextToTake = k + 1
     condition.broadcast()
-    return results.removeValue(forKey: k) ?? .failure(FrameLoadError(frameIndex: k, underlying: CancellationError()))
+    return results.removeValue(forKey: k)
+      ?? .failure(FrameLoadError(frameIndex: k, underlying: CancellationError()))
   }
 
   /// Stops handing out jobs; workers finish the frame they hold and exit.

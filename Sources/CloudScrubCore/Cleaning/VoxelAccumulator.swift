@@ -61,7 +61,9 @@ public final class VoxelAccumulator {
   }
 
   /// Voxels gathered so far.
-  public var voxelCount: Int { (0..<partitions.count).reduce(0) { $0 + partitions[$1].voxels.count } }
+  public var voxelCount: Int {
+    (0..<partitions.count).reduce(0) { $0 + partitions[$1].voxels.count }
+  }
 
   /// Bytes held for the voxels and their tables.
   public var storageByteCount: Int {
@@ -88,7 +90,8 @@ public final class VoxelAccumulator {
       parts.modify(part) { partition in
         guard partition.error == nil else { return }
         do throws(VoxelAccumulatorError) {
-          try Self.add(points, keep: keep, frame: frame, first: first, part: part, of: count, to: &partition)
+          try Self.add(
+            points, keep: keep, frame: frame, first: first, part: part, of: count, to: &partition)
         } catch {
           partition.error = error
         }
@@ -121,7 +124,8 @@ public final class VoxelAccumulator {
       if isNew {
         partition.voxels.append(
           Voxel(
-            sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0, firstPoint: position - 1,
+            sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0,
+            firstPoint: position - 1,
             frame: frame, confidence: 255))
       }
       let c = points.colors[k]
@@ -160,7 +164,9 @@ public final class VoxelAccumulator {
     for _ in 0..<total {
       var pick = -1
       for (part, list) in lists.enumerated() where next[part] < list.count {
-        if pick < 0 || list[next[part]].firstPoint < lists[pick][next[pick]].firstPoint { pick = part }
+        if pick < 0 || list[next[part]].firstPoint < lists[pick][next[pick]].firstPoint {
+          pick = part
+        }
       }
       let v = lists[pick][next[pick]]
       next[pick] += 1

@@ -105,7 +105,8 @@ enum PLYHeaderParser {
         throw .unknownType(name: String(words[2]), line: line)
       }
       guard !countType.isFloatingPoint else {
-        throw .malformedHeader(line: line, text: text, reason: "a list count must be an integer type")
+        throw .malformedHeader(
+          line: line, text: text, reason: "a list count must be an integer type")
       }
       guard let itemType = ScalarType(plyName: words[3]) else {
         throw .unknownType(name: String(words[3]), line: line)

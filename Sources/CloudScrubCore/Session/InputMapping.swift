@@ -61,7 +61,9 @@ public struct InputMapper: Sendable {
   }
 
   /// A button went down over the 3D view at `cursor` (window pixels).
-  public mutating func mouseDown(_ button: ViewerMouseButton, at cursor: SIMD2<Float>, shift: Bool = false) {
+  public mutating func mouseDown(
+    _ button: ViewerMouseButton, at cursor: SIMD2<Float>, shift: Bool = false
+  ) {
     guard dragButton == nil else { return }
     dragButton = button
     panWithLeft = shift && button == .left
@@ -91,7 +93,9 @@ public struct InputMapper: Sendable {
 
   /// A wheel turn of `steps` (positive away from the user: zoom in) with the cursor at
   /// `cursor` in a viewport of `width` × `height` pixels.
-  public func scrolled(steps: Float, at cursor: SIMD2<Float>, width: Int, height: Int) -> [ViewerCommand] {
+  public func scrolled(steps: Float, at cursor: SIMD2<Float>, width: Int, height: Int)
+    -> [ViewerCommand]
+  {
     guard steps != 0, width > 0, height > 0 else { return [] }
     let ndc = SIMD2(cursor.x / Float(width) * 2 - 1, 1 - cursor.y / Float(height) * 2)
     return [.camera(.zoom(steps: steps, cursorNDC: ndc))]

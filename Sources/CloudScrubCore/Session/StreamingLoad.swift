@@ -127,7 +127,9 @@ public final class StreamingLoad: @unchecked Sendable {
         defer { lock.unlock() }
         guard !cancelled else { return false }
         inbox.append(
-          LoadedFrame(frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info, points: points))
+          LoadedFrame(
+            frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info,
+            points: points))
         delivered = position + 1
         currentStatus = .loading(framesDone: delivered, framesTotal: total)
         return true
@@ -148,7 +150,8 @@ public final class StreamingLoad: @unchecked Sendable {
 
   /// A cloud's confidence attribute when it has one in 0…255, else "unknown".
   static func confidence(of cloud: PointCloud) -> [UInt8] {
-    if let attribute = cloud.attribute(named: "confidence"), case .uint8(let values) = attribute.values,
+    if let attribute = cloud.attribute(named: "confidence"),
+      case .uint8(let values) = attribute.values,
       values.count == cloud.count
     {
       return values

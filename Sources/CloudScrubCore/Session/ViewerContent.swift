@@ -59,6 +59,7 @@ public struct ViewerContent: Sendable {
     zs.sort()
     let low = Int((0.01 * Double(xs.count - 1)).rounded())
     let high = Int((0.99 * Double(xs.count - 1)).rounded())
-    return Bounds3(min: Point3(xs[low], ys[low], zs[low]), max: Point3(xs[high], ys[high], zs[high]))
+    return Bounds3(
+      min: Point3(xs[low], ys[low], zs[low]), max: Point3(xs[high], ys[high], zs[high]))
   }
 }

@@ -18,7 +18,9 @@ public final class MappedFile {
     // Non-blocking, so that a named pipe put where a file should be is refused at once
     // by the check below instead of waiting for a writer; a regular file ignores it.
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw FileError(.cannotOpen(String(cString: strerror(errno))), path: path) }
+    guard fd >= 0 else {
+      throw FileError(.cannotOpen(String(cString: strerror(errno))), path: path)
+    }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {

@@ -63,12 +63,14 @@ struct ColorSampler {
     case .bgra: pixelBytes = 4
     case .yCbCr: pixelBytes = 1
     }
-    var complete = planeBytesPerRow >= width * pixelBytes
+    var complete =
+      planeBytesPerRow >= width * pixelBytes
       && plane.count >= planeBytesPerRow * (height - 1) + width * pixelBytes
     if case .yCbCr = kind {
       let chromaWidth = (width + 1) / 2
       let chromaHeight = (height + 1) / 2
-      complete = complete && chromaBytesPerRow >= chromaWidth * 2
+      complete =
+        complete && chromaBytesPerRow >= chromaWidth * 2
         && chroma.count >= chromaBytesPerRow * (chromaHeight - 1) + chromaWidth * 2
     }
     guard complete else { throw UnprojectionError.incompleteColor(width: width, height: height) }
@@ -167,7 +169,8 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
     case .invalidIntrinsics:
       "intrinsics with a zero or non-finite focal length, a non-finite principal point or no size"
     case .nonFinitePose: "the camera pose holds a NaN or an infinity"
-    case .incompleteColor(let w, let h): "colour image of \(w)×\(h) is shorter than its size and stride"
+    case .incompleteColor(let w, let h):
+      "colour image of \(w)×\(h) is shorter than its size and stride"
     }
   }
 }

@@ -37,7 +37,8 @@ public enum Unprojector {
     let width = depth.width
     let height = depth.height
     guard depth.isComplete else {
-      throw UnprojectionError.incompleteDepth(width: width, height: height, bytes: depth.bytes.count)
+      throw UnprojectionError.incompleteDepth(
+        width: width, height: height, bytes: depth.bytes.count)
     }
     if let confidence = frame.confidence {
       guard confidence.width == width, confidence.height == height else {
@@ -79,11 +80,15 @@ public enum Unprojector {
     var points = FramePoints()
     var colors: [RGB8] = []
     var confidences: [UInt8] = []
-    points.positions = [Point3](unsafeUninitializedCapacity: capacity) { positionsOut, positionCount in
+    points.positions = [Point3](unsafeUninitializedCapacity: capacity) {
+      positionsOut, positionCount in
       colors = [RGB8](unsafeUninitializedCapacity: capacity) { colorsOut, colorCount in
-        confidences = [UInt8](unsafeUninitializedCapacity: capacity) { confidenceOut, confidenceCount in
+        confidences = [UInt8](unsafeUninitializedCapacity: capacity) {
+          confidenceOut, confidenceCount in
           // The buffers are values pointing at the arrays' storage: copies write there too.
-          let (positionsBuffer, colorsBuffer, confidenceBuffer) = (positionsOut, colorsOut, confidenceOut)
+          let (positionsBuffer, colorsBuffer, confidenceBuffer) = (
+            positionsOut, colorsOut, confidenceOut
+          )
           var kept = 0
           func run(_ pixels: ColorSampler.Pixels?) {
             depths.withUnsafeBufferPointer { padded in

@@ -10,7 +10,8 @@ enum CaptureFolderFiles {
   /// - Throws: `CaptureFolderError.frameOutOfRange` for an index outside them.
   static func frame<T>(_ frames: [T], _ index: Int, folder: String) throws -> T {
     guard frames.indices.contains(index) else {
-      throw CaptureFolderError(.frameOutOfRange(index: index, frameCount: frames.count), path: folder)
+      throw CaptureFolderError(
+        .frameOutOfRange(index: index, frameCount: frames.count), path: folder)
     }
     return frames[index]
   }

@@ -45,7 +45,9 @@ public struct StrayScannerRecording: RecordingSource {
   ///   `StrayVideoError` when `rgb.mp4` exists but cannot be opened.
   public init(folder: String) throws {
     self.folder = folder
-    guard CaptureFolderFiles.isFolder(folder) else { throw CaptureFolderError(.notAFolder, path: folder) }
+    guard CaptureFolderFiles.isFolder(folder) else {
+      throw CaptureFolderError(.notAFolder, path: folder)
+    }
     let odometryPath = Self.path(folder, "odometry.csv")
     let rows = try StrayScannerFiles.odometry(
       try CaptureFolderFiles.read(odometryPath, what: "odometry file"), path: odometryPath)
@@ -56,11 +58,13 @@ public struct StrayScannerRecording: RecordingSource {
     let depthNames = Set(CaptureFolderFiles.names(in: Self.path(folder, "depth")))
     let confidenceNames = Set(CaptureFolderFiles.names(in: Self.path(folder, "confidence")))
     let kept = rows.filter {
-      depthNames.contains(Self.name($0.frame, "png")) || depthNames.contains(Self.name($0.frame, "npy"))
+      depthNames.contains(Self.name($0.frame, "png"))
+        || depthNames.contains(Self.name($0.frame, "npy"))
     }
     guard let first = kept.first else {
       throw CaptureFolderError(
-        .noFrames(expected: "odometry.csv rows whose frame has a depth/NNNNNN.png or .npy"), path: folder)
+        .noFrames(expected: "odometry.csv rows whose frame has a depth/NNNNNN.png or .npy"),
+        path: folder)
     }
 
     let videoPath = Self.path(folder, "rgb.mp4")
@@ -75,7 +79,9 @@ public struct StrayScannerRecording: RecordingSource {
     {
       throw CaptureFolderError(.badImage(message: "the video claims a \(problem)"), path: videoPath)
     }
-    let depthSize = try Self.depthSize(folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png")))
+    let depthSize = try Self.depthSize(
+      folder: folder, frame: first.frame, numPy: !depthNames.contains(Self.name(first.frame, "png"))
+    )
     guard
       let imageSize = video.map({ (width: $0.width, height: $0.height) })
         ?? ScannerAppRecording.guessedColorSize(
@@ -93,33 +99,46 @@ public struct StrayScannerRecording: RecordingSource {
         fx: coefficients[0], fy: coefficients[1], cx: coefficients[2], cy: coefficients[3],
         width: imageSize.width, height: imageSize.height)
       let pose = CameraPose(
-        worldFromCamera: Transform3D(quaternion: row.quaternion, translation: row.position), axes: .openCV)
+        worldFromCamera: Transform3D(quaternion: row.quaternion, translation: row.position),
+        axes: .openCV)
       return Frame(
-        number: row.frame, info: FrameInfo(timestampSeconds: row.timestamp, intrinsics: intrinsics, pose: pose),
+        number: row.frame,
+        info: FrameInfo(timestampSeconds: row.timestamp, intrinsics: intrinsics, pose: pose),
         depthIsNumPy: !depthNames.contains(Self.name(row.frame, "png")),
         hasConfidence: confidenceNames.contains(Self.name(row.frame, "png")))
     }
 
     var notes: [String] = []
-    if rows.count > kept.count { notes.append("\(rows.count - kept.count) odometry rows without a depth file skipped") }
-    if kept.contains(where: { $0.intrinsics != nil }) { notes.append("per-frame intrinsics from odometry.csv") }
-    if frames.contains(where: \.depthIsNumPy) { notes.append("depth from NumPy .npy files (older export)") }
+    if rows.count > kept.count {
+      notes.append("\(rows.count - kept.count) odometry rows without a depth file skipped")
+    }
+    if kept.contains(where: { $0.intrinsics != nil }) {
+      notes.append("per-frame intrinsics from odometry.csv")
+    }
+    if frames.contains(where: \.depthIsNumPy) {
+      notes.append("depth from NumPy .npy files (older export)")
+    }
     if let video {
       let needed = (frames.map(\.number).max() ?? 0) + 1
       if video.declaredFrameCount > 0 && video.declaredFrameCount < needed {
         notes.append(
-          "rgb.mp4 has \(video.declaredFrameCount) frames for frame numbers up to \(needed - 1): later frames cannot be read")
+          "rgb.mp4 has \(video.declaredFrameCount) frames for frame numbers up to \(needed - 1): later frames cannot be read"
+        )
       }
     } else {
       notes.append(
-        "no rgb.mp4: points are uncoloured; intrinsics taken as for a \(imageSize.width)×\(imageSize.height) image")
+        "no rgb.mp4: points are uncoloured; intrinsics taken as for a \(imageSize.width)×\(imageSize.height) image"
+      )
     }
     let withoutConfidence = frames.filter { !$0.hasConfidence }.count
-    if withoutConfidence > 0 { notes.append("\(withoutConfidence) of \(frames.count) frames have no confidence PNG") }
+    if withoutConfidence > 0 {
+      notes.append("\(withoutConfidence) of \(frames.count) frames have no confidence PNG")
+    }
     let span = kept[kept.count - 1].timestamp - first.timestamp
     description = RecordingDescription(
       format: "Stray Scanner export", app: "Stray Scanner",
-      framesPerSecond: video?.framesPerSecond ?? (kept.count > 1 && span > 0 ? Double(kept.count - 1) / span : nil),
+      framesPerSecond: video?.framesPerSecond
+        ?? (kept.count > 1 && span > 0 ? Double(kept.count - 1) / span : nil),
       depthWidth: depthSize.width, depthHeight: depthSize.height,
       colorWidth: video?.width, colorHeight: video?.height, notes: notes)
   }
@@ -143,14 +162,16 @@ public struct StrayScannerRecording: RecordingSource {
     let frame = frames[index]
     let width = description.depthWidth
     let height = description.depthHeight
-    let depthPath = Self.path(folder, "depth/" + Self.name(frame.number, frame.depthIsNumPy ? "npy" : "png"))
+    let depthPath = Self.path(
+      folder, "depth/" + Self.name(frame.number, frame.depthIsNumPy ? "npy" : "png"))
     let depthBytes = try CaptureFolderFiles.read(depthPath, what: "depth of frame \(frame.number)")
     let depth: DepthMap
     if frame.depthIsNumPy {
       let image = try StrayScannerFiles.npyUInt16(depthBytes, path: depthPath)
       guard image.width == width, image.height == height else {
         throw CaptureFolderError(
-          .wrongImageSize(width: image.width, height: image.height, expectedWidth: width, expectedHeight: height),
+          .wrongImageSize(
+            width: image.width, height: image.height, expectedWidth: width, expectedHeight: height),
           path: depthPath)
       }
       depth = DepthMap(width: width, height: height, meters: image.samples.map { Float($0) / 1000 })
@@ -182,7 +203,9 @@ public struct StrayScannerRecording: RecordingSource {
     String(format: "%06d.", number) + suffix
   }
 
-  private static func depthSize(folder: String, frame: Int, numPy: Bool) throws -> (width: Int, height: Int) {
+  private static func depthSize(folder: String, frame: Int, numPy: Bool) throws -> (
+    width: Int, height: Int
+  ) {
     let path = path(folder, "depth/" + name(frame, numPy ? "npy" : "png"))
     let bytes = try CaptureFolderFiles.read(path, what: "depth of frame \(frame)")
     if numPy { return try StrayScannerFiles.npySize(bytes, path: path) }
@@ -193,7 +216,8 @@ public struct StrayScannerRecording: RecordingSource {
 /// Stray Scanner's export folder.
 public enum StrayScannerFormat: RecordingFormat {
   public static let name = "Stray Scanner"
-  public static let lookedFor = "a folder with odometry.csv, camera_matrix.csv and a depth/ folder (Stray Scanner)"
+  public static let lookedFor =
+    "a folder with odometry.csv, camera_matrix.csv and a depth/ folder (Stray Scanner)"
   public static func recognizes(path: String, isFolder: Bool, prefix: [UInt8]) -> Bool {
     isFolder && StrayScannerRecording.looksLike(folder: path)
   }

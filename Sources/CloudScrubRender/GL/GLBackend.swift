@@ -26,7 +26,8 @@ public final class GLBackend: RenderBackend {
   private var lineArray: GLuint = 0
   private var emptyArray: GLuint = 0
   private var setup = FrameSetup(
-    widthPixels: 1, heightPixels: 1, background: .zero, eyeDomeLighting: false, nearFarMeters: SIMD2(0.01, 100))
+    widthPixels: 1, heightPixels: 1, background: .zero, eyeDomeLighting: false,
+    nearFarMeters: SIMD2(0.01, 100))
   /// Who draws the points. With `.cpu` they are rasterized from the CPU store by
   /// `CPUPointRasterizer` and its colour and depth become the scene target's before
   /// the overlay lines (depth-tested against them) and the composite, which are
@@ -54,7 +55,8 @@ public final class GLBackend: RenderBackend {
     glEnableVertexAttribArray(0)
     glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
     glEnableVertexAttribArray(1)
-    glVertexAttribPointer(1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
+    glVertexAttribPointer(
+      1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
     glBindVertexArray(0)
   }
 
@@ -116,10 +118,12 @@ public final class GLBackend: RenderBackend {
         let width = GLsizei(scene.width)
         let height = GLsizei(scene.height)
         glTexSubImage2D(
-          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), color)
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+          color)
         glBindTexture(GLenum(GL_TEXTURE_2D), scene.depthTexture)
         glTexSubImage2D(
-          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_DEPTH_COMPONENT), GLenum(GL_FLOAT), depth)
+          GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_DEPTH_COMPONENT),
+          GLenum(GL_FLOAT), depth)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
       }
     }
@@ -132,7 +136,9 @@ public final class GLBackend: RenderBackend {
     glBindVertexArray(chunk.vertexArray)
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), chunk.buffer)
     while glGetError() != GLenum(GL_NO_ERROR) {}
-    glBufferData(GLenum(GL_ARRAY_BUFFER), GLsizeiptr(capacityPoints * GPUPoint.byteCount), nil, GLenum(GL_STATIC_DRAW))
+    glBufferData(
+      GLenum(GL_ARRAY_BUFFER), GLsizeiptr(capacityPoints * GPUPoint.byteCount), nil,
+      GLenum(GL_STATIC_DRAW))
     if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
       glDeleteBuffers(1, &chunk.buffer)
       glDeleteVertexArrays(1, &chunk.vertexArray)
@@ -142,7 +148,8 @@ public final class GLBackend: RenderBackend {
     glEnableVertexAttribArray(0)
     glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
     glEnableVertexAttribArray(1)
-    glVertexAttribPointer(1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
+    glVertexAttribPointer(
+      1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
     glBindVertexArray(0)
     let id = PointChunkID(nextChunk)
     nextChunk += 1
@@ -150,7 +157,9 @@ public final class GLBackend: RenderBackend {
     return id
   }
 
-  public func upload(_ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int) {
+  public func upload(
+    _ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
     guard let target = chunks[chunk], let base = points.baseAddress else { return }
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), target.buffer)
     glBufferSubData(
@@ -194,7 +203,9 @@ public final class GLBackend: RenderBackend {
     glDisable(GLenum(GL_BLEND))
   }
 
-  public func drawPoints(chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms u: PointUniforms) {
+  public func drawPoints(
+    chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms u: PointUniforms
+  ) {
     guard let target = chunks[chunk], !range.isEmpty else { return }
     glUseProgram(points.id)
     points.set("uViewProjection", u.viewProjection)
@@ -204,7 +215,8 @@ public final class GLBackend: RenderBackend {
     points.set("uMinConfidence", Int(u.minConfidence.rawValue))
     points.set("uRoundPoints", u.roundPoints ? 1 : 0)
     points.set("uUpAxis", u.upAxis)
-    points.set("uHeightRange", SIMD2(u.heightRangeMeters.lowerBound, u.heightRangeMeters.upperBound))
+    points.set(
+      "uHeightRange", SIMD2(u.heightRangeMeters.lowerBound, u.heightRangeMeters.upperBound))
     points.set("uDepthRange", SIMD2(u.depthRangeMeters.lowerBound, u.depthRangeMeters.upperBound))
     points.set("uBaseIndex", baseIndex)
     points.set("uFrameCount", min(u.frameCount, frameTable.count))
@@ -226,7 +238,8 @@ public final class GLBackend: RenderBackend {
     glBindVertexArray(lineArray)
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), lineBuffer)
     vertices.withUnsafeBytes { raw in
-      glBufferData(GLenum(GL_ARRAY_BUFFER), GLsizeiptr(raw.count), raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      glBufferData(
+        GLenum(GL_ARRAY_BUFFER), GLsizeiptr(raw.count), raw.baseAddress, GLenum(GL_STREAM_DRAW))
     }
     glDrawArrays(GLenum(GL_LINES), 0, GLsizei(vertices.count))
     glBindVertexArray(0)
@@ -235,7 +248,8 @@ public final class GLBackend: RenderBackend {
   public func endFrame() {
     uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
-    glViewport(GLint(outputOrigin.x), GLint(outputOrigin.y), GLsizei(scene.width), GLsizei(scene.height))
+    glViewport(
+      GLint(outputOrigin.x), GLint(outputOrigin.y), GLsizei(scene.width), GLsizei(scene.height))
     glDisable(GLenum(GL_DEPTH_TEST))
     glUseProgram(composite.id)
     glActiveTexture(GLenum(GL_TEXTURE0))
@@ -247,7 +261,8 @@ public final class GLBackend: RenderBackend {
     glActiveTexture(GLenum(GL_TEXTURE0))
     composite.set("uEyeDome", setup.eyeDomeLighting ? 1 : 0)
     composite.set("uEyeDomeStrength", Float(8))
-    composite.set("uTexelSize", SIMD2(1 / Float(max(1, scene.width)), 1 / Float(max(1, scene.height))))
+    composite.set(
+      "uTexelSize", SIMD2(1 / Float(max(1, scene.width)), 1 / Float(max(1, scene.height))))
     composite.set("uNearFar", setup.nearFarMeters)
     glBindVertexArray(emptyArray)
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)

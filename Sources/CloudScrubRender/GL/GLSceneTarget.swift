@@ -18,18 +18,21 @@ final class GLSceneTarget {
     glGenFramebuffers(1, &framebuffer)
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
     colorTexture = Self.texture(
-      width: width, height: height, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE)
+      width: width, height: height, internalFormat: GL_RGBA8, format: GL_RGBA,
+      type: GL_UNSIGNED_BYTE)
     glFramebufferTexture2D(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), colorTexture, 0)
     // 32-bit float depth: the CPU rasterizer's depth goes in as it is, with no conversion.
     depthTexture = Self.texture(
-      width: width, height: height, internalFormat: GL_DEPTH_COMPONENT32F, format: GL_DEPTH_COMPONENT,
+      width: width, height: height, internalFormat: GL_DEPTH_COMPONENT32F,
+      format: GL_DEPTH_COMPONENT,
       type: GL_FLOAT)
     glFramebufferTexture2D(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_TEXTURE_2D), depthTexture, 0)
     let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
     guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-      throw RenderError("the scene framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+      throw RenderError(
+        "the scene framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
     }
   }
 
