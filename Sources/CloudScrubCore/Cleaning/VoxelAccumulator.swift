@@ -172,12 +172,8 @@ public final class VoxelAccumulator {
       next[pick] += 1
       let n = Double(v.count)
       positions.append(Point3(Float(v.sumX / n), Float(v.sumY / n), Float(v.sumZ / n)))
-      // Round to nearest, halves up, as VoxelMerge does.
-      let count = UInt64(v.count)
       colors.append(
-        RGB8(
-          UInt8((2 * v.red + count) / (2 * count)), UInt8((2 * v.green + count) / (2 * count)),
-          UInt8((2 * v.blue + count) / (2 * count))))
+        VoxelMergeOutput.meanColor(red: v.red, green: v.green, blue: v.blue, count: v.count))
       confidence.append(v.confidence)
       frames.append(v.frame)
     }

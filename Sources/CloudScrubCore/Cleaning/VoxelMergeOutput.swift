@@ -39,6 +39,16 @@ enum VoxelMergeOutput {
     }
   }
 
+  /// A voxel's colour from its channel sums over `count` points: each mean rounded to
+  /// nearest, halves up (floor(sum / n + 1/2) in integers).
+  @inline(__always)
+  static func meanColor(red: UInt64, green: UInt64, blue: UInt64, count: Int) -> RGB8 {
+    let n = UInt64(count)
+    return RGB8(
+      UInt8((2 * red + n) / (2 * n)), UInt8((2 * green + n) / (2 * n)),
+      UInt8((2 * blue + n) / (2 * n)))
+  }
+
   static func assemble<Key>(
     _ cloud: PointCloud, _ inputs: VoxelInputs, voxels: [VoxelBucketVoxels<Key>]
   ) -> PointCloud {
@@ -69,11 +79,7 @@ enum VoxelMergeOutput {
           positions[out] = Point3(Float(r.sumX / n), Float(r.sumY / n), Float(r.sumZ / n))
           firstIndices?[out] = r.firstIndex
           if let colors {
-            // Round to nearest, halves up: floor(sum / n + 1/2) in integers.
-            let count = UInt64(r.count)
-            colors[out] = RGB8(
-              UInt8((2 * r.red + count) / (2 * count)), UInt8((2 * r.green + count) / (2 * count)),
-              UInt8((2 * r.blue + count) / (2 * count)))
+            colors[out] = meanColor(red: r.red, green: r.green, blue: r.blue, count: r.count)
           }
           if let normals {
             let (x, y, z) = (bucket.extra(slot, 0), bucket.extra(slot, 1), bucket.extra(slot, 2))

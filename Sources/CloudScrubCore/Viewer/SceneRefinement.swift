@@ -20,6 +20,8 @@ public struct SceneRefinement<Signature: Equatable> {
   public private(set) var plan: DrawPlan?
   /// Passes of `plan` drawn so far.
   public private(set) var passesDrawn = 0
+  /// Points in the passes drawn so far.
+  private var pointsDrawn = 0
   private var signature: Signature?
 
   public init(budget: PointBudget = PointBudget(), fixedBudgetPoints: Int? = nil) {
@@ -34,13 +36,7 @@ public struct SceneRefinement<Signature: Equatable> {
   public var isRefining: Bool { plan.map { passesDrawn < $0.passCount } ?? false }
 
   /// Points drawn so far of the current picture, and how many it shows in all.
-  public var progress: (drawn: Int, total: Int) {
-    guard let plan else { return (0, 0) }
-    let drawn = (0..<min(passesDrawn, plan.passCount)).reduce(0) {
-      $0 + plan.pointCount(ofPass: $1)
-    }
-    return (drawn, plan.totalPoints)
-  }
+  public var progress: (drawn: Int, total: Int) { (pointsDrawn, plan?.totalPoints ?? 0) }
 
   /// The work for this turn.
   ///
@@ -53,12 +49,15 @@ public struct SceneRefinement<Signature: Equatable> {
       plan = fresh
       passesDrawn = 1
       let pass = fresh.ranges(ofPass: 0)
-      return .draw(pass: pass, continuing: false, points: pass.reduce(0) { $0 + $1.count })
+      pointsDrawn = pass.reduce(0) { $0 + $1.count }
+      return .draw(pass: pass, continuing: false, points: pointsDrawn)
     }
     guard let plan, passesDrawn < plan.passCount else { return .idle }
     let pass = plan.ranges(ofPass: passesDrawn)
     passesDrawn += 1
-    return .draw(pass: pass, continuing: true, points: pass.reduce(0) { $0 + $1.count })
+    let points = pass.reduce(0) { $0 + $1.count }
+    pointsDrawn += points
+    return .draw(pass: pass, continuing: true, points: points)
   }
 
   /// Learns how fast a pass was drawn, for the next plans' budget.
@@ -72,5 +71,6 @@ public struct SceneRefinement<Signature: Equatable> {
     signature = nil
     plan = nil
     passesDrawn = 0
+    pointsDrawn = 0
   }
 }
