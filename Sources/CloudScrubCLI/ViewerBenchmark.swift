@@ -81,25 +81,8 @@ struct ViewerBenchmark {
   /// backend that only counts: the CPU side of each frame alone.
   private func framesOf10MillionPoints(into report: inout BenchReport) throws {
     let frames = 300
-    let perFrame = 10_000_000 / frames
-    var store = PointStore()
-    store.reserveCapacity(estimatedPoints: frames * perFrame)
-    var random = SplitMix64(seed: 7)
+    let store = RenderBenchmark.randomStore(points: 10_000_000, frames: frames)
     var bounds = ViewerScene()
-    for frame in 0..<frames {
-      var points = FramePoints()
-      points.positions.reserveCapacity(perFrame)
-      for _ in 0..<perFrame {
-        let r = random.next()
-        points.positions.append(
-          Point3(
-            Float(r & 0xFFFF) / 6553.6, Float((r >> 16) & 0xFFFF) / 6553.6,
-            Float((r >> 32) & 0xFFFF) / 6553.6))
-      }
-      points.colors = Array(repeating: RGB8(200, 200, 200), count: perFrame)
-      points.confidence = Array(repeating: 2, count: perFrame)
-      store.append(points, frameIndex: frame)
-    }
     bounds.include(bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(10, 10, 10)))
     let backend = CountingRenderBackend()
     let renderer = SceneRenderer(backend: backend)

@@ -57,15 +57,20 @@ import Testing
     }
   }
 
-  @Test func staleFilesOfDeadWritersAreRemovedAndOthersKept() throws {
-    let folder = try TestData.makeTemporaryDirectory().path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    // A process that has exited: its temporary file is litter.
+  /// The id of a process that has run and exited.
+  static func exitedProcessID() throws -> Int32 {
     let finished = Process()
     finished.executableURL = URL(fileURLWithPath: "/bin/true")
     try finished.run()
     finished.waitUntilExit()
-    let dead = finished.processIdentifier
+    return finished.processIdentifier
+  }
+
+  @Test func staleFilesOfDeadWritersAreRemovedAndOthersKept() throws {
+    let folder = try TestData.makeTemporaryDirectory().path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // A process that has exited: its temporary file is litter.
+    let dead = try Self.exitedProcessID()
     let stale = ".out.ply.tmp-\(dead)-42"
     let live = ".out.ply.tmp-\(getpid())-7"  // this process: still being written
     let parent = ".other.ply.tmp-\(getppid())-9"  // a running process
@@ -79,11 +84,7 @@ import Testing
   @Test func aNewWriterRemovesStaleFilesInItsFolder() throws {
     let folder = try TestData.makeTemporaryDirectory().path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let finished = Process()
-    finished.executableURL = URL(fileURLWithPath: "/bin/true")
-    try finished.run()
-    finished.waitUntilExit()
-    let stale = folder + "/.cloud.ply.tmp-\(finished.processIdentifier)-1"
+    let stale = folder + "/.cloud.ply.tmp-\(try Self.exitedProcessID())-1"
     touch(stale)
     let writer = try AtomicFileWriter(path: folder + "/cloud.ply")
     try writer.write([1, 2, 3])
