@@ -14,7 +14,8 @@ public struct ViewerDocument {
   public var summary: String
 
   public init(
-    path: String, load: StreamingLoad, recording: (any RecordingSource)?, decoder: (any ColorDecoder)?,
+    path: String, load: StreamingLoad, recording: (any RecordingSource)?,
+    decoder: (any ColorDecoder)?,
     summary: String
   ) {
     self.path = path
@@ -55,7 +56,8 @@ public struct WindowExportRequest {
 
   public init(
     document: ViewerDocument, content: ViewerContent, visibleFrames: ClosedRange<Int>,
-    minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(), outputPath: String
+    minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(),
+    outputPath: String
   ) {
     self.document = document
     self.content = content

@@ -9,7 +9,8 @@ import Testing
     let view = Matrix4.lookAt(eye: SIMD3(0, 0, 10), target: .zero, up: SIMD3(0, 1, 0))
     let projection = Matrix4.perspective(
       verticalFieldOfViewRadians: .pi / 2, aspect: 1, nearMeters: 0.1, farMeters: 100)
-    return CropBoxHandles(box: box, viewProjection: projection * view, viewportWidth: 200, viewportHeight: 200)
+    return CropBoxHandles(
+      box: box, viewProjection: projection * view, viewportWidth: 200, viewportHeight: 200)
   }
 
   static let box = CropBox(min: Point3(-1, -2, -1), max: Point3(3, 2, 1))
