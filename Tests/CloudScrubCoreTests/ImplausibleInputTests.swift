@@ -78,6 +78,31 @@ import Testing
     #expect(writer.frameCount == 0)
   }
 
+  @Test func aStrideOrEveryBelowOneCountsAsOneInsteadOfTrapping() {
+    var options = UnprojectionOptions(stride: 0)
+    #expect(options.stride == 1)
+    options.stride = -5
+    #expect(options.stride == 1)
+    options.stride = 3
+    #expect(options.stride == 3)
+    var selection = FrameSelection(range: 2...6, every: 0)
+    #expect(selection.indices(frameCount: 10) == [2, 3, 4, 5, 6])
+    selection.every = Int.min
+    #expect(selection.indices(frameCount: 10) == [2, 3, 4, 5, 6])
+    selection.every = 2
+    #expect(selection.indices(frameCount: 10) == [2, 4, 6])
+  }
+
+  @Test func aDepthMapShorterThanItsSizeGivesNoDepthsInsteadOfTrapping() {
+    // 3 × 2 float32 claims 24 bytes; 20 are there.
+    let short = DepthMap(width: 3, height: 2, bytes: [UInt8](repeating: 0x3F, count: 20))
+    #expect(!short.isComplete)
+    #expect(short.metersGrid() == [Float](repeating: 0, count: 6))
+    #expect(short.metersGrid(border: 1) == [Float](repeating: 0, count: 20))
+    let whole = DepthMap(width: 3, height: 2, meters: [1, 2, 3, 4, 5, 6])
+    #expect(whole.metersGrid() == [1, 2, 3, 4, 5, 6])
+  }
+
   @Test func unprojectingANonFinitePoseIsAnError() throws {
     var frame = RecordingSamples.frame(index: 0, color: .none)
     frame.pose.worldFromCamera.columns.3.x = .infinity
