@@ -104,7 +104,7 @@ enum ExportCommand {
     var options = writeOptions
     var stages = loadStages
     let stageLine = Terminal.progress("cleaning")
-    let cleaned = CleaningPipeline.run(
+    let cleaned = try CleaningPipeline.run(
       loaded, options: running ?? cleaning, viewpoint: viewpoint,
       progress: {
         stageLine?.update(0); _ = $0

@@ -103,6 +103,31 @@ import Testing
     #expect(whole.metersGrid() == [1, 2, 3, 4, 5, 6])
   }
 
+  @Test func aCloudPastTheNeighbourSearchLimitIsAnErrorNamingTheStepAndTheWayOut() throws {
+    // The real limit is 2^31 - 2 points; a lowered one shows the same path.
+    let cloud = PointCloud(positions: (0..<12).map { Point3(Float($0), 0, 0) })
+    for (options, step) in [
+      (CleaningOptions(statistical: StatisticalOutlierOptions()), "statistical outlier removal"),
+      (
+        CleaningOptions(radius: RadiusOutlierOptions(radiusMeters: 1, minNeighbours: 1)),
+        "radius outlier removal"
+      ),
+      (CleaningOptions(normalNeighbours: 5), "normal estimation"),
+    ] {
+      let error = #expect(throws: CleaningSizeError.self) {
+        _ = try CleaningPipeline.run(cloud, options: options, neighbourPointLimit: 10)
+      }
+      #expect(error == CleaningSizeError(step: step, points: 12, limit: 10))
+      #expect(error?.description.contains("--voxel") == true)
+    }
+    // Merged first, the cloud fits and the step runs.
+    var merged = CleaningOptions(voxelSizeMeters: 2, normalNeighbours: 3)
+    merged.crop = nil
+    let result = try CleaningPipeline.run(cloud, options: merged, neighbourPointLimit: 10)
+    #expect(result.cloud.count == 6)
+    #expect(CleaningPipeline.neighbourStepPointLimit == Int(Int32.max) - 1)
+  }
+
   @Test func unprojectingANonFinitePoseIsAnError() throws {
     var frame = RecordingSamples.frame(index: 0, color: .none)
     frame.pose.worldFromCamera.columns.3.x = .infinity

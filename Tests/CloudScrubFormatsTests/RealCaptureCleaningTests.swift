@@ -68,8 +68,9 @@ struct RealCaptureCleaningTests {
 
   @Test func cleanedExportIsSmallerAndKeepsTheDeskAndTheMonitor() throws {
     let raw = try Self.merged()
-    let voxelOnly = CleaningPipeline.run(raw, options: CleaningOptions(voxelSizeMeters: 0.01)).cloud
-    let cleaned = CleaningPipeline.run(
+    let voxelOnly = try CleaningPipeline.run(raw, options: CleaningOptions(voxelSizeMeters: 0.01))
+      .cloud
+    let cleaned = try CleaningPipeline.run(
       raw,
       options: CleaningOptions(
         voxelSizeMeters: 0.01, statistical: StatisticalOutlierOptions(neighbours: 20, stdRatio: 2))

@@ -62,6 +62,6 @@ import Testing
     var options = CleaningOptions(heightBandMeters: -1...0.1)
     options.worldUp = .z
     let cloud = PointCloud(positions: Self.points)
-    #expect(CleaningPipeline.run(cloud, options: options).cloud.positions == [Point3(0, 3, 0)])
+    #expect(try CleaningPipeline.run(cloud, options: options).cloud.positions == [Point3(0, 3, 0)])
   }
 }
