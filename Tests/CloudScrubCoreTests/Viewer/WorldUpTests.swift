@@ -52,7 +52,7 @@ import Testing
     #expect(state.scene.up == .y && state.camera.up == .y)
   }
 
-  @Test func heightBandMeasuresAlongTheWorldsUpAxis() {
+  @Test func heightBandMeasuresAlongTheWorldsUpAxis() throws {
     // Heights along z: 0, 1.5, 0.2; along y: 3, 5, 4.
     #expect(
       Crop.mask(Self.points, box: nil, heightBandMeters: 0.1...2, up: .z) == [false, true, true])
