@@ -223,15 +223,15 @@ public final class GLBackend: RenderBackend {
     points.set("uBaseIndex", baseIndex)
     points.set("uFrameCount", min(u.frameCount, frameTable.count))
     points.set("uDimmed", Float(u.dimmed ? 1 : 0))
-    glActiveTexture(GLenum(GL_TEXTURE0))
-    frameTable.bind()
-    points.set("uFrameStarts", 0)
     if u.colorMode == .alignmentError {
+      // Written first: writing binds the buffer texture on the active unit.
       errorTable.write(u.frameErrors.errorsMeters)
       glActiveTexture(GLenum(GL_TEXTURE1))
       errorTable.bind()
-      glActiveTexture(GLenum(GL_TEXTURE0))
     }
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    frameTable.bind()
+    points.set("uFrameStarts", 0)
     points.set("uFrameErrors", 1)
     points.set("uErrorScaleMeters", u.frameErrors.scaleMeters)
     glBindVertexArray(target.vertexArray)
