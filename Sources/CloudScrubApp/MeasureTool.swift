@@ -7,19 +7,24 @@ enum MeasureTool {
   static let lineColor: (UInt8, UInt8, UInt8, UInt8) = (255, 215, 70, 255)
   static let markColor: (UInt8, UInt8, UInt8, UInt8) = (255, 255, 255, 255)
 
-  /// Overlay segments for `selection` (none when nothing is picked).
-  static func lines(_ selection: PointSelection) -> [LineVertex] {
+  /// Overlay segments for `selection` (none when nothing is picked), the crosses a
+  /// hundredth of `scene`'s size.
+  static func lines(_ selection: PointSelection, scene: ViewerScene) -> [LineVertex] {
+    var markMeters: Float = 0.01
+    if let b = scene.bounds {
+      markMeters = max(0.002, 0.01 * max(b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z))
+    }
     var vertices: [LineVertex] = []
     let ends = [selection.measureStart, selection.measureEnd].compactMap { $0 }
     if ends.count == 2 {
       vertices.append(LineVertex(Self.vector(ends[0].positionMeters), lineColor))
       vertices.append(LineVertex(Self.vector(ends[1].positionMeters), lineColor))
     }
-    // Crosses as large as a hundredth of the distance, at least 5 mm.
-    let size = Float(max(0.005, (selection.distanceMeters ?? 0) * 0.01))
-    for end in ends { vertices += cross(at: end.positionMeters, sizeMeters: size, lineColor) }
+    for end in ends {
+      vertices += cross(at: end.positionMeters, sizeMeters: markMeters, lineColor)
+    }
     if let picked = selection.picked, !ends.contains(picked) {
-      vertices += cross(at: picked.positionMeters, sizeMeters: 0.005, markColor)
+      vertices += cross(at: picked.positionMeters, sizeMeters: markMeters, markColor)
     }
     return vertices
   }

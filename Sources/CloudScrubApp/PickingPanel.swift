@@ -17,7 +17,7 @@ enum PickingPanel {
     let selection = session.selection
     let measuring = selection.mode == .measure
     guard selection.picked != nil || measuring else { return }
-    let height: Float = measuring ? 200 : 150
+    let height: Float = measuring ? 190 : 128
     defer { csui_end() }
     guard
       csui_begin(

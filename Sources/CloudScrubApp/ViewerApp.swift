@@ -181,7 +181,7 @@ public final class ViewerApp {
       let newImages = previews.update(for: session)
       let preview = cleaningPreview.update(
         enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
-      let lines = cropLines() + MeasureTool.lines(session.selection)
+      let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
       let signature = SceneSignature(
         state: session.state, points: session.content.store.count,
@@ -358,6 +358,12 @@ public final class ViewerApp {
   /// Picks the shown point under a click at `cursor` (3D-view pixels, top-left origin)
   /// for the picking panel, or the next end of a measurement.
   private func pick(at cursor: SIMD2<Float>) {
+    let state = session.state
+    // A press on a panel the frame before had not yet seen hovered reaches the scene
+    // too; one outside the 3D view picks nothing and keeps what was picked.
+    guard cursor.x >= 0, cursor.y >= 0, cursor.x < Float(state.viewportWidth),
+      cursor.y < Float(state.viewportHeight)
+    else { return }
     let store = session.content.store
     let request = PickRequest(
       state: session.state, frameRanges: store.frameRanges, cursorPixels: cursor,
