@@ -109,3 +109,52 @@ import Testing
     #expect(CPUPointShading.errorColor(-1, scaleMeters: 0.05, dimmed: false) & 0xFF == 115)
   }
 }
+
+/// What the scene renderer hands the backend in the alignment-error mode.
+@Suite struct AlignmentErrorUniformTests {
+  static func uniforms(_ backend: RecordingRenderBackend) -> [PointUniforms] {
+    backend.events.compactMap { event -> PointUniforms? in
+      if case .drawPoints(_, _, _, let uniforms) = event { return uniforms }
+      return nil
+    }
+  }
+
+  @Test func theTableGoesWithTheErrorModeOnly() throws {
+    let backend = RecordingRenderBackend()
+    let points = store(framePointCounts: [3, 4, 5])
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: points)
+    var state = loadedState(points)
+    state.apply(.playback(.jumpToEnd))
+    let errors = FrameAlignmentErrors(residualsMeters: [nil, 0.03])
+    renderer.draw(state: state, store: points, frameErrors: errors)
+    #expect(Self.uniforms(backend).allSatisfy { $0.frameErrors == FrameErrorTable() })
+    backend.clearEvents()
+    state.apply(.display(.setColorMode(.alignmentError)))
+    renderer.draw(state: state, store: points, frameErrors: errors)
+    let drawn = Self.uniforms(backend)
+    #expect(!drawn.isEmpty)
+    // One value a store frame: frame 2 is past the errors, so unmeasured.
+    #expect(drawn.allSatisfy { $0.frameErrors.errorsMeters == [-1, 0.03, -1] })
+    #expect(drawn.allSatisfy { $0.frameErrors.scaleMeters == 0.03 })
+  }
+
+  @Test func aWholeFrameReplacementTakesItsFramesError() throws {
+    let backend = RecordingRenderBackend()
+    let points = store(framePointCounts: [3, 4, 5])
+    let renderer = SceneRenderer(backend: backend)
+    try renderer.sync(with: points)
+    var state = loadedState(points)
+    state.apply(.playback(.setMode(.currentFrameOnly)))
+    state.apply(.playback(.seek(frame: 1)))
+    state.apply(.display(.setColorMode(.alignmentError)))
+    let replacement = OverlayPoints(backend: backend)
+    try replacement.replace(with: store(framePointCounts: [6]))
+    renderer.draw(
+      state: state, store: points, pass: [0..<0], continuing: false, replacement: replacement,
+      frameErrors: FrameAlignmentErrors(residualsMeters: [0.01, 0.02, 0.04]))
+    let drawn = Self.uniforms(backend)
+    #expect(drawn.count >= 1)
+    #expect(drawn.allSatisfy { $0.frameErrors.errorsMeters == [0.02] && $0.frameCount == 1 })
+  }
+}
