@@ -106,6 +106,12 @@ struct RenderRequest {
       guard let mode = PointColorMode(rawValue: text) else {
         throw UsageError("--color is rgb, height, depth, confidence or frame, not '\(text)'")
       }
+      // The window gets each frame's alignment error from its provider; render has no
+      // source of the errors yet, and a picture of grey points would say nothing.
+      guard mode != .alignmentError else {
+        throw UsageError(
+          "--color error needs each frame's alignment error, which render does not compute yet")
+      }
       commands.append(.display(.setColorMode(mode)))
     }
     mergeMeters = try RecordingFlags.ingestMerge(parsed)
