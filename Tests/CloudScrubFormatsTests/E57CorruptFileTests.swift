@@ -50,7 +50,9 @@ import Testing
     #expect(
       try reason(Array(bytes[0..<(20 * 1024)]))
         == .lengthMismatch(declaredBytes: UInt64(bytes.count), fileBytes: 20 * 1024))
-    #expect(try reason(Array(bytes[0..<500])) == .truncated(what: "the first page", neededBytes: 1024, fileBytes: 500))
+    #expect(
+      try reason(Array(bytes[0..<500]))
+        == .truncated(what: "the first page", neededBytes: 1024, fileBytes: 500))
     #expect(try reason(Array("ply\nformat ascii 1.0\n".utf8)) == .notE57)
   }
 
@@ -58,7 +60,10 @@ import Testing
     let prototype = """
       <cartesianX type="Float"/><cartesianY type="Float"/><cartesianZ type="Float"/>
       """
-    let packet = E57TestFiles.dataPacket([[UInt8](repeating: 0, count: 24), [UInt8](repeating: 0, count: 24), [UInt8](repeating: 0, count: 24)])
+    let packet = E57TestFiles.dataPacket([
+      [UInt8](repeating: 0, count: 24), [UInt8](repeating: 0, count: 24),
+      [UInt8](repeating: 0, count: 24),
+    ])
     let bytes = E57TestFiles.file(sections: [[packet]]) {
       E57TestFiles.xml(scans: [
         E57TestFiles.scan(offset: $0[0], count: 4_000_000_000_000, prototype: prototype)
@@ -107,7 +112,9 @@ import Testing
   }
 
   @Test func deepXMLIsRefusedAtItsLimit() throws {
-    let deep = String(repeating: "<a type=\"Structure\">", count: 100) + String(repeating: "</a>", count: 100)
+    let deep =
+      String(repeating: "<a type=\"Structure\">", count: 100)
+      + String(repeating: "</a>", count: 100)
     let bytes = E57TestFiles.file(sections: []) { _ in
       "<e57Root type=\"Structure\">" + deep + "</e57Root>"
     }
@@ -121,12 +128,17 @@ import Testing
       try reason(patched(bytes, at: 32, with: huge))
         == .xmlTooLarge(bytes: 1 << 40, limitBytes: E57Reader.maximumXMLBytes))
     let past = E57TestFiles.littleEndian(UInt64(1) << 30)
-    #expect(try reason(patched(bytes, at: 24, with: past)) == .badOffset(what: "XML section", offset: 1 << 30))
+    #expect(
+      try reason(patched(bytes, at: 24, with: past))
+        == .badOffset(what: "XML section", offset: 1 << 30))
   }
 
   @Test func malformedXMLNamesWhatIsWrong() throws {
     let cases: [(String, String)] = [
-      ("<!DOCTYPE e57Root [<!ENTITY a \"b\">]><e57Root/>", "a document type declaration or other '<!' markup before the root"),
+      (
+        "<!DOCTYPE e57Root [<!ENTITY a \"b\">]><e57Root/>",
+        "a document type declaration or other '<!' markup before the root"
+      ),
       ("<e57Root type=\"Structure\"><data3D></e57Root>", "</e57Root> closes <data3D>"),
       ("<e57Root type=\"Structure\">&bogus;</e57Root>", "unknown reference &bogus;"),
     ]
@@ -142,14 +154,17 @@ import Testing
 
   @Test func aScanWithoutPointsOrCoordinatesIsNamed() throws {
     let noPoints = E57TestFiles.file(sections: []) { _ in
-      E57TestFiles.xml(scans: ["<vectorChild type=\"Structure\"><name type=\"String\"/></vectorChild>"])
+      E57TestFiles.xml(scans: [
+        "<vectorChild type=\"Structure\"><name type=\"String\"/></vectorChild>"
+      ])
     }
     #expect(try reason(noPoints) == .missingElement(path: "/e57Root/data3D/0/points"))
     let packet = E57TestFiles.dataPacket([[1]])
     let rowsOnly = E57TestFiles.file(sections: [[packet]]) {
       E57TestFiles.xml(scans: [
         E57TestFiles.scan(
-          offset: $0[0], count: 1, prototype: "<rowIndex type=\"Integer\" minimum=\"0\" maximum=\"255\"/>")
+          offset: $0[0], count: 1,
+          prototype: "<rowIndex type=\"Integer\" minimum=\"0\" maximum=\"255\"/>")
       ])
     }
     #expect(try reason(rowsOnly) == .noCoordinates(scan: 0, fields: ["rowIndex"]))

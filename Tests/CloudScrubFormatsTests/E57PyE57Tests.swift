@@ -25,7 +25,8 @@ import Testing
   static func pyenvPythons() -> [String] {
     let root = NSHomeDirectory() + "/.pyenv/versions"
     let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-    return ["/root/.pyenv/shims/python3"] + versions.sorted().map { root + "/" + $0 + "/bin/python3" }
+    return ["/root/.pyenv/shims/python3"]
+      + versions.sorted().map { root + "/" + $0 + "/bin/python3" }
   }
 
   static var available: Bool { python != nil }

@@ -31,7 +31,9 @@ import Testing
     let first = E57TestFiles.dataPacket([
       Array(x[0..<3]), Array(y[0..<1]), Array(z[0..<12]), red, green, [], state,
     ])
-    let second = E57TestFiles.dataPacket([Array(x[3...]), Array(y[1...]), Array(z[12...]), [], [], [], []])
+    let second = E57TestFiles.dataPacket([
+      Array(x[3...]), Array(y[1...]), Array(z[12...]), [], [], [], [],
+    ])
     return E57TestFiles.file(sections: [[first, second]]) { offsets in
       E57TestFiles.xml(scans: [
         E57TestFiles.scan(
@@ -116,6 +118,31 @@ import Testing
     #expect(contents.cloud.positions == [Point3(1, 2, 3), Point3(6, 2, 3)])
     #expect(contents.scans.map(\.pointRange) == [0..<1, 1..<2])
     #expect(contents.guid == "{test}")
+  }
+
+  @Test func floatColoursMapThroughTheirLimitsAndNaNReadsAsZero() throws {
+    let prototype = """
+      <cartesianX type="Float" precision="single"/><cartesianY type="Float" precision="single"/>
+      <cartesianZ type="Float" precision="single"/><colorRed type="Float" precision="single"/>
+      <colorGreen type="Float" precision="single"/><colorBlue type="Float" precision="single"/>
+      """
+    let limits = """
+      <colorLimits type="Structure"><colorRedMinimum type="Float"/>
+      <colorRedMaximum type="Float">1</colorRedMaximum><colorGreenMinimum type="Float"/>
+      <colorGreenMaximum type="Float">1</colorGreenMaximum><colorBlueMinimum type="Float"/>
+      <colorBlueMaximum type="Float">1</colorBlueMaximum></colorLimits>
+      """
+    let streams = [[Float(0)], [0], [0], [0.5], [Float.nan], [2]].map { values in
+      values.flatMap { E57TestFiles.littleEndian($0.bitPattern) }
+    }
+    let bytes = E57TestFiles.file(sections: [[E57TestFiles.dataPacket(streams)]]) {
+      E57TestFiles.xml(scans: [
+        E57TestFiles.scan(offset: $0[0], count: 1, prototype: prototype, extra: limits)
+      ])
+    }
+    let cloud = try E57Reader.read(url: URL(fileURLWithPath: try E57TestFiles.write(bytes)))
+    // 0.5 of 0…1 → 128 (rounded); NaN → 0; 2 clamps to 255.
+    #expect(cloud.colors == [RGB8(128, 0, 255)])
   }
 
   @Test func theSignatureIsRecognisedByContent() {

@@ -53,7 +53,9 @@ import Testing
     let url = try Self.folder().appendingPathComponent("helix.e57")
     let provenance = E57Provenance(
       software: "CloudScrub test", description: "a helix",
-      entries: [.init(name: "source", value: "synthetic ]]> helix"), .init(name: "frames", value: "0-9")])
+      entries: [
+        .init(name: "source", value: "synthetic ]]> helix"), .init(name: "frames", value: "0-9"),
+      ])
     try E57Writer.write(cloud: Self.helix, provenance: provenance, to: url)
     let contents = try E57Reader.contents(of: url.path)
     #expect(contents.cloud.positions == Self.helix.positions)
@@ -87,16 +89,18 @@ import Testing
     try E57Writer.write(scans: scans, provenance: E57Provenance(), to: url)
     let contents = try E57Reader.contents(of: url.path)
     #expect(contents.scans.count == 2)
-    #expect(contents.scans[1].worldFromScan.rowMajor.enumerated().allSatisfy {
-      abs($0.element - turned.rowMajor[$0.offset]) < 1e-12
-    })
+    #expect(
+      contents.scans[1].worldFromScan.rowMajor.enumerated().allSatisfy {
+        abs($0.element - turned.rowMajor[$0.offset]) < 1e-12
+      })
     // Frame order: frame 0's points, then frame 1's, each back in world coordinates.
     let expected = [Point3(0, 2, 0), Point3(0.5, 0.5, 0.5), Point3(1, 0, 0), Point3(3, 1, -1)]
     for (point, want) in zip(contents.cloud.positions, expected) {
       #expect(abs(point.x - want.x) < 1e-5 && abs(point.y - want.y) < 1e-5)
       #expect(abs(point.z - want.z) < 1e-5)
     }
-    #expect(contents.cloud.colors == [RGB8(4, 5, 6), RGB8(10, 11, 12), RGB8(1, 2, 3), RGB8(7, 8, 9)])
+    #expect(
+      contents.cloud.colors == [RGB8(4, 5, 6), RGB8(10, 11, 12), RGB8(1, 2, 3), RGB8(7, 8, 9)])
   }
 
   @Test func nonFinitePointsAreLeftOutAndEmptyCloudsWrite() throws {
@@ -104,11 +108,13 @@ import Testing
     let cloud = PointCloud(
       positions: [Point3(1, 2, 3), Point3(.nan, 0, 0), Point3(4, 5, 6)],
       colors: [RGB8(1, 1, 1), RGB8(2, 2, 2), RGB8(3, 3, 3)])
-    try E57Writer.write(cloud: cloud, provenance: E57Provenance(), to: folder.appendingPathComponent("n.e57"))
+    try E57Writer.write(
+      cloud: cloud, provenance: E57Provenance(), to: folder.appendingPathComponent("n.e57"))
     let back = try E57Reader.read(url: folder.appendingPathComponent("n.e57"))
     #expect(back.positions == [Point3(1, 2, 3), Point3(4, 5, 6)])
     #expect(back.colors == [RGB8(1, 1, 1), RGB8(3, 3, 3)])
-    try E57Writer.write(cloud: PointCloud(), provenance: E57Provenance(), to: folder.appendingPathComponent("e.e57"))
+    try E57Writer.write(
+      cloud: PointCloud(), provenance: E57Provenance(), to: folder.appendingPathComponent("e.e57"))
     #expect(try E57Reader.read(url: folder.appendingPathComponent("e.e57")).isEmpty)
   }
 

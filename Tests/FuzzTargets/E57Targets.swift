@@ -32,15 +32,21 @@ enum E57Targets {
         entries: [.init(name: "source", value: "synthetic")])
       let writers: [(String, (URL) throws -> Void)] = [
         ("colour", { try E57Writer.write(cloud: scene, provenance: provenance, to: $0) }),
-        ("plain", {
-          try E57Writer.write(
-            cloud: PointCloud(positions: scene.positions), provenance: provenance, to: $0)
-        }),
-        ("frames", {
-          try E57Writer.write(
-            scans: E57Scan.perFrame(framed) { $0 == 1 ? turned : .identity },
-            provenance: provenance, to: $0)
-        }),
+        (
+          "plain",
+          {
+            try E57Writer.write(
+              cloud: PointCloud(positions: scene.positions), provenance: provenance, to: $0)
+          }
+        ),
+        (
+          "frames",
+          {
+            try E57Writer.write(
+              scans: E57Scan.perFrame(framed) { $0 == 1 ? turned : .identity },
+              provenance: provenance, to: $0)
+          }
+        ),
       ]
       return writers.compactMap { name, write in
         let url = URL(fileURLWithPath: Scratch.folder + "/seed-\(name).e57")

@@ -23,7 +23,8 @@ enum E57FieldEncoding: Equatable, Sendable {
   func value(ofBits bits: UInt64) -> Double {
     switch self {
     case .float(let single):
-      return single ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
+      return single
+        ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
     case .integer(let minimum, _):
       return Double(minimum &+ Int64(bitPattern: bits))
     case .scaledInteger(let minimum, _, let scale, let offset):
@@ -62,7 +63,8 @@ struct E57Field: Equatable, Sendable {
       case "Float":
         let precision = child.attributes["precision"] ?? "double"
         guard precision == "single" || precision == "double" else {
-          throw .badElement(path: where_, message: "precision '\(precision)' is not single or double")
+          throw .badElement(
+            path: where_, message: "precision '\(precision)' is not single or double")
         }
         out.append(E57Field(name: name, encoding: .float(single: precision == "single")))
       case "Integer", "ScaledInteger":

@@ -35,7 +35,8 @@ final class E57PagedFile {
       throw E57Error(error, path: path)
     }
     guard header.physicalLength == size, size % UInt64(E57Pages.pageSize) == 0 else {
-      throw E57Error(.lengthMismatch(declaredBytes: header.physicalLength, fileBytes: size), path: path)
+      throw E57Error(
+        .lengthMismatch(declaredBytes: header.physicalLength, fileBytes: size), path: path)
     }
     try checkPage(0)
   }

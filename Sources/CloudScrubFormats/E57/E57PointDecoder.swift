@@ -66,7 +66,8 @@ struct E57PointDecoder {
     let limit = (sectionEnd - dataStart) * 8 / UInt64(max(scan.bitsPerRecord, 1))
     guard count <= limit else {
       throw E57Error(
-        .implausibleRecordCount(scan: scan.index, recordCount: count, limit: limit), path: file.path)
+        .implausibleRecordCount(scan: scan.index, recordCount: count, limit: limit), path: file.path
+      )
     }
     positions.reserveCapacity(positions.count + Int(count))
     colors?.reserveCapacity(positions.count + Int(count))
@@ -222,8 +223,11 @@ struct E57PointDecoder {
         var color = RGB8(128, 128, 128)
         if let rgb = roles.colors, roles.colorInvalid.map({ decoders[$0].value(k) == 0 }) ?? true {
           func channel(_ i: Int) -> UInt8 {
-            let unit = (decoders[rgb[i]].value(k) - limits[i].lowerBound)
+            let unit =
+              (decoders[rgb[i]].value(k) - limits[i].lowerBound)
               / (limits[i].upperBound - limits[i].lowerBound)
+            // A Float colour field may hold NaN, which no clamp turns into a number.
+            guard unit.isFinite else { return unit == .infinity ? 255 : 0 }
             return UInt8((min(max(unit, 0), 1) * 255).rounded())
           }
           color = RGB8(channel(0), channel(1), channel(2))
@@ -243,6 +247,7 @@ struct E57PointDecoder {
   }
 
   private func packetError(_ position: UInt64, _ message: String) -> E57Error {
-    E57Error(.badPacket(scan: scan.index, logicalOffset: position, message: message), path: file.path)
+    E57Error(
+      .badPacket(scan: scan.index, logicalOffset: position, message: message), path: file.path)
   }
 }

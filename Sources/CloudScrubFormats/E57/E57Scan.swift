@@ -53,7 +53,11 @@ public struct E57Scan: Equatable, Sendable {
     _ cloud: PointCloud, worldFromFrame: (Int) -> Transform3D?
   ) -> [E57Scan] {
     guard let attribute = cloud.attribute(named: "frame"), attribute.values.count == cloud.count
-    else { return [E57Scan(name: "scan 0", cloud: PointCloud(positions: cloud.positions, colors: cloud.colors))] }
+    else {
+      return [
+        E57Scan(name: "scan 0", cloud: PointCloud(positions: cloud.positions, colors: cloud.colors))
+      ]
+    }
     var members: [Int: [Int]] = [:]
     for index in 0..<cloud.count {
       members[Int(attribute.values.double(at: index)), default: []].append(index)

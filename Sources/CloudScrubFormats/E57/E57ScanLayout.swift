@@ -95,11 +95,14 @@ struct E57ScanLayout: Sendable {
       }
       if let limits {
         let where_ = path + "/colorLimits/color" + channel
-        low = try number(limits.child("color\(channel)Minimum"), default: low, path: where_ + "Minimum")
-        high = try number(limits.child("color\(channel)Maximum"), default: high, path: where_ + "Maximum")
+        low = try number(
+          limits.child("color\(channel)Minimum"), default: low, path: where_ + "Minimum")
+        high = try number(
+          limits.child("color\(channel)Maximum"), default: high, path: where_ + "Maximum")
       }
       guard low < high else {
-        throw .badElement(path: path + "/colorLimits", message: "color\(channel) range \(low)...\(high) is empty")
+        throw .badElement(
+          path: path + "/colorLimits", message: "color\(channel) range \(low)...\(high) is empty")
       }
       out.append(low...high)
     }
@@ -118,8 +121,10 @@ struct E57ScanLayout: Sendable {
       throw .badElement(path: path, message: "'\(text)' is not a finite number")
     }
     if element.type == "ScaledInteger" {
-      let scale = Double(element.attributes["scale"].map { String($0.trimmingWhitespace) } ?? "1") ?? 1
-      let offset = Double(element.attributes["offset"].map { String($0.trimmingWhitespace) } ?? "0") ?? 0
+      let scale =
+        Double(element.attributes["scale"].map { String($0.trimmingWhitespace) } ?? "1") ?? 1
+      let offset =
+        Double(element.attributes["offset"].map { String($0.trimmingWhitespace) } ?? "0") ?? 0
       value = value * scale + offset
     }
     return value

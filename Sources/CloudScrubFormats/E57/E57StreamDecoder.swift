@@ -94,12 +94,14 @@ struct E57StreamDecoder {
     case 4:
       if case .float(single: true) = encoding {
         for k in 0..<records {
-          let raw = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
+          let raw = UInt32(
+            littleEndian: start.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
           values.append(Double(Float(bitPattern: raw)))
         }
       } else {
         for k in 0..<records {
-          let raw = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
+          let raw = UInt32(
+            littleEndian: start.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
           values.append(encoding.value(ofBits: UInt64(raw)))
         }
       }

@@ -188,7 +188,8 @@ public enum E57Writer {
     }
     let kept = cloud.positions.indices.filter { isFinite(cloud.positions[$0]) }
     return PointCloud(
-      positions: kept.map { cloud.positions[$0] }, colors: cloud.colors.map { c in kept.map { c[$0] } })
+      positions: kept.map { cloud.positions[$0] },
+      colors: cloud.colors.map { c in kept.map { c[$0] } })
   }
 
   /// The unit quaternion (x, y, z, w) of a rigid transform's rotation, or nil when the
