@@ -127,6 +127,15 @@ import Testing
     #expect(
       try reason(patched(bytes, at: 32, with: huge))
         == .xmlTooLarge(bytes: 1 << 40, limitBytes: E57Reader.maximumXMLBytes))
+    // 60 MB of XML claimed in a one-page file: refused before 60 MB are allocated.
+    let long = E57TestFiles.littleEndian(UInt64(60 << 20))
+    guard
+      case .truncated(what: "the XML section", _, _)? = try reason(
+        patched(bytes, at: 32, with: long))
+    else {
+      Issue.record("no truncation error")
+      return
+    }
     let past = E57TestFiles.littleEndian(UInt64(1) << 30)
     #expect(
       try reason(patched(bytes, at: 24, with: past))

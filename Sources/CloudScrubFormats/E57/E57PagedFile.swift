@@ -81,7 +81,17 @@ final class E57PagedFile {
   }
 
   /// `count` logical bytes from `logical`.
+  ///
+  /// - Throws: as `read`, before allocating when the range runs past the file's end.
   func bytes(logical: UInt64, count: Int, what: String) throws -> [UInt8] {
+    let (end, overflow) = logical.addingReportingOverflow(UInt64(count))
+    guard !overflow, end <= logicalLength else {
+      throw E57Error(
+        .truncated(
+          what: what, neededBytes: overflow ? .max : E57Pages.physical(end),
+          fileBytes: header.physicalLength),
+        path: path)
+    }
     var out = [UInt8](repeating: 0, count: count)
     try out.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
