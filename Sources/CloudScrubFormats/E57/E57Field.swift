@@ -100,7 +100,7 @@ struct E57Field: Equatable, Sendable {
       // The standard's defaults: the whole 64-bit range.
       return name == "minimum" ? .min : .max
     }
-    guard let value = Int64(text.trimmingWhitespace) else {
+    guard let value = Int64(text.e57Trimmed) else {
       throw .badElement(path: path, message: "\(name) '\(text)' is not an integer")
     }
     return value
@@ -110,7 +110,7 @@ struct E57Field: Equatable, Sendable {
     _ element: E57XMLElement, _ name: String, default fallback: Double, path: String
   ) throws(E57ErrorReason) -> Double {
     guard let text = element.attributes[name] else { return fallback }
-    guard let value = Double(text.trimmingWhitespace), value.isFinite else {
+    guard let value = Double(text.e57Trimmed), value.isFinite else {
       throw .badElement(path: path, message: "\(name) '\(text)' is not a finite number")
     }
     return value
@@ -119,7 +119,7 @@ struct E57Field: Equatable, Sendable {
 
 extension String {
   /// The string without leading and trailing spaces, tabs and line breaks.
-  var trimmingWhitespace: Substring {
+  var e57Trimmed: Substring {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     guard let last = lastIndex(where: { !isSpace($0) }) else { return "" }

@@ -115,16 +115,16 @@ struct E57ScanLayout: Sendable {
     throws(E57ErrorReason) -> Double
   {
     guard let element else { return fallback }
-    let text = element.text.trimmingWhitespace
+    let text = element.text.e57Trimmed
     if text.isEmpty { return 0 }
     guard var value = Double(text), value.isFinite else {
       throw .badElement(path: path, message: "'\(text)' is not a finite number")
     }
     if element.type == "ScaledInteger" {
       let scale =
-        Double(element.attributes["scale"].map { String($0.trimmingWhitespace) } ?? "1") ?? 1
+        Double(element.attributes["scale"].map { String($0.e57Trimmed) } ?? "1") ?? 1
       let offset =
-        Double(element.attributes["offset"].map { String($0.trimmingWhitespace) } ?? "0") ?? 0
+        Double(element.attributes["offset"].map { String($0.e57Trimmed) } ?? "0") ?? 0
       value = value * scale + offset
     }
     return value
@@ -136,7 +136,7 @@ struct E57ScanLayout: Sendable {
     guard let text = element.attributes[name] else {
       throw .badElement(path: path, message: "has no \(name) attribute")
     }
-    guard let value = UInt64(text.trimmingWhitespace) else {
+    guard let value = UInt64(text.e57Trimmed) else {
       throw .badElement(path: path, message: "\(name) '\(text)' is not a non-negative integer")
     }
     return value
