@@ -141,6 +141,21 @@ struct RecordingInfo {
     return ([path] + lines).joined(separator: "\n")
   }
 
+  /// One line a stretch of frames whose alignment error stands out (worst first):
+  /// frames, times, the worst frame and its error, the mean.
+  static func stretchLines(_ errors: FrameAlignmentErrors, times: [Double]) -> [String] {
+    errors.worstStretches().map { stretch in
+      func time(_ frame: Int) -> String {
+        times.indices.contains(frame) ? PLYBenchmark.fixed(times[frame] - (times.first ?? 0), 2) : "?"
+      }
+      let frames = stretch.frames
+      return "frames \(frames.lowerBound)-\(frames.upperBound) "
+        + "(\(time(frames.lowerBound))-\(time(frames.upperBound)) s): worst "
+        + "\(PLYBenchmark.fixed(Double(stretch.worstMeters) * 1000, 1)) mm at frame "
+        + "\(stretch.worstFrame), mean \(PLYBenchmark.fixed(Double(stretch.meanMeters) * 1000, 1)) mm"
+    }
+  }
+
   private func fixed(_ value: Double, _ digits: Int) -> String {
     PLYBenchmark.fixed(value, digits)
   }
