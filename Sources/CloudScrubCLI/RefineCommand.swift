@@ -51,6 +51,13 @@ enum RefineCommand {
     Terminal.out(summary(before: before, after: refined, output: output))
   }
 
+  /// `source` with refined poses, for `export --refine`; says on standard error how far
+  /// the cameras moved.
+  static func refined(_ source: any RecordingSource, path: String) throws -> any RecordingSource {
+    let result = try measure(source, label: "refining \(path)", refine: true)
+    return try PosesReplacedRecording(source, poses: result.poses)
+  }
+
   /// Runs the alignment pass with a progress line.
   static func measure(_ source: any RecordingSource, label: String, refine: Bool) throws
     -> DriftAlignment.Result

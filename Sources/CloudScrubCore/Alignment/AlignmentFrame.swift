@@ -31,6 +31,9 @@ public struct AlignmentFrame: Sendable {
   public var normalsInCamera: [SIMD3<Float>]
   /// The pose the recording gives, for OpenCV camera axes.
   public var worldFromCamera: Transform3D
+  /// The distance between neighbouring subsampled points at the frame's median depth
+  /// (stride / fx × depth); 0 for a frame without points.
+  public var pointSpacingMeters: Float = 0
 
   public init(
     timestampSeconds: Double, pointsInCamera: [SIMD3<Float>], normalsInCamera: [SIMD3<Float>],
@@ -119,5 +122,9 @@ public struct AlignmentFrame: Sendable {
     pointsInCamera = points
     normalsInCamera = normals
     worldFromCamera = frame.pose.worldFromOpenCVCamera
+    if !points.isEmpty {
+      let depths = points.map(\.z).sorted()
+      pointSpacingMeters = depths[depths.count / 2] * Float(stride) / fx
+    }
   }
 }

@@ -8,18 +8,20 @@ public struct AlignmentOptions: Equatable, Sendable {
   public var depthRangeMeters: ClosedRange<Float>
   /// Pixels below this confidence are not used (frames without confidence pass).
   public var minConfidence: ConfidenceLevel
-  /// The model's voxel edge: each voxel keeps the mean position and mean normal of the
-  /// points that fell in it, a small plane.
-  public var voxelSizeMeters: Float
+  /// The model's voxel edge: each voxel keeps the points that fell in it as a small
+  /// plane. nil (the default): the spacing of the first measured frame's subsample at
+  /// its median depth (`AlignmentFrame.pointSpacingMeters`), within 1–6 cm, so that a
+  /// desk seen from 60 cm and a room seen from 3 m are both modelled at their scale.
+  public var voxelSizeMeters: Float?
   /// The error's model holds the frames of this many seconds before a frame.
   public var errorWindowSeconds: Double
   /// Refinement's model holds the frames of this many seconds before a frame; nil: every
   /// frame before it (so later frames are held to the first ones).
   public var refinementWindowSeconds: Double?
-  /// Point-to-plane distances past this are not correspondences (refinement).
-  public var maxCorrespondenceMeters: Float
-  /// The Huber kernel's threshold: residuals past it are weighted down (refinement).
-  public var huberMeters: Float
+  /// The Tukey biweight kernel's width: a point-to-plane distance r weighs
+  /// (1 − (r / c)²)², and nothing past c (so a point on another surface, or on an
+  /// object that moved, does not pull).
+  public var tukeyMeters: Float
   /// Gauss–Newton iterations at most per frame (refinement).
   public var maxIterations: Int
   /// A frame needs this many points on model planes to be measured or refined.
@@ -27,9 +29,9 @@ public struct AlignmentOptions: Equatable, Sendable {
 
   public init(
     pointsPerFrame: Int = 2000, depthRangeMeters: ClosedRange<Float> = 0.1...4,
-    minConfidence: ConfidenceLevel = .medium, voxelSizeMeters: Float = 0.04,
+    minConfidence: ConfidenceLevel = .medium, voxelSizeMeters: Float? = nil,
     errorWindowSeconds: Double = 2, refinementWindowSeconds: Double? = nil,
-    maxCorrespondenceMeters: Float = 0.05, huberMeters: Float = 0.01, maxIterations: Int = 10,
+    tukeyMeters: Float = 0.025, maxIterations: Int = 10,
     minMatches: Int = 50
   ) {
     self.pointsPerFrame = pointsPerFrame
@@ -38,10 +40,14 @@ public struct AlignmentOptions: Equatable, Sendable {
     self.voxelSizeMeters = voxelSizeMeters
     self.errorWindowSeconds = errorWindowSeconds
     self.refinementWindowSeconds = refinementWindowSeconds
-    self.maxCorrespondenceMeters = maxCorrespondenceMeters
-    self.huberMeters = huberMeters
+    self.tukeyMeters = tukeyMeters
     self.maxIterations = maxIterations
     self.minMatches = minMatches
+  }
+
+  /// The voxel size for a recording whose first frame is `frame`.
+  public func voxelSize(for frame: AlignmentFrame) -> Float {
+    voxelSizeMeters ?? min(max(frame.pointSpacingMeters, 0.01), 0.06)
   }
 
   /// The pixel stride that gives about `pointsPerFrame` pixels of a `width` × `height`

@@ -13,7 +13,7 @@ public struct FrameAlignment: Sendable {
 /// The alignment pass, fed one frame at a time in timeline order: measures each frame's
 /// alignment error against the frames before it and, when asked, first refines its pose.
 ///
-/// **Alignment error.** The model is a `SurfelVoxelMap` (4 cm voxels by default, each a
+/// **Alignment error.** The model is a `SurfelVoxelMap` (voxels of about the subsample's spacing, each a
 /// small plane through its points' mean) of the frames of the last `errorWindowSeconds`
 /// before the frame, under the poses in use. The frame's subsampled points are
 /// registered to it (`PointToPlaneRegistration`: robust point-to-plane ICP from the
@@ -41,22 +41,28 @@ public struct FrameAligner: Sendable {
   public let refines: Bool
   /// How many frames have been added.
   public private(set) var frameCount = 0
-  private var errorModel: SurfelVoxelMap
+  /// The models' voxel size, fixed by the first frame (`AlignmentOptions.voxelSize`).
+  public private(set) var voxelSizeMeters: Float?
+  private var errorModel = SurfelVoxelMap(voxelSizeMeters: 0.04)
   private var errorWindow = FrameWindow()
-  private var refinementModel: SurfelVoxelMap
+  private var refinementModel = SurfelVoxelMap(voxelSizeMeters: 0.04)
   private var refinementWindow = FrameWindow()
   private var correction = Transform3D.identity
 
   public init(options: AlignmentOptions = AlignmentOptions(), refines: Bool) {
     self.options = options
     self.refines = refines
-    errorModel = SurfelVoxelMap(voxelSizeMeters: options.voxelSizeMeters)
-    refinementModel = SurfelVoxelMap(voxelSizeMeters: options.voxelSizeMeters)
   }
 
   /// Measures (and with `refines`, first refines) the next frame, then adds it to the
   /// models.
   public mutating func add(_ frame: AlignmentFrame) -> FrameAlignment {
+    if voxelSizeMeters == nil {
+      let size = options.voxelSize(for: frame)
+      voxelSizeMeters = size
+      errorModel = SurfelVoxelMap(voxelSizeMeters: size)
+      refinementModel = SurfelVoxelMap(voxelSizeMeters: size)
+    }
     var pose = frame.worldFromCamera
     if refines {
       let start = correction * frame.worldFromCamera

@@ -6,9 +6,14 @@ import Foundation
 /// pose) by a small rotation ω about their centroid c and a translation t, and
 /// minimises Σ w · (n · (p + ω × (p − c) + t − q))² over the points whose voxel in the
 /// model has a plane (q, n) and whose distance to it is under
-/// `maxCorrespondenceMeters`, with Huber weights w (1 within `huberMeters`, δ / |r|
-/// past it). The 6 × 6 system is damped by 10⁻⁶ of its mean diagonal so that directions
-/// the scene leaves free (sliding along a single wall) stay where they started.
+/// `tukeyMeters`, with Tukey biweights w = (1 − (r / c)²)² and a depth weight 1 / max(z², 0.25) (depth noise grows with depth).
+///
+/// Directions the scene leaves free or nearly so (sliding along a single wall, or
+/// along the line where a desk meets a monitor) would otherwise be moved by noise: the
+/// step is solved in the eigenbasis of the 6 × 6 system, rotations scaled by the
+/// points' spread so that both compare as lengths, and only along eigenvectors whose
+/// eigenvalue is at least `weakDirectionRatio` of the largest; the others stay where
+/// they started.
 struct PointToPlaneRegistration {
   var options: AlignmentOptions
 
@@ -34,8 +39,15 @@ struct PointToPlaneRegistration {
     var centroidInCamera = SIMD3<Double>.zero
     for p in points { centroidInCamera += SIMD3<Double>(p) }
     centroidInCamera /= Double(points.count)
-    let maxDistance = options.maxCorrespondenceMeters
-    let huber = options.huberMeters
+    var spread = 0.0
+    for p in points {
+      let d = SIMD3<Double>(p) - centroidInCamera
+      spread += (d * d).sum()
+    }
+    // The points' RMS distance from their centroid: rotations times it are lengths, so
+    // rotation and translation compare in one unit when weak directions are found.
+    let spreadMeters = max((spread / Double(points.count)).squareRoot(), 0.05)
+    let tukey = options.tukeyMeters
     while iterations < options.maxIterations {
       iterations += 1
       let transform = FloatRigid(pose)
@@ -50,10 +62,11 @@ struct PointToPlaneRegistration {
             guard let plane = model.plane(containing: world) else { continue }
             let n = plane.normal
             let r = (n * (world - plane.point)).sum()
-            guard abs(r) < maxDistance else { continue }
+            guard abs(r) < tukey else { continue }
             // Depth noise grows with depth²: nearer points say more.
             let depthWeight = 1 / max(p.z * p.z, 0.25)
-            let w = Double(depthWeight * (abs(r) <= huber ? 1 : huber / abs(r)))
+            let u = 1 - (r / tukey) * (r / tukey)
+            let w = Double(depthWeight * u * u)
             let arm = world - c
             let j = SIMD8<Double>(
               Double(arm.y * n.z - arm.z * n.y), Double(arm.z * n.x - arm.x * n.z),
@@ -73,11 +86,7 @@ struct PointToPlaneRegistration {
         return Result(worldFromCamera: initial, matches: 0, iterations: iterations)
       }
       for row in 0..<6 { for column in 0..<row { h[row * 6 + column] = h[column * 6 + row] } }
-      var diagonal = 0.0
-      for i in 0..<6 { diagonal += h[i * 6 + i] }
-      let damping = 1e-6 * diagonal / 6
-      for i in 0..<6 { h[i * 6 + i] += damping }
-      guard let step = Self.solve(h, g.map { -$0 }) else { break }
+      guard let step = Self.constrainedStep(h, g, lengthMeters: spreadMeters) else { break }
       let omega = SIMD3(step[0], step[1], step[2])
       let shift = SIMD3(step[3], step[4], step[5])
       let rotation = Transform3D(axisAngle: omega)
@@ -92,35 +101,81 @@ struct PointToPlaneRegistration {
     return Result(worldFromCamera: pose, matches: matches, iterations: iterations)
   }
 
-  /// Solves the symmetric positive definite 6 × 6 system `a x = b` by Cholesky; nil when
-  /// it is not positive definite.
-  static func solve(_ a: [Double], _ b: [Double]) -> [Double]? {
-    var l = [Double](repeating: 0, count: 36)
-    for i in 0..<6 {
-      for j in 0...i {
-        var sum = a[i * 6 + j]
-        for k in 0..<j { sum -= l[i * 6 + k] * l[j * 6 + k] }
-        if i == j {
-          guard sum > 0, sum.isFinite else { return nil }
-          l[i * 6 + i] = sum.squareRoot()
-        } else {
-          l[i * 6 + j] = sum / l[j * 6 + j]
+  /// Eigenvalues below this fraction of the largest count as directions the scene does
+  /// not constrain.
+  static let weakDirectionRatio = 0.02
+
+  /// The Gauss–Newton step −H⁻¹ g restricted to the well-constrained directions of H
+  /// (upper triangle filled, row-major 6 × 6); nil when H has no such direction.
+  static func constrainedStep(_ h: [Double], _ g: [Double], lengthMeters: Double) -> [Double]? {
+    let scale = [lengthMeters, lengthMeters, lengthMeters, 1, 1, 1].map { 1 / $0 }
+    var a = [Double](repeating: 0, count: 36)
+    for row in 0..<6 {
+      for column in row..<6 {
+        let value = h[row * 6 + column] * scale[row] * scale[column]
+        a[row * 6 + column] = value
+        a[column * 6 + row] = value
+      }
+    }
+    let (values, vectors) = jacobiEigen(a)
+    guard let largest = values.max(), largest > 0, largest.isFinite else { return nil }
+    var step = [Double](repeating: 0, count: 6)
+    for k in 0..<6 where values[k] >= weakDirectionRatio * largest {
+      var projection = 0.0
+      for i in 0..<6 { projection += vectors[i * 6 + k] * (-g[i] * scale[i]) }
+      let amount = projection / values[k]
+      for i in 0..<6 { step[i] += amount * vectors[i * 6 + k] }
+    }
+    for i in 0..<6 { step[i] *= scale[i] }
+    return step
+  }
+
+  /// Eigenvalues and eigenvectors (column k of the row-major result belongs to value k)
+  /// of a symmetric 6 × 6 matrix, by cyclic Jacobi rotations.
+  static func jacobiEigen(_ matrix: [Double]) -> (values: [Double], vectors: [Double]) {
+    var a = matrix
+    var v = [Double](repeating: 0, count: 36)
+    for i in 0..<6 { v[i * 6 + i] = 1 }
+    for _ in 0..<30 {
+      var off = 0.0
+      var total = 0.0
+      for i in 0..<6 {
+        for j in 0..<6 {
+          total += a[i * 6 + j] * a[i * 6 + j]
+          if i != j { off += a[i * 6 + j] * a[i * 6 + j] }
+        }
+      }
+      if off <= 1e-24 * total { break }
+      for p in 0..<5 {
+        for q in (p + 1)..<6 {
+          let apq = a[p * 6 + q]
+          guard abs(apq) > 1e-300 else { continue }
+          let theta = (a[q * 6 + q] - a[p * 6 + p]) / (2 * apq)
+          let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
+          let c = 1 / (t * t + 1).squareRoot()
+          let s = t * c
+          for k in 0..<6 {
+            let akp = a[k * 6 + p]
+            let akq = a[k * 6 + q]
+            a[k * 6 + p] = c * akp - s * akq
+            a[k * 6 + q] = s * akp + c * akq
+          }
+          for k in 0..<6 {
+            let apk = a[p * 6 + k]
+            let aqk = a[q * 6 + k]
+            a[p * 6 + k] = c * apk - s * aqk
+            a[q * 6 + k] = s * apk + c * aqk
+          }
+          for k in 0..<6 {
+            let vkp = v[k * 6 + p]
+            let vkq = v[k * 6 + q]
+            v[k * 6 + p] = c * vkp - s * vkq
+            v[k * 6 + q] = s * vkp + c * vkq
+          }
         }
       }
     }
-    var y = [Double](repeating: 0, count: 6)
-    for i in 0..<6 {
-      var sum = b[i]
-      for k in 0..<i { sum -= l[i * 6 + k] * y[k] }
-      y[i] = sum / l[i * 6 + i]
-    }
-    var x = [Double](repeating: 0, count: 6)
-    for i in (0..<6).reversed() {
-      var sum = y[i]
-      for k in (i + 1)..<6 { sum -= l[k * 6 + i] * x[k] }
-      x[i] = sum / l[i * 6 + i]
-    }
-    return x
+    return ((0..<6).map { a[$0 * 6 + $0] }, v)
   }
 }
 
