@@ -1,0 +1,84 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+
+/// `cloudscrub bench drift`: the speed of the alignment pass on a real capture (the
+/// alignment error alone, and refinement) and how much of a known synthetic drift
+/// refinement takes back.
+struct DriftBenchmark {
+  let path: String
+  let repeats: Int
+
+  func run() throws {
+    let source = try InputDetector.openRecording(path)
+    let count = source.frameCount
+    let options = AlignmentOptions()
+    Terminal.out("CloudScrub drift benchmark: \(path)")
+    Terminal.out(
+      "\(count) frames, depth \(source.description.depthWidth)×\(source.description.depthHeight); "
+        + "cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+    var frames: [AlignmentFrame] = []
+    let prepare = try Stopwatch.best(runs: repeats) {
+      frames = try DriftAlignment.prepare(source, 0..<count, options: options)
+    }
+    let points = frames.reduce(0) { $0 + $1.pointsInCamera.count }
+    let measure = try Stopwatch.best(runs: repeats) {
+      var aligner = FrameAligner(options: options, refines: false)
+      for frame in frames { _ = aligner.add(frame) }
+    }
+    let refine = try Stopwatch.best(runs: repeats) {
+      var aligner = FrameAligner(options: options, refines: true)
+      for frame in frames { _ = aligner.add(frame) }
+    }
+    let whole = try Stopwatch.best(runs: repeats) {
+      _ = try DriftAlignment.run(source, options: options, refine: true)
+    }
+    let recovered = try Self.syntheticRecovery()
+
+    var report = BenchReport()
+    func rate(_ seconds: Double) -> Double { Double(count) / seconds }
+    report.section("real capture (\(points / max(count, 1)) points a frame)")
+    report.row(
+      "read + subsample", PLYBenchmark.seconds(prepare), "\(Int(rate(prepare))) frames/s")
+    report.row(
+      "alignment error", PLYBenchmark.seconds(measure), "\(Int(rate(measure))) frames/s",
+      target: rate(measure) >= 300, goal: "≥ 300 frames/s")
+    report.row(
+      "refinement + error", PLYBenchmark.seconds(refine), "\(Int(rate(refine))) frames/s",
+      target: rate(refine) >= 300, goal: "≥ 300 frames/s")
+    report.row(
+      "refine, whole pass", PLYBenchmark.seconds(whole),
+      "\(Int(rate(whole))) frames/s with reading the frames")
+    report.section("synthetic capture, 90 frames, drift 0.1 m and 3° at the last")
+    report.row(
+      "camera centres off", PLYBenchmark.fixed(recovered.before * 1000, 1) + " mm before",
+      PLYBenchmark.fixed(recovered.after * 1000, 1) + " mm after ("
+        + PLYBenchmark.fixed(100 * recovered.after / recovered.before, 1) + " % left)",
+      target: recovered.after < 0.2 * recovered.before, goal: "< 20 % of the drift")
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    report.section("memory")
+    report.row("peak resident", PLYBenchmark.fixed(Double(usage.ru_maxrss) / 1024, 0) + " MB", "")
+    Terminal.out(report.text)
+  }
+
+  /// The largest camera-centre error of a drifted synthetic capture before and after
+  /// refinement, in metres.
+  static func syntheticRecovery() throws -> (before: Double, after: Double) {
+    let options = SyntheticRecordingOptions(
+      frameCount: 90, colorWidth: 64, colorHeight: 48, depthNoiseMeters: 0.0005, seed: 3,
+      drift: SyntheticDrift(translationMeters: 0.1, rotationRadians: 3 * Double.pi / 180))
+    let source = SyntheticRecordingSource(options: options)
+    let refined = try DriftAlignment.run(source, refine: true)
+    var before = 0.0
+    var after = 0.0
+    for index in 0..<source.frameCount {
+      let truth = source.truePose(at: index).position
+      let a = source.pose(at: index).position - truth
+      let b = refined.poses[index].position - truth
+      before = max(before, (a * a).sum().squareRoot())
+      after = max(after, (b * b).sum().squareRoot())
+    }
+    return (before, after)
+  }
+}
