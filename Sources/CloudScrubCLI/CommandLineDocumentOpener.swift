@@ -22,7 +22,9 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         decoder: TurboJPEGDecoder(),
         summary: "synthetic sample recording, 60 frames")
     }
-    switch try InputLoader.open(path, poses: poses.flatMap { $0.path == path ? $0.trajectory : nil }) {
+    switch try InputLoader.open(
+      path, poses: poses.flatMap { $0.path == path ? $0.trajectory : nil })
+    {
     case .cloud(let input):
       let load = StreamingLoad(cloud: input.cloud)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }

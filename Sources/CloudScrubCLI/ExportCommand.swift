@@ -63,7 +63,8 @@ enum ExportCommand {
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
     case .recording(let recordingPath, let recorded):
-      let source = try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
+      let source =
+        try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)

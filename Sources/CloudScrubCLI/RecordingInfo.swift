@@ -76,24 +76,25 @@ struct RecordingInfo {
           ("max", .array([.double(b.max.x), .double(b.max.y), .double(b.max.z)])),
         ])
       } ?? .null
-    return .object([
-      ("path", .string(path)),
-      ("format", .string(d.format)),
-      ("app", d.app.map(JSON.string) ?? .null),
-      ("frames", .int(frameCount)),
-      ("duration_seconds", .double(durationSeconds)),
-      ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
-      ("depth", size(d.depthWidth, d.depthHeight)),
-      ("color", size(d.colorWidth, d.colorHeight)),
-      ("world_up", .string(d.worldUp.rawValue)),
-      ("intrinsics", intrinsics),
-      (
-        "trajectory",
-        .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
-      ),
-      ("untracked_frames", .int(untrackedFrames)),
-      ("notes", .array(d.notes.map(JSON.string))),
-    ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? []))
+    return .object(
+      [
+        ("path", .string(path)),
+        ("format", .string(d.format)),
+        ("app", d.app.map(JSON.string) ?? .null),
+        ("frames", .int(frameCount)),
+        ("duration_seconds", .double(durationSeconds)),
+        ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
+        ("depth", size(d.depthWidth, d.depthHeight)),
+        ("color", size(d.colorWidth, d.colorHeight)),
+        ("world_up", .string(d.worldUp.rawValue)),
+        ("intrinsics", intrinsics),
+        (
+          "trajectory",
+          .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
+        ),
+        ("untracked_frames", .int(untrackedFrames)),
+        ("notes", .array(d.notes.map(JSON.string))),
+      ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? []))
   }
 
   var text: String {
@@ -176,8 +177,18 @@ struct RecordingInfo {
             .object([
               ("first_frame", .int(stretch.frames.lowerBound)),
               ("last_frame", .int(stretch.frames.upperBound)),
-              ("first_seconds", .double((times.indices.contains(stretch.frames.lowerBound) ? times[stretch.frames.lowerBound] : first) - first)),
-              ("last_seconds", .double((times.indices.contains(stretch.frames.upperBound) ? times[stretch.frames.upperBound] : first) - first)),
+              (
+                "first_seconds",
+                .double(
+                  (times.indices.contains(stretch.frames.lowerBound)
+                    ? times[stretch.frames.lowerBound] : first) - first)
+              ),
+              (
+                "last_seconds",
+                .double(
+                  (times.indices.contains(stretch.frames.upperBound)
+                    ? times[stretch.frames.upperBound] : first) - first)
+              ),
               ("worst_frame", .int(stretch.worstFrame)),
               ("worst_meters", .double(Double(stretch.worstMeters))),
               ("mean_meters", .double(Double(stretch.meanMeters))),
@@ -193,7 +204,8 @@ struct RecordingInfo {
   static func stretchLines(_ errors: FrameAlignmentErrors, times: [Double]) -> [String] {
     errors.worstStretches().map { stretch in
       func time(_ frame: Int) -> String {
-        times.indices.contains(frame) ? PLYBenchmark.fixed(times[frame] - (times.first ?? 0), 2) : "?"
+        times.indices.contains(frame)
+          ? PLYBenchmark.fixed(times[frame] - (times.first ?? 0), 2) : "?"
       }
       let frames = stretch.frames
       return "frames \(frames.lowerBound)-\(frames.upperBound) "

@@ -46,7 +46,9 @@ enum RefineCommand {
     let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
     try TUMTrajectory.write(
       trajectory, to: output,
-      comments: ["refined by CloudScrub from \(URL(fileURLWithPath: recordingPath).lastPathComponent)"],
+      comments: [
+        "refined by CloudScrub from \(URL(fileURLWithPath: recordingPath).lastPathComponent)"
+      ],
       protecting: [recordingPath] + (try ExportCommand.recordingFiles(recordingPath)))
     Terminal.out(summary(before: before, after: refined, output: output))
   }

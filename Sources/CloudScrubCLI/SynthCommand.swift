@@ -49,10 +49,11 @@ enum SynthCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    let seed: UInt64 = try parsed.value("seed").map { value in
-      guard let seed = UInt64(value) else { throw UsageError("--seed needs a whole number") }
-      return seed
-    } ?? 1
+    let seed: UInt64 =
+      try parsed.value("seed").map { value in
+        guard let seed = UInt64(value) else { throw UsageError("--seed needs a whole number") }
+        return seed
+      } ?? 1
     let output = parsed.positionals[0]
     if output.lowercased().hasSuffix(".ply") {
       try writeCloud(parsed, to: output, seed: seed)
@@ -61,7 +62,8 @@ enum SynthCommand {
     }
   }
 
-  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws {
+  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws
+  {
     let count = try parsed.value("points").map { try positiveInteger($0, option: "--points") }
     let cloud = SyntheticCloud.scene(
       count: count ?? 100_000, seed: seed, normals: parsed.has("normals"))

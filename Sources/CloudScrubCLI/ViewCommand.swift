@@ -44,7 +44,9 @@ enum ViewCommand {
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size", "--merge": "merge", "--renderer": "renderer", "--poses": "poses"],
+    valueOptions: [
+      "--size": "size", "--merge": "merge", "--renderer": "renderer", "--poses": "poses",
+    ],
     flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
     positionals: 0...1)
 

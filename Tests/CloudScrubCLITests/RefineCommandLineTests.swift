@@ -39,7 +39,8 @@ import Testing
     // Frame 0 is never moved: its line is the recording's own pose.
     let source = SyntheticRecordingSource(
       options: SyntheticRecordingOptions(
-        frameCount: 24, drift: SyntheticDrift(translationMeters: 0.05, rotationRadians: 2 * .pi / 180)))
+        frameCount: 24,
+        drift: SyntheticDrift(translationMeters: 0.05, rotationRadians: 2 * .pi / 180)))
     let first = lines[0].split(separator: " ").compactMap { Double($0) }
     let position = source.pose(at: 0).position
     #expect(abs(first[1] - position.x) < 1e-6 && abs(first[3] - position.z) < 1e-6)

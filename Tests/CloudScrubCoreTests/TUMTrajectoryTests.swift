@@ -41,7 +41,10 @@ import Testing
       axes: .openCV)
     let text = TUMTrajectory.text(Trajectory(timestampsSeconds: [0.5], poses: [pose]))
     let line = try #require(text.split(separator: "\n").last)
-    #expect(line == "0.500000 1.000000000 2.000000000 3.000000000 0.000000000 0.000000000 1.000000000 0.000000000")
+    #expect(
+      line
+        == "0.500000 1.000000000 2.000000000 3.000000000 0.000000000 0.000000000 1.000000000 0.000000000"
+    )
   }
 
   @Test func withoutAnAxesCommentPosesAreOpenCV() throws {

@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubFormats
 
@@ -48,7 +48,8 @@ struct RealCaptureRefinementTests {
     print(
       "desk: poses moved by at most \(largest) m, mean \(sum / Double(refined.poses.count)) m; "
         + "overlap 0/30 \(overlapBefore) before, \(overlapAfter) after; median error "
-        + "\(measured.errors.medianMeters ?? -1) m before, \(refined.errors.medianMeters ?? -1) m after")
+        + "\(measured.errors.medianMeters ?? -1) m before, \(refined.errors.medianMeters ?? -1) m after"
+    )
     #expect(largest < 0.05, "a pose moved \(largest) m")
     #expect(overlapAfter >= overlapBefore)
     #expect(refined.errors.residualsMeters.compactMap { $0 }.count >= 59)

@@ -92,7 +92,8 @@ public enum DriftAlignment {
       switch slots[offset] {
       case .success(let frame): return frame
       case .failure(let error): throw error
-      case nil: throw FrameLoadError(frameIndex: range.lowerBound + offset, underlying: CancellationError())
+      case nil:
+        throw FrameLoadError(frameIndex: range.lowerBound + offset, underlying: CancellationError())
       }
     }
   }

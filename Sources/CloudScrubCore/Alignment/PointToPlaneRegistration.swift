@@ -35,7 +35,9 @@ struct PointToPlaneRegistration {
     var matches = 0
     var iterations = 0
     let points = frame.pointsInCamera
-    guard !points.isEmpty else { return Result(worldFromCamera: initial, matches: 0, iterations: 0) }
+    guard !points.isEmpty else {
+      return Result(worldFromCamera: initial, matches: 0, iterations: 0)
+    }
     var centroidInCamera = SIMD3<Double>.zero
     for p in points { centroidInCamera += SIMD3<Double>(p) }
     centroidInCamera /= Double(points.count)

@@ -110,11 +110,14 @@ public enum TUMTrajectory {
       if line.hasPrefix("#") {
         let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
         if body.lowercased().hasPrefix("camera axes:") {
-          let name = body.dropFirst("camera axes:".count).trimmingCharacters(in: .whitespaces)
+          let name =
+            body.dropFirst("camera axes:".count).trimmingCharacters(in: .whitespaces)
             .split(separator: " ").first.map(String.init) ?? ""
-          guard let named = CameraAxes.allCases.first(where: {
-            $0.rawValue.lowercased() == name.lowercased()
-          }) else { throw .unknownAxes(line: number, name: name) }
+          guard
+            let named = CameraAxes.allCases.first(where: {
+              $0.rawValue.lowercased() == name.lowercased()
+            })
+          else { throw .unknownAxes(line: number, name: name) }
           axes = named
         }
         continue

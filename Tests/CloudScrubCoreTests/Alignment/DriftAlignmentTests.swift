@@ -46,7 +46,9 @@ import Testing
     // the last camera by the angle.
     let yaw = SyntheticDrift(translationMeters: 0, rotationRadians: 0.1)
     let turned = SyntheticRecordingSource(options: Self.options(frames: 11, drift: yaw))
-    let r = turned.pose(at: 10).worldFromCamera * turned.truePose(at: 10).worldFromCamera
+    let r =
+      turned.pose(at: 10).worldFromCamera
+      * turned.truePose(at: 10).worldFromCamera
       .rigidInverse
     #expect(abs(r[0, 0] - cos(0.1)) < 1e-12 && abs(r[0, 2] - sin(0.1)) < 1e-12)
     let pivot = turned.truePose(at: 0).position
@@ -120,4 +122,3 @@ import Testing
     }
   }
 }
-
