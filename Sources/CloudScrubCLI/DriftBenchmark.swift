@@ -51,8 +51,8 @@ struct DriftBenchmark {
       "\(Int(rate(whole))) frames/s with reading the frames")
     report.section("synthetic capture, 90 frames, drift 0.1 m and 3° at the last")
     report.row(
-      "camera centres off", PLYBenchmark.fixed(recovered.before * 1000, 1) + " mm before",
-      PLYBenchmark.fixed(recovered.after * 1000, 1) + " mm after ("
+      "camera centres off", PLYBenchmark.fixed(recovered.before * 1000, 1) + " mm",
+      "→ " + PLYBenchmark.fixed(recovered.after * 1000, 1) + " mm refined ("
         + PLYBenchmark.fixed(100 * recovered.after / recovered.before, 1) + " % left)",
       target: recovered.after < 0.2 * recovered.before, goal: "< 20 % of the drift")
     var usage = rusage()

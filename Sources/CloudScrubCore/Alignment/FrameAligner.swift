@@ -72,7 +72,7 @@ public struct FrameAligner: Sendable {
           before: frame.timestampSeconds, windowSeconds: options.refinementWindowSeconds,
           from: &refinementModel)
         let registration = PointToPlaneRegistration(options: options)
-        pose = registration.register(frame, to: refinementModel, from: start).worldFromCamera
+        pose = registration.register(frame, to: &refinementModel, from: start).worldFromCamera
         correction = pose * frame.worldFromCamera.rigidInverse
       }
     }
@@ -83,7 +83,7 @@ public struct FrameAligner: Sendable {
       before: frame.timestampSeconds, windowSeconds: options.errorWindowSeconds,
       from: &errorModel)
     let registered = PointToPlaneRegistration(options: options).register(
-      frame, to: errorModel, from: pose)
+      frame, to: &errorModel, from: pose)
     let residual =
       registered.matches >= options.minMatches
       ? Self.rmsDisplacement(points, by: registered.worldFromCamera * pose.rigidInverse) : nil

@@ -29,7 +29,7 @@ struct PointToPlaneRegistration {
   /// `frame`'s pose refined against `model`, starting from `initial`; `initial` itself
   /// when fewer than `minMatches` points find a plane.
   func register(
-    _ frame: AlignmentFrame, to model: SurfelVoxelMap, from initial: Transform3D
+    _ frame: AlignmentFrame, to model: inout SurfelVoxelMap, from initial: Transform3D
   ) -> Result {
     var pose = initial
     var matches = 0

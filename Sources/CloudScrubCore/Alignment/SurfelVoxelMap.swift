@@ -29,6 +29,9 @@ struct SurfelVoxelMap {
   private var normalSums: [SIMD3<Double>] = []
   /// Σ x², Σ xy, Σ xz, Σ y², Σ yz, Σ z² (the last two lanes unused).
   private var squareSums: [SIMD8<Double>] = []
+  private var planes: [Plane] = []
+  private var planeStates: [PlaneState] = []
+  private enum PlaneState: UInt8 { case stale, known, none }
   private static let empty = Int64.min
   /// The in-plane variance (sum of the two larger eigenvalues) a voxel's points need
   /// for their covariance to give the normal: a spread of a sixth of the voxel.
@@ -54,6 +57,7 @@ struct SurfelVoxelMap {
       guard let slot else { continue }
       let q = SIMD3<Double>(p)
       counts[slot] += weight
+      planeStates[slot] = .stale
       pointSums[slot] += weight * q
       normalSums[slot] += weight * SIMD3<Double>(n)
       squareSums[slot] +=
@@ -61,13 +65,30 @@ struct SurfelVoxelMap {
     }
   }
 
-  /// The plane of the voxel holding `p`: nil when the voxel holds fewer than
-  /// `minimumPoints` points or their normals disagree (the mean normal shorter than
-  /// 0.7: both sides of a thin object, or a corner).
-  func plane(containing p: SIMD3<Float>, minimumPoints: Double = 1) -> Plane? {
+  /// The plane of the voxel holding `p`: nil when the voxel holds no point or its
+  /// points' normals disagree (the mean normal shorter than 0.7: both sides of a thin
+  /// object, or a corner). Worked out once after each change of the voxel: a frame's
+  /// registration asks for the same voxels in every iteration.
+  mutating func plane(containing p: SIMD3<Float>) -> Plane? {
     guard let slot = findSlot(Self.key(p, inverseSize)) else { return nil }
+    switch planeStates[slot] {
+    case .known: return planes[slot]
+    case .none: return nil
+    case .stale:
+      let plane = plane(slot: slot)
+      if let plane {
+        planes[slot] = plane
+        planeStates[slot] = .known
+      } else {
+        planeStates[slot] = .none
+      }
+      return plane
+    }
+  }
+
+  private func plane(slot: Int) -> Plane? {
     let count = counts[slot]
-    guard count >= minimumPoints - 1e-6 else { return nil }
+    guard count >= 1 - 1e-6 else { return nil }
     let normalSum = normalSums[slot]
     let length = (normalSum * normalSum).sum().squareRoot()
     guard length >= 0.7 * count else { return nil }
@@ -155,6 +176,8 @@ struct SurfelVoxelMap {
     pointSums.append(.zero)
     normalSums.append(.zero)
     squareSums.append(.zero)
+    planes.append(Plane(point: .zero, normal: .zero))
+    planeStates.append(.stale)
     if counts.count * 2 > keys.count { grow() }
     return slot
   }
