@@ -100,13 +100,6 @@ public struct FrameAligner: Sendable {
       worldFromCamera: pose, correctedWorldFromWorld: correction, residualMeters: residual)
   }
 
-  /// A frame that is passed over (before tracking started, or unreadable to the
-  /// caller): it keeps its pose, gets no error, and does not join the models.
-  public mutating func skip(_ worldFromCamera: Transform3D) -> FrameAlignment {
-    FrameAlignment(
-      worldFromCamera: worldFromCamera, correctedWorldFromWorld: .identity, residualMeters: nil)
-  }
-
   /// The root mean square distance that `worldFromWorld` moves `points` by.
   static func rmsDisplacement(_ points: [SIMD3<Float>], by worldFromWorld: Transform3D) -> Float {
     guard !points.isEmpty else { return 0 }
