@@ -21,6 +21,10 @@ public enum CloudScrubCommand {
           RenderCommand.run
         ),
         ("view", "open the viewer window", true, ViewCommand.run),
+        (
+          "refine", "refine a recording's poses and write them as a trajectory", true,
+          RefineCommand.run
+        ),
         ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
         ("bench", "measure PLY read and write speed", true, BenchCommand.run),
       ]

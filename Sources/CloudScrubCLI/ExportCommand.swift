@@ -19,6 +19,9 @@ enum ExportCommand {
       --attributes LIST     also write these fields, comma-separated: 'normal' and any
                             attribute the cloud carries ('confidence' and 'frame' for
                             recordings), or 'all' or 'none' (the default)
+    \(PosesFlag.help)
+      --refine              refine the recording's poses first (as `cloudscrub refine`
+                            does, starting from --poses when given) and export with them
       -h, --help            show this help
 
     recording options (ignored, with a note, for a PLY input):
@@ -30,8 +33,9 @@ enum ExportCommand {
   static let spec = ArgumentSpec(
     valueOptions: ["-o": "output", "--output": "output", "--attributes": "attributes"]
       .merging(RecordingFlags.valueOptions) { a, _ in a }
+      .merging(PosesFlag.valueOptions) { a, _ in a }
       .merging(CleaningFlags.valueOptions) { a, _ in a },
-    flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]
+    flags: ["--ascii": "ascii", "--help": "help", "-h": "help", "--refine": "refine"]
       .merging(CleaningFlags.flags) { a, _ in a }.merging(RecordingFlags.flags) { a, _ in a },
     positionals: 1...1)
 
@@ -50,14 +54,17 @@ enum ExportCommand {
     var inputs = [path]
     var stages: [StageCount] = []
     var viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil }
-    switch try InputLoader.open(path) {
+    switch try InputLoader.open(path, poses: parsed.value("poses")) {
     case .cloud(let input):
+      if parsed.has("refine") { throw UsageError("--refine applies to recordings, not to PLY") }
       if RecordingFlags.anyGiven(parsed) {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
-    case .recording(let recordingPath, let source):
+    case .recording(let recordingPath, let recorded):
+      let source =
+        try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)
