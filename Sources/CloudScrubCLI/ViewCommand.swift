@@ -84,7 +84,7 @@ enum ViewCommand {
       throw ViewerError(
         "no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
     }
-    try ViewerApp.run(options: options, opener: opener)
+    try ViewerApp.run(options: options, opener: opener, alignment: BackgroundAlignment())
   }
 
   static var hasDisplay: Bool {
