@@ -8,6 +8,9 @@ import Foundation
 struct CommandLineDocumentOpener: ViewerDocumentOpener {
   /// Whether recordings are merged while they load (`view --merge`).
   var merge = ViewerMemoryPlan.Choice.automatic
+  /// The recording options of `view` (frames, depth-pixel filters, `--skip-untracked`),
+  /// applied to the recording given on the command line.
+  var choices = LoadChoices()
 
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
@@ -28,10 +31,19 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
-      let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
+      var selection = choices.selection
+      if choices.skipUntracked {
+        selection = try RecordingFlags.skippingUntracked(selection, source: source)
+      }
+      try RecordingFlags.checkSelectsFrames(
+        selection, frameCount: source.frameCount, path: recordingPath)
+      let loader = RecordingLoader(
+        source: source, selection: selection, unprojection: choices.unprojection,
+        decoder: TurboJPEGDecoder())
       let d = source.description
       let memory = ViewerMemoryPlan(
-        choice: merge, frames: source.frameCount, depthWidth: d.depthWidth,
+        choice: merge, frames: selection.indices(frameCount: source.frameCount).count,
+        depthWidth: d.depthWidth,
         depthHeight: d.depthHeight)
       let summary =
         "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
@@ -47,7 +59,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let output = request.outputPath
     guard !output.isEmpty else { throw UsageError("give a file name to export to") }
     let options = try ExportCommand.writeOptions(
-      try ParsedArguments([path], spec: ExportCommand.spec), source: path)
+      try ParsedArguments([path], command: ExportCommand.spec), source: path)
     guard let source = request.document.recording else {
       // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
       // that every property it has (normals, extra attributes) is written too.
