@@ -7,9 +7,9 @@ enum CleaningFlags {
   static func options(_ parsed: ParsedArguments) throws -> CleaningOptions {
     var options = CleaningOptions()
     let box = "XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX with each MIN ≤ MAX"
-    if let n = try parsed.numbers("crop", count: 6, syntax: box, isValid: {
-      $0[0] <= $0[3] && $0[1] <= $0[4] && $0[2] <= $0[5]
-    }).map({ $0.map { Float($0) } }) {
+    if let n = try parsed.numbers("crop", count: 6, syntax: box, isValid: Self.cropIsValid)?
+      .map({ Float($0) })
+    {
       options.crop = CropBox(min: Point3(n[0], n[1], n[2]), max: Point3(n[3], n[4], n[5]))
     }
     options.heightBandMeters = try parsed.metresRange("height-band")
@@ -27,6 +27,10 @@ enum CleaningFlags {
     }
     if parsed.has("normals") { options.normalNeighbours = 20 }
     return options
+  }
+
+  private static func cropIsValid(_ n: [Double]) -> Bool {
+    n[0] <= n[3] && n[1] <= n[4] && n[2] <= n[5]
   }
 
   private static func sorIsValid(_ numbers: [Double]) -> Bool {

@@ -9,8 +9,10 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
   /// Whether recordings are merged while they load (`view --merge`).
   var merge = ViewerMemoryPlan.Choice.automatic
   /// The recording options of `view` (frames, depth-pixel filters, `--skip-untracked`),
-  /// applied to the recording given on the command line.
+  /// applied to `choicesPath`, the recording given on the command line (not to files
+  /// dropped on the window later).
   var choices = LoadChoices()
+  var choicesPath: String?
 
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
@@ -31,6 +33,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
+      let choices = path == choicesPath ? self.choices : LoadChoices()
       var selection = choices.selection
       if choices.skipUntracked {
         selection = try RecordingFlags.skippingUntracked(selection, source: source)

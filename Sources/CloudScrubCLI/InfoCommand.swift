@@ -7,7 +7,7 @@ enum InfoCommand {
   static let spec = CommandSpec(
     name: "info",
     synopsis: [
-      "info PATH [--json]",
+      "info PATH [--json]"
     ],
     about: """
       Describes a PLY point cloud (format, point count, bounds, the fields and attributes

@@ -35,7 +35,7 @@ enum OptionTable {
   static let outputs: [OptionRow] = [
     .value(
       "output", short: "o", "OUT.ply", default: nil, "where to write (required)",
-      commands: ["export"], window: "Export panel file name"),
+      commands: ["export"], window: "Export › file name"),
     .value(
       "output", short: "o", "OUT.png", default: nil, "the picture to write (required)",
       commands: ["render"]),
@@ -60,19 +60,20 @@ enum OptionTable {
       commands: ["view"]),
     .value(
       "color", "rgb|height|depth|confidence|frame", default: "rgb", "what colours the points",
-      commands: ["render"], window: "keys 1–5; View panel colour mode"),
+      commands: ["render"], window: "keys 1–5"),
     .value(
       "point-size", "PX", default: "2", "point size in pixels, 1 to 32", commands: ["render"],
-      window: "+/− keys"),
+      window: "Points › size (px); +/− keys"),
     .value(
       "camera", "orbit:AZIMUTH,ELEVATION[,DISTANCE]|capture:N", default: "fit the cloud",
       "view from these angles in degrees and this distance in metres from the cloud's centre"
         + " (DISTANCE 0 or absent: fit the cloud), or through frame N's capture camera",
-      commands: ["render"], window: "mouse orbit; C key"),
-    .flag("edl", "eye-dome lighting", commands: ["render"], window: "E key"),
+      commands: ["render"], window: "mouse drags; View › Capture (C)"),
+    .flag(
+      "edl", "eye-dome lighting", commands: ["render"], window: "Points › eye-dome lighting; E key"),
     .value(
       "overlays", "on|off", default: "on", "grid, axes, trajectory and frustum",
-      commands: ["render"], window: "G, A, T, K keys"),
+      commands: ["render"], window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
     .value(
       "budget", "POINTS", default: "every point in one pass",
       "draw in passes of at most this many points, as the window refines a picture (the"
@@ -82,7 +83,7 @@ enum OptionTable {
       "renderer", "auto|gl|cpu",
       default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",
       "who draws the points: OpenGL, or the CPU point rasterizer",
-      commands: ["render", "view"], window: "View panel renderer"),
+      commands: ["render", "view"], window: "the OpenGL / CPU switch"),
     .flag(
       "exit-after-first-frame",
       "print how long the first frame with points took to reach the screen, then close (for"

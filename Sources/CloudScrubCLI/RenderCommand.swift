@@ -140,7 +140,8 @@ struct RenderRequest {
         source: source, selection: selection, unprojection: choices.unprojection,
         decoder: TurboJPEGDecoder(), ingestMergeMeters: choices.mergeMeters)
       if choices.cleans {
-        return (content, try loadCleaned(loader, path: recordingPath, choices, into: &content))
+        let cleaned = try loadCleaned(loader, path: recordingPath, choices, into: &content)
+        return (content, cleaned)
       }
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }

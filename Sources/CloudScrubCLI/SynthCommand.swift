@@ -37,7 +37,8 @@ enum SynthCommand {
     }
   }
 
-  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws {
+  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws
+  {
     let count = try parsed.count("points")
     let cloud = SyntheticCloud.scene(
       count: count ?? 100_000, seed: seed, normals: parsed.has("normals"))
