@@ -95,3 +95,42 @@ import Testing
     #expect(voxel.store.count < 5000)
   }
 }
+
+/// On a real capture, each recording and cleaning option changes what `render` loads,
+/// and to exactly the points `export` writes with it.
+@Suite(.enabled(if: TestData.sharedData != nil, "needs ../shared/data"))
+struct RealRenderOptionsTests {
+  static let optionSets: [[String]] = [
+    ["--every", "2"], ["--stride", "3"], ["--flying-pixels", "off"],
+    ["--depth-range", "0.2-1.0"], ["--height-band", "-0.5-0.5"],
+    ["--crop", "-1,-1,-2,1,1,0"], ["--voxel", "0.02"], ["--radius-outlier", "0.05,5"],
+    ["--merge", "0.01"],
+  ]
+
+  @Test(arguments: optionSets)
+  func renderLoadsWhatExportWrites(_ options: [String]) throws {
+    let capture = try #require(TestData.shared("record3d-exr-desk"))
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tests = RenderOptionsTests()
+    let frames = ["--frames", "0-5"]
+    let plain = try tests.rendered(capture, frames)
+    let chosen = try tests.rendered(capture, frames + options)
+    #expect(chosen.store.count == (try tests.exportedCount(capture, frames + options, in: folder)))
+    #expect(chosen.store.count > 0 && chosen.store.count != plain.store.count)
+    #expect(chosen.frameIndices == (options == ["--every", "2"] ? [0, 2, 4] : Array(0...5)))
+  }
+
+  /// The Record3D EXR export has no confidence maps; the Stray export has.
+  @Test func minConfidenceOnACaptureWithConfidence() throws {
+    let capture = try #require(TestData.shared("stray-scanner-room"))
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tests = RenderOptionsTests()
+    let options = ["--frames", "40-45", "--min-confidence", "high"]
+    let plain = try tests.rendered(capture, ["--frames", "40-45"])
+    let high = try tests.rendered(capture, options)
+    #expect(high.store.count == (try tests.exportedCount(capture, options, in: folder)))
+    #expect(high.store.count > 0 && high.store.count < plain.store.count)
+  }
+}
