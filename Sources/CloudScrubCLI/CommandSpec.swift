@@ -1,3 +1,5 @@
+import Foundation
+
 /// One subcommand's usage lines and prose; its options are the rows of `OptionTable`
 /// that name it, and its `--help` text and README table are built from them.
 struct CommandSpec: Sendable {
@@ -47,7 +49,9 @@ struct CommandSpec: Sendable {
   static func helpLines(_ row: OptionRow) -> [String] {
     let head = "  " + row.head
     let indent = String(repeating: " ", count: helpColumn)
-    let text = wrap(row.fullHelp, width: width - helpColumn)
+    let text = wrap(row.fullHelp, width: width - helpColumn).map {
+      $0.replacingOccurrences(of: "\u{00A0}", with: " ")
+    }
     guard let first = text.first else { return [head] }
     var lines: [String]
     if head.count <= helpColumn - 2 {

@@ -71,10 +71,11 @@ struct OptionRow: Sendable {
     return spellings.joined(separator: ", ") + (syntax.isEmpty ? "" : " " + syntax)
   }
 
-  /// The help text with its default, as one paragraph.
+  /// The help text with its default, as one paragraph; a no-break space keeps
+  /// `(default:` on the line of the default's first word.
   var fullHelp: String {
     guard let defaultText else { return help }
-    return help + " (default: \(defaultText))"
+    return help + " (default:\u{00A0}\(defaultText))"
   }
 }
 
