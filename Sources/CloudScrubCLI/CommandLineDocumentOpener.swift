@@ -26,6 +26,9 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     }
     switch try InputLoader.open(path) {
     case .cloud(let input):
+      if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
+        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+      }
       let load = StreamingLoad(cloud: input.cloud)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
       return ViewerDocument(

@@ -10,8 +10,8 @@ struct LoadChoices {
   /// The ingest-time merge's voxel size; nil keeps every point.
   var mergeMeters: Float?
   var cleaning = CleaningOptions()
-  /// Whether any recording option was given (they do not apply to a PLY input).
-  var anyRecordingOption = false
+  /// The recording options given, by name (they do not apply to a PLY input).
+  var givenRecordingOptions: [String] = []
 
   init() {}
 
@@ -23,7 +23,9 @@ struct LoadChoices {
     skipUntracked = parsed.has("skip-untracked")
     if readsMerge { mergeMeters = try RecordingFlags.ingestMerge(parsed) }
     cleaning = try CleaningFlags.options(parsed)
-    anyRecordingOption = RecordingFlags.anyGiven(parsed)
+    givenRecordingOptions = OptionTable.recording.map(\.name).filter {
+      parsed.value($0) != nil || parsed.has($0)
+    }
   }
 
   /// Whether a cleaning step was asked for.

@@ -119,8 +119,11 @@ struct RenderRequest {
     var commands: [ViewerCommand] = []
     switch try InputLoader.open(path) {
     case .cloud(let input):
-      if choices.anyRecordingOption {
-        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+      // --min-confidence still hides a PLY's points by their confidence attribute.
+      let ignored = choices.givenRecordingOptions.filter { $0 != "min-confidence" }
+      if !ignored.isEmpty {
+        let names = ignored.map { "--" + $0 }.joined(separator: ", ")
+        Terminal.error("note: the recording options do not apply to a PLY input; ignored: \(names)")
       }
       var cloud = input.cloud
       if choices.cleans {
