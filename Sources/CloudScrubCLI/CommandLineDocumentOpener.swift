@@ -36,7 +36,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
-      let choices = path == choicesPath ? self.choices : LoadChoices()
+      let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
       var selection = choices.selection
       if choices.skipUntracked {
         selection = try RecordingFlags.skippingUntracked(selection, source: source)
@@ -86,9 +86,14 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let minimum = request.minConfidence.rawValue
     let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
-    var unprojection = UnprojectionOptions()
-    unprojection.minConfidence = request.minConfidence
-    let selection = FrameSelection(range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0))
+    // The header records the recording options the frames were loaded with.
+    let loaded = loadedWithChoices(path) ? choices : LoadChoices()
+    var unprojection = loaded.unprojection
+    if request.minConfidence.rawValue > unprojection.minConfidence.rawValue {
+      unprojection.minConfidence = request.minConfidence
+    }
+    let selection = FrameSelection(
+      range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0), every: loaded.selection.every)
     var cleaning = request.cleaning
     cleaning.worldUp = source.description.worldUp
     var withFrames = options
@@ -103,6 +108,13 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
     return
       "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+  }
+
+  /// Whether the recording at `path` (as opened, after resolving) is the one the
+  /// command line's recording options were given for.
+  func loadedWithChoices(_ path: String) -> Bool {
+    guard let choicesPath else { return false }
+    return path == choicesPath || (try? InputDetector.resolve(choicesPath).path) == path
   }
 
   /// A PLY timeline's points of the frames the window shows (all of a plain cloud).

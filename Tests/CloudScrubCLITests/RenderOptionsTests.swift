@@ -78,6 +78,20 @@ import Testing
     #expect(frames.map(\.frameIndex) == [0, 1, 2])
     let count = frames.map(\.points.count).reduce(0, +)
     #expect(count == (try exportedCount(path, options, in: folder)))
+
+    // The window's export of those frames writes them and says how they were loaded.
+    var content = ViewerContent()
+    _ = content.absorb(frames)
+    let shown = folder.appendingPathComponent("shown.ply").path
+    _ = try opener.export(
+      WindowExportRequest(
+        document: document, content: content, visibleFrames: 0...2, minConfidence: .low,
+        outputPath: shown))
+    let written = try PLYReader.read(path: shown)
+    #expect(written.cloud.count == count)
+    #expect(
+      written.header.comments.contains { $0.contains("depth range 0.2-1.5 m") },
+      "\(written.header.comments)")
   }
 
   @Test func recordingOptionsOnAPLYAreANoteAndCleaningApplies() throws {
