@@ -4,17 +4,8 @@ public struct UsageError: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// The options one subcommand accepts.
-struct ArgumentSpec {
-  /// Options that take a value, by every spelling (`-o`, `--output`) to a canonical name.
-  var valueOptions: [String: String] = [:]
-  /// Options without a value, by spelling to canonical name.
-  var flags: [String: String] = [:]
-  /// The fewest and most positional arguments.
-  var positionals: ClosedRange<Int> = 0...0
-}
-
-/// Parsed arguments of one subcommand.
+/// Parsed arguments of one subcommand, keyed by the canonical names of `OptionTable`'s
+/// rows.
 struct ParsedArguments {
   var positionals: [String] = []
   var values: [String: String] = [:]
@@ -23,9 +14,20 @@ struct ParsedArguments {
   func value(_ name: String) -> String? { values[name] }
   func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-  /// Parses `arguments` against `spec`: `--name value`, `--name=value`, flags, and
-  /// positionals in any order; `--` ends the options.
-  init(_ arguments: some Collection<String>, spec: ArgumentSpec) throws(UsageError) {
+  /// Parses `arguments` against the rows of `command` in `OptionTable`: `--name value`,
+  /// `--name=value`, flags, and positionals in any order; `--` ends the options.
+  init(_ arguments: some Collection<String>, command: CommandSpec) throws(UsageError) {
+    var valueOptions: [String: String] = [:]
+    var flagOptions: [String: String] = [:]
+    for row in command.rows where row.kind != .positional {
+      for spelling in row.spellings {
+        if row.kind == .flag {
+          flagOptions[spelling] = row.name
+        } else {
+          valueOptions[spelling] = row.name
+        }
+      }
+    }
     var iterator = arguments.makeIterator()
     var optionsEnded = false
     while let argument = iterator.next() {
@@ -43,9 +45,9 @@ struct ParsedArguments {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      if let canonical = spec.flags[name], inlineValue == nil {
+      if let canonical = flagOptions[name], inlineValue == nil {
         flags.insert(canonical)
-      } else if let canonical = spec.valueOptions[name] {
+      } else if let canonical = valueOptions[name] {
         guard let value = inlineValue ?? iterator.next() else {
           throw UsageError("option \(name) needs a value")
         }
@@ -55,11 +57,13 @@ struct ParsedArguments {
       }
     }
     if flags.contains("help") { return }
-    guard spec.positionals.contains(positionals.count) else {
-      if positionals.count < spec.positionals.lowerBound {
-        throw UsageError("missing argument")
+    let accepted = command.positionalCounts
+    guard accepted.contains(positionals.count) else {
+      if positionals.count < accepted.lowerBound {
+        let missing = command.positionals[positionals.count].syntax
+        throw UsageError("missing argument \(missing)")
       }
-      throw UsageError("unexpected argument '\(positionals[spec.positionals.upperBound])'")
+      throw UsageError("unexpected argument '\(positionals[accepted.upperBound])'")
     }
   }
 }

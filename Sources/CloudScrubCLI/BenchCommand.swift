@@ -5,71 +5,59 @@ import Foundation
 /// (`cat` and `cp` of the same files, measured in the same run) and, where it is
 /// installed, Open3D on the same files.
 enum BenchCommand {
-  static let help = """
-    usage: cloudscrub bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]
-           cloudscrub bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]
-           cloudscrub bench clean [--repeat R] [--open3d-script PATH]
-           cloudscrub bench view [RECORDING] [--repeat R]
-           cloudscrub bench render [--points N] [--repeat R]
-           cloudscrub bench lzfse [--repeat R]
-           cloudscrub bench formats [--repeat R]
-           cloudscrub bench scale [RECORDING] [--frames N]
-           cloudscrub bench drift [RECORDING] [--repeat R]
-
-    ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
-    binary and ASCII PLY, and prints read and write speeds in MB/s and points per
-    second, memory in bytes per point, and ratios to 'cat' and 'cp' of the same files
-    from the page cache.
-
-    ingest: loads a recording (default ../shared/data/record3d-exr-desk) and prints
-    frames per second of the whole ingest beside decoding alone, and bytes per point.
-
-    view: bytes uploaded per loaded point, CPU time per frame while scrubbing 10
-    million points (no GPU work), and the time from launch to the first frame on
-    screen for the synthetic sample and RECORDING (default ../shared/data/
-    record3d-exr-desk), in a window (the display, or a private Xvfb) and headless.
-
-    render: points per second of the CPU point rasterizer (one core, every core) and
-    of OpenGL on --points random points (default 20000000) at 1280×720 with every
-    point drawn, beside a single-core reference loop in the same run; whole frames
-    with either renderer; and the wall time of 'cloudscrub render' of a PLY file of
-    that many points with either.
-
-    clean: voxel merging of 10 million points and statistical outlier removal (k 20,
-    std 2) of 1 million, on synthetic data.
-
-    scale: export (raw, --voxel 0.005, --merge 0.005) and render (--merge 0.005) of a
-    long capture, each a child process: wall time and peak resident memory, beside
-    reading the file with 'cat' and what holding every raw point takes. RECORDING
-    defaults to a synthetic capture of --frames N frames (default 600) made first.
-
-    drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
-    frames per second of reading and subsampling the frames, of the alignment error
-    alone and of refinement (on frames already read), and of the whole refine pass;
-    the camera-centre error of a synthetic capture with a known drift before and after
-    refinement; peak memory.
-
-    lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
-    root), beside liblzfse through Python (pip install pyliblzfse) when installed.
-
-    With python3 and Open3D installed, Open3D runs on the same data in the same run.
-
-    options:
-      --points N            points to generate (default 10000000)
-      --dir DIR             where to write the files (default: a folder in /tmp,
-                            removed afterwards)
-      --repeat R            timed runs per measurement; the best is kept (default 3)
-      --open3d-script PATH  the Open3D side (default bench/open3d_ply.py, or
-                            bench/open3d_ingest.py or bench/open3d_clean.py)
-      -h, --help            show this help
-    """
-
-  static let spec = ArgumentSpec(
-    valueOptions: [
-      "--points": "points", "--dir": "dir", "--repeat": "repeat", "--frames": "frames",
-      "--open3d-script": "open3d-script",
+  /// Usage and prose of `bench --help`; the options are `OptionTable`'s rows.
+  static let spec = CommandSpec(
+    name: "bench",
+    synopsis: [
+      "bench [ply] [--points N] [--dir DIR] [--repeat R] [--open3d-script PATH]",
+      "bench ingest [RECORDING] [--repeat R] [--open3d-script PATH]",
+      "bench clean [--repeat R] [--open3d-script PATH]",
+      "bench view [RECORDING] [--repeat R]",
+      "bench render [--points N] [--repeat R]",
+      "bench lzfse [--repeat R]",
+      "bench formats [--repeat R]",
+      "bench scale [RECORDING] [--frames N]",
+      "bench drift [RECORDING] [--repeat R]",
     ],
-    flags: ["--help": "help", "-h": "help"], positionals: 0...2)
+    about: """
+      ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
+      binary and ASCII PLY, and prints read and write speeds in MB/s and points per
+      second, memory in bytes per point, and ratios to 'cat' and 'cp' of the same files
+      from the page cache.
+
+      ingest: loads a recording (default ../shared/data/record3d-exr-desk) and prints
+      frames per second of the whole ingest beside decoding alone, and bytes per point.
+
+      view: bytes uploaded per loaded point, CPU time per frame while scrubbing 10
+      million points (no GPU work), and the time from launch to the first frame on
+      screen for the synthetic sample and RECORDING (default ../shared/data/
+      record3d-exr-desk), in a window (the display, or a private Xvfb) and headless.
+
+      render: points per second of the CPU point rasterizer (one core, every core) and
+      of OpenGL on --points random points (default 20000000) at 1280×720 with every
+      point drawn, beside a single-core reference loop in the same run; whole frames
+      with either renderer; and the wall time of 'cloudscrub render' of a PLY file of
+      that many points with either.
+
+      clean: voxel merging of 10 million points and statistical outlier removal (k 20,
+      std 2) of 1 million, on synthetic data.
+
+      scale: export (raw, --voxel 0.005, --merge 0.005) and render (--merge 0.005) of a
+      long capture, each a child process: wall time and peak resident memory, beside
+      reading the file with 'cat' and what holding every raw point takes. RECORDING
+      defaults to a synthetic capture of --frames N frames (default 600) made first.
+
+      drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
+      frames per second of reading and subsampling the frames, of the alignment error
+      alone and of refinement (on frames already read), and of the whole refine pass;
+      the camera-centre error of a synthetic capture with a known drift before and after
+      refinement; peak memory.
+
+      lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
+      root), beside liblzfse through Python (pip install pyliblzfse) when installed.
+
+      With python3 and Open3D installed, Open3D runs on the same data in the same run.
+      """)
 
   /// A new folder in /tmp for one benchmark's files; the caller removes it.
   static func scratchFolder(_ name: String) throws -> String {
@@ -81,15 +69,13 @@ enum BenchCommand {
   }
 
   static func run(_ arguments: [String]) throws {
-    let parsed = try ParsedArguments(arguments, spec: spec)
-    if parsed.has("help") { return Terminal.out(help) }
+    let parsed = try ParsedArguments(arguments, command: spec)
+    if parsed.has("help") { return Terminal.out(spec.help) }
     let mode = parsed.positionals.first ?? "ply"
     if mode == "ingest" {
       return try IngestBenchmark(
         path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3,
+        repeats: try parsed.count("repeat") ?? 3,
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_ingest.py"
       ).run()
     }
@@ -101,22 +87,15 @@ enum BenchCommand {
       }
       return try ViewerBenchmark(
         recordings: recordings,
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3,
+        repeats: try parsed.count("repeat") ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()
     }
     if mode == "render" {
       return try RenderBenchmark(
-        points: try parsed.value("points").map {
-          try SynthCommand.positiveInteger($0, option: "--points")
-        }
-          ?? 20_000_000,
+        points: try parsed.count("points") ?? 20_000_000,
         widthPixels: 1280, heightPixels: 720,
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3,
+        repeats: try parsed.count("repeat") ?? 3,
         binary: ViewerBenchmarkSample.binary
       ).run()
     }
@@ -125,9 +104,7 @@ enum BenchCommand {
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try CleanBenchmark(
         voxelPoints: 10_000_000, outlierPoints: 1_000_000, voxelSizeMeters: 0.006,
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3, folder: folder,
+        repeats: try parsed.count("repeat") ?? 3, folder: folder,
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_clean.py"
       ).run()
     }
@@ -136,9 +113,7 @@ enum BenchCommand {
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try FormatsBenchmark(
         frameCount: 60,
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3, folder: folder
+        repeats: try parsed.count("repeat") ?? 3, folder: folder
       ).run()
     }
     if mode == "scale" {
@@ -146,26 +121,20 @@ enum BenchCommand {
       defer { try? FileManager.default.removeItem(atPath: folder) }
       return try ScaleBenchmark(
         recording: parsed.positionals.dropFirst().first,
-        frames: try parsed.value("frames").map {
-          try SynthCommand.positiveInteger($0, option: "--frames")
-        } ?? 600,
+        frames: try parsed.count("frames") ?? 600,
         binary: ViewerBenchmarkSample.binary, folder: folder
       ).run()
     }
     if mode == "drift" {
       return try DriftBenchmark(
         path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3
+        repeats: try parsed.count("repeat") ?? 3
       ).run()
     }
     if mode == "lzfse" {
       return try LZFSEBenchmark(
         folder: "Tests/CloudScrubFormatsTests/Fixtures/lzfse",
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3,
+        repeats: try parsed.count("repeat") ?? 3,
         peerScript: "scripts/make-lzfse-vectors.py"
       ).run()
     }
@@ -174,13 +143,9 @@ enum BenchCommand {
         "bench runs 'ply', 'ingest' or 'clean', not '\(parsed.positionals.joined(separator: " "))'")
     }
     let count =
-      try parsed.value("points").map {
-        try SynthCommand.positiveInteger($0, option: "--points")
-      } ?? 10_000_000
+      try parsed.count("points") ?? 10_000_000
     let repeats =
-      try parsed.value("repeat").map {
-        try SynthCommand.positiveInteger($0, option: "--repeat")
-      } ?? 3
+      try parsed.count("repeat") ?? 3
     let folder =
       parsed.value("dir")
       ?? FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,81 +1,50 @@
 import CloudScrubCore
 import Foundation
 
-/// The export flags that clean the merged cloud, parsed into Core's `CleaningOptions`.
+/// The cleaning options (`OptionTable.cleaningRows`) that clean the merged cloud, parsed
+/// into Core's `CleaningOptions`.
 enum CleaningFlags {
-  static let valueOptions = [
-    "--crop": "crop", "--height-band": "height-band", "--voxel": "voxel", "--sor": "sor",
-    "--radius-outlier": "radius-outlier",
-  ]
-  static let flags = ["--normals": "normals", "--dry-run": "dry-run"]
-
-  static let help = """
-      --crop XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX
-                            keep points inside this box (world metres)
-      --height-band MIN-MAX keep points whose height is in this range, along the
-                            recording's up axis (y; z for ARKitScenes; y for PLY);
-                            MIN,MAX too, negative numbers too (-1.5-0.8)
-      --voxel SIZE_M        merge the points of each voxel into one (mean position
-                            and colour, highest confidence)
-      --sor K,STD           statistical outlier removal: drop points whose mean
-                            distance to their K nearest neighbours (not counting
-                            themselves) exceeds the mean by STD standard deviations
-      --radius-outlier R_M,MIN_N
-                            drop points with fewer than MIN_N other points within R_M
-      --normals             estimate normals (20 neighbours), facing the capturing
-                            camera (the origin for PLY input); written as nx ny nz
-      --dry-run             print how many points each stage keeps; write nothing
-    """
-
   static func options(_ parsed: ParsedArguments) throws -> CleaningOptions {
     var options = CleaningOptions()
-    if let crop = parsed.value("crop") {
-      let numbers = crop.split(separator: ",").compactMap {
-        Float($0.trimmingCharacters(in: .whitespaces))
-      }
-      guard numbers.count == 6, numbers.allSatisfy(\.isFinite), numbers[0] <= numbers[3],
-        numbers[1] <= numbers[4], numbers[2] <= numbers[5]
-      else {
-        throw UsageError(
-          "--crop needs XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX with each MIN ≤ MAX, not '\(crop)'")
-      }
-      options.crop = CropBox(
-        min: Point3(numbers[0], numbers[1], numbers[2]),
-        max: Point3(numbers[3], numbers[4], numbers[5]))
+    let box = "XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX with each MIN ≤ MAX"
+    if let n = try parsed.numbers("crop", count: 6, syntax: box, isValid: Self.cropIsValid)?
+      .map({ Float($0) })
+    {
+      options.crop = CropBox(min: Point3(n[0], n[1], n[2]), max: Point3(n[3], n[4], n[5]))
     }
-    if let band = parsed.value("height-band") {
-      guard let (low, high) = RangeText.parse(band, as: Float.init), low.isFinite,
-        high.isFinite, low <= high
-      else {
-        throw UsageError(
-          "--height-band needs \(RangeText.forms) in metres with MIN ≤ MAX, not '\(band)'")
-      }
-      options.heightBandMeters = low...high
+    options.heightBandMeters = try parsed.metresRange("height-band")
+    options.voxelSizeMeters = try parsed.metres("voxel")
+    let sorForm = "K,STD with K a whole number above 0 (for example 20,2)"
+    if let sor = try parsed.numbers("sor", count: 2, syntax: sorForm, isValid: Self.sorIsValid) {
+      options.statistical = StatisticalOutlierOptions(neighbours: Int(sor[0]), stdRatio: sor[1])
     }
-    if let voxel = parsed.value("voxel") {
-      guard let size = Float(voxel), size > 0, size.isFinite else {
-        throw UsageError("--voxel needs a positive size in metres, not '\(voxel)'")
-      }
-      options.voxelSizeMeters = size
-    }
-    if let sor = parsed.value("sor") {
-      let parts = sor.split(separator: ",")
-      guard parts.count == 2, let k = Int(parts[0]), k > 0, let std = Double(parts[1]),
-        std.isFinite
-      else {
-        throw UsageError("--sor needs K,STD (for example 20,2), not '\(sor)'")
-      }
-      options.statistical = StatisticalOutlierOptions(neighbours: k, stdRatio: std)
-    }
-    if let radius = parsed.value("radius-outlier") {
-      let parts = radius.split(separator: ",")
-      guard parts.count == 2, let r = Float(parts[0]), r > 0, let n = Int(parts[1]), n >= 0 else {
-        throw UsageError("--radius-outlier needs R_M,MIN_N (for example 0.05,5), not '\(radius)'")
-      }
-      options.radius = RadiusOutlierOptions(radiusMeters: r, minNeighbours: n)
+    let radiusForm = "R_M,MIN_N with R_M above 0 and MIN_N a whole number (for example 0.05,5)"
+    if let radius = try parsed.numbers(
+      "radius-outlier", count: 2, syntax: radiusForm, isValid: Self.radiusIsValid)
+    {
+      options.radius = RadiusOutlierOptions(
+        radiusMeters: Float(radius[0]), minNeighbours: Int(radius[1]))
     }
     if parsed.has("normals") { options.normalNeighbours = 20 }
     return options
+  }
+
+  private static func cropIsValid(_ n: [Double]) -> Bool {
+    n[0] <= n[3] && n[1] <= n[4] && n[2] <= n[5]
+  }
+
+  private static func sorIsValid(_ numbers: [Double]) -> Bool {
+    numbers[0] >= 1 && numbers[0] == numbers[0].rounded() && numbers[0] < 1e9
+  }
+
+  private static func radiusIsValid(_ numbers: [Double]) -> Bool {
+    numbers[0] > 0 && Float(numbers[0]) > 0 && numbers[1] >= 0
+      && numbers[1] == numbers[1].rounded() && numbers[1] < 1e9
+  }
+
+  /// Whether any cleaning step was asked for.
+  static func anyStep(_ options: CleaningOptions) -> Bool {
+    describe(options) != nil
   }
 
   /// One header comment with the cleaning steps, or `nil` when there are none.

@@ -54,6 +54,11 @@ public enum CloudScrubCommand {
       Terminal.error(usage)
       return 2
     }
+    if arguments == ["help", "--markdown"] {
+      // Hidden: the options table per subcommand, as the README holds it.
+      Terminal.out(OptionTable.markdown)
+      return 0
+    }
     if name == "--help" || name == "-h" || name == "help" {
       Terminal.out(usage)
       return 0

@@ -8,9 +8,11 @@ import Foundation
 struct CommandLineDocumentOpener: ViewerDocumentOpener {
   /// Whether recordings are merged while they load (`view --merge`).
   var merge = ViewerMemoryPlan.Choice.automatic
-  /// A trajectory file for the recording at `path` (`view PATH --poses POSES.txt`);
-  /// other files opened in the window keep their own poses.
-  var poses: (path: String, trajectory: String)?
+  /// The recording options of `view` (frames, depth-pixel filters, `--skip-untracked`),
+  /// applied to `choicesPath`, the recording given on the command line (not to files
+  /// dropped on the window later).
+  var choices = LoadChoices()
+  var choicesPath: String?
 
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
@@ -22,10 +24,11 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         decoder: TurboJPEGDecoder(),
         summary: "synthetic sample recording, 60 frames")
     }
-    switch try InputLoader.open(
-      path, poses: poses.flatMap { $0.path == path ? $0.trajectory : nil })
-    {
+    switch try InputLoader.open(path, poses: loadedWithChoices(path) ? choices.posesPath : nil) {
     case .cloud(let input):
+      if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
+        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+      }
       let load = StreamingLoad(cloud: input.cloud)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
       return ViewerDocument(
@@ -33,10 +36,20 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
-      let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
+      let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
+      var selection = choices.selection
+      if choices.skipUntracked {
+        selection = try RecordingFlags.skippingUntracked(selection, source: source)
+      }
+      try RecordingFlags.checkSelectsFrames(
+        selection, frameCount: source.frameCount, path: recordingPath)
+      let loader = RecordingLoader(
+        source: source, selection: selection, unprojection: choices.unprojection,
+        decoder: TurboJPEGDecoder())
       let d = source.description
       let memory = ViewerMemoryPlan(
-        choice: merge, frames: source.frameCount, depthWidth: d.depthWidth,
+        choice: merge, frames: selection.indices(frameCount: source.frameCount).count,
+        depthWidth: d.depthWidth,
         depthHeight: d.depthHeight)
       let summary =
         "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
@@ -52,7 +65,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let output = request.outputPath
     guard !output.isEmpty else { throw UsageError("give a file name to export to") }
     let options = try ExportCommand.writeOptions(
-      try ParsedArguments([path], spec: ExportCommand.spec), source: path)
+      try ParsedArguments([path], command: ExportCommand.spec), source: path)
     guard let source = request.document.recording else {
       // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
       // that every property it has (normals, extra attributes) is written too.
@@ -73,9 +86,14 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let minimum = request.minConfidence.rawValue
     let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
-    var unprojection = UnprojectionOptions()
-    unprojection.minConfidence = request.minConfidence
-    let selection = FrameSelection(range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0))
+    // The header records the recording options the frames were loaded with.
+    let loaded = loadedWithChoices(path) ? choices : LoadChoices()
+    var unprojection = loaded.unprojection
+    if request.minConfidence.rawValue > unprojection.minConfidence.rawValue {
+      unprojection.minConfidence = request.minConfidence
+    }
+    let selection = FrameSelection(
+      range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0), every: loaded.selection.every)
     var cleaning = request.cleaning
     cleaning.worldUp = source.description.worldUp
     var withFrames = options
@@ -90,6 +108,13 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
     return
       "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+  }
+
+  /// Whether the recording at `path` (as opened, after resolving) is the one the
+  /// command line's recording options were given for.
+  func loadedWithChoices(_ path: String) -> Bool {
+    guard let choicesPath else { return false }
+    return path == choicesPath || (try? InputDetector.resolve(choicesPath).path) == path
   }
 
   /// A PLY timeline's points of the frames the window shows (all of a plain cloud).

@@ -3,45 +3,21 @@ import Foundation
 
 /// `cloudscrub export PATH -o OUT.ply`: writes a cloud as PLY.
 enum ExportCommand {
-  static let help = """
-    usage: cloudscrub export PATH -o OUT.ply [--ascii] [--attributes LIST]
-                             [recording options]
-
-    Writes the points of PATH to OUT.ply: a PLY point cloud's points, or the merged
-    cloud of a recording's frames in the recording's own world frame. Binary
-    little-endian by default, x y z as float and red green blue as uchar. The file is
-    written under a temporary name and renamed into place; an input is never
-    overwritten.
-
-    options:
-      -o, --output OUT.ply  where to write (required)
-      --ascii               write ASCII PLY instead of binary
-      --attributes LIST     also write these fields, comma-separated: 'normal' and any
-                            attribute the cloud carries ('confidence' and 'frame' for
-                            recordings), or 'all' or 'none' (the default)
-    \(PosesFlag.help)
-      --refine              refine the recording's poses first (as `cloudscrub refine`
-                            does, starting from --poses when given) and export with them
-      -h, --help            show this help
-
-    recording options (ignored, with a note, for a PLY input):
-    \(RecordingFlags.help)
-    cleaning options, applied in this order after the recording options:
-    \(CleaningFlags.help)
-    """
-
-  static let spec = ArgumentSpec(
-    valueOptions: ["-o": "output", "--output": "output", "--attributes": "attributes"]
-      .merging(RecordingFlags.valueOptions) { a, _ in a }
-      .merging(PosesFlag.valueOptions) { a, _ in a }
-      .merging(CleaningFlags.valueOptions) { a, _ in a },
-    flags: ["--ascii": "ascii", "--help": "help", "-h": "help", "--refine": "refine"]
-      .merging(CleaningFlags.flags) { a, _ in a }.merging(RecordingFlags.flags) { a, _ in a },
-    positionals: 1...1)
+  /// Usage and prose of `export --help`; the options are `OptionTable`'s rows.
+  static let spec = CommandSpec(
+    name: "export",
+    synopsis: ["export PATH -o OUT.ply [--ascii] [--attributes LIST] [options]"],
+    about: """
+      Writes the points of PATH to OUT.ply: a PLY point cloud's points, or the merged
+      cloud of a recording's frames in the recording's own world frame. Binary
+      little-endian by default, x y z as float and red green blue as uchar. The file is
+      written under a temporary name and renamed into place; an input is never
+      overwritten.
+      """)
 
   static func run(_ arguments: [String]) throws {
-    let parsed = try ParsedArguments(arguments, spec: spec)
-    if parsed.has("help") { return Terminal.out(help) }
+    let parsed = try ParsedArguments(arguments, command: spec)
+    if parsed.has("help") { return Terminal.out(spec.help) }
     guard let output = parsed.value("output") else {
       throw UsageError("export needs an output file: -o OUT.ply")
     }

@@ -3,36 +3,26 @@ import CloudScrubFormats
 
 /// `cloudscrub info PATH [--json]`: what a file holds.
 enum InfoCommand {
-  static let help = """
-    usage: cloudscrub info PATH [--json] [--alignment] [--poses POSES.txt]
-
-    Describes a PLY point cloud (format, point count, bounds, the fields and attributes
-    each point carries, the file's elements and comments, and its frames when points
-    carry a 'frame' property) or a recording (format and app, frames, duration, frame
-    rate, depth and colour sizes, world up axis, intrinsics, trajectory length and the
-    camera's bounds, frames recorded before tracking started, and the importer's notes,
-    such as missing frame files). The format is detected from the content; a folder
-    holding one recording one level down opens that one. A .r3d holding only its
-    metadata is described from the metadata.
-
-    options:
-      --json      print one JSON object (keys in a fixed order) instead of text
-      --alignment for a recording, also measure every frame's alignment error (how
-                  far registering it to the frames of the 2 s before it moves its
-                  points; this decodes every frame's depth) and print its median and
-                  the worst stretches of frames: frames, times, millimetres
-    \(PosesFlag.help)
-      -h, --help  show this help
-    """
-
-  static let spec = ArgumentSpec(
-    valueOptions: PosesFlag.valueOptions,
-    flags: ["--json": "json", "--help": "help", "-h": "help", "--alignment": "alignment"],
-    positionals: 1...1)
+  /// Usage and prose of `info --help`; the options are `OptionTable`'s rows.
+  static let spec = CommandSpec(
+    name: "info",
+    synopsis: [
+      "info PATH [--json]"
+    ],
+    about: """
+      Describes a PLY point cloud (format, point count, bounds, the fields and attributes
+      each point carries, the file's elements and comments, and its frames when points
+      carry a 'frame' property) or a recording (format and app, frames, duration, frame
+      rate, depth and colour sizes, world up axis, intrinsics, trajectory length and the
+      camera's bounds, frames recorded before tracking started, and the importer's notes,
+      such as missing frame files). The format is detected from the content; a folder
+      holding one recording one level down opens that one. A .r3d holding only its
+      metadata is described from the metadata.
+      """)
 
   static func run(_ arguments: [String]) throws {
-    let parsed = try ParsedArguments(arguments, spec: spec)
-    if parsed.has("help") { return Terminal.out(help) }
+    let parsed = try ParsedArguments(arguments, command: spec)
+    if parsed.has("help") { return Terminal.out(spec.help) }
     let input: Input
     do {
       input = try InputLoader.open(parsed.positionals[0], poses: parsed.value("poses"))

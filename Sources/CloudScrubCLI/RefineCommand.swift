@@ -4,42 +4,35 @@ import Foundation
 /// `cloudscrub refine PATH -o POSES.txt`: refines a recording's poses and writes them
 /// as a TUM trajectory.
 enum RefineCommand {
-  static let help = """
-    usage: cloudscrub refine PATH -o POSES.txt [--poses POSES.txt]
-
-    Refines the camera poses of the recording at PATH against its own depth, and
-    writes them as a TUM trajectory: one line a frame of the recording in its order,
-    'timestamp tx ty tz qx qy qz qw', camera-to-world in the recording's world, in the
-    recording's camera axes (a '# camera axes:' comment names them). Each frame is
-    registered to the frames before it (point-to-plane ICP on a subsample of its depth,
-    with a robust kernel), starting from its recorded pose corrected as the frame
-    before it was; the first frame (the first after tracking started) never moves.
-    Prints the alignment error before and after, and where it was worst. The file is
-    written under a temporary name and renamed into place.
-
-    options:
-      -o, --output POSES.txt  where to write (required)
-    \(PosesFlag.help)
-      -h, --help              show this help
-    """
-
-  static let spec = ArgumentSpec(
-    valueOptions: ["-o": "output", "--output": "output"].merging(PosesFlag.valueOptions) {
-      a, _ in a
-    },
-    flags: ["--help": "help", "-h": "help"], positionals: 1...1)
+  /// Usage and prose of `refine --help`; the options are `OptionTable`'s rows.
+  static let spec = CommandSpec(
+    name: "refine",
+    synopsis: ["refine PATH -o POSES.txt [--poses POSES.txt]"],
+    about: """
+      Refines the camera poses of the recording at PATH against its own depth, and
+      writes them as a TUM trajectory: one line a frame of the recording in its order,
+      'timestamp tx ty tz qx qy qz qw', camera-to-world in the recording's world, in the
+      recording's camera axes (a '# camera axes:' comment names them). Each frame is
+      registered to the frames before it (point-to-plane ICP on a subsample of its depth,
+      with a robust kernel), starting from its recorded pose corrected as the frame
+      before it was; the first frame (the first after tracking started) never moves.
+      Prints the alignment error before and after, and where it was worst. The file is
+      written under a temporary name and renamed into place.
+      """)
 
   static func run(_ arguments: [String]) throws {
-    let parsed = try ParsedArguments(arguments, spec: spec)
-    if parsed.has("help") { return Terminal.out(help) }
+    let parsed = try ParsedArguments(arguments, command: spec)
+    if parsed.has("help") { return Terminal.out(spec.help) }
     guard let output = parsed.value("output") else {
       throw UsageError("refine needs an output file: -o POSES.txt")
     }
     let path = parsed.positionals[0]
-    guard case .recording(let recordingPath, let source) = try InputLoader.open(path) else {
+    guard
+      case .recording(let recordingPath, let recording) = try InputLoader.open(
+        path, poses: parsed.value("poses"))
+    else {
       throw UsageError("refine needs a recording, not a point cloud: \(path)")
     }
-    let recording = try PosesFlag.apply(parsed, to: source)
     try InputLoader.checkHasFrames(recording, path: recordingPath)
     let before = try measure(recording, label: "measuring \(recordingPath)", refine: false)
     let refined = try measure(recording, label: "refining \(recordingPath)", refine: true)
@@ -104,27 +97,9 @@ enum RefineCommand {
 
 /// `--poses POSES.txt`: a trajectory file in place of the recording's poses, for
 /// export, render, view, info and refine.
+/// `--poses POSES.txt` (a row of `OptionTable`): a recording with its poses replaced by
+/// a trajectory file's.
 enum PosesFlag {
-  static let valueOptions = ["--poses": "poses"]
-
-  static let help = """
-      --poses POSES.txt     use this TUM trajectory (as `refine` writes it) instead of
-                            the recording's poses; frames matched by line order, and
-                            its pose count must equal the recording's frame count
-    """
-
-  /// `source` with its poses replaced when `--poses` was given, as it is otherwise.
-  ///
-  /// - Throws: `TrajectoryError` for a file that cannot be parsed or whose count is
-  ///   not the recording's (naming both counts and the file), `FileError` when it
-  ///   cannot be read.
-  static func apply(_ parsed: ParsedArguments, to source: any RecordingSource) throws
-    -> any RecordingSource
-  {
-    guard let path = parsed.value("poses") else { return source }
-    return try replacing(source, withPosesFrom: path)
-  }
-
   static func replacing(_ source: any RecordingSource, withPosesFrom path: String) throws
     -> any RecordingSource
   {

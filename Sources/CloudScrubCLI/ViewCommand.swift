@@ -5,80 +5,48 @@ import Foundation
 
 /// `cloudscrub view [PATH]`: the viewer window.
 enum ViewCommand {
-  static let help = """
-    usage: cloudscrub view [PATH] [--size WxH] [--merge SIZE_M|auto|off]
-                           [--renderer auto|gl|cpu] [--poses POSES.txt]
+  /// Usage and prose of `view --help`; the options are `OptionTable`'s rows.
+  static let spec = CommandSpec(
+    name: "view",
+    synopsis: ["view [PATH] [options]"],
+    about: """
+      Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
+      sample recording when PATH is absent. Files can also be dropped on the window.
 
-    Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
-    sample recording when PATH is absent. Files can also be dropped on the window.
+      Keys: space play/pause · ←/→ step (shift: 10) · Home/End · M timeline mode ·
+      F fit · R reset view · C look through the capture camera · 1–6 colour mode
+      (rgb, height, depth, confidence, frame, alignment error) · +/− point size ·
+      E eye-dome lighting · G grid · A axes · T trajectory · K frustum.
+      Mouse: left-drag orbits, right- or middle-drag (or shift+left) pans, the wheel
+      zooms toward the cursor; a click without a drag picks the point under it.
 
-    Keys: space play/pause · ←/→ step (shift: 10) · Home/End · M timeline mode ·
-    F fit · R reset view · C look through the capture camera · 1–5 colour mode
-    (rgb, height, depth, confidence, frame) · +/− point size · E eye-dome lighting ·
-    G grid · A axes · T trajectory · K frustum.
-    Mouse: left-drag orbits, right- or middle-drag (or shift+left) pans, the wheel
-    zooms toward the cursor.
+      Once a recording has loaded, each frame's alignment error is measured in the
+      background (as 'info --alignment' does) and drawn as a curve on the timeline.
 
-    With no display (DISPLAY and WAYLAND_DISPLAY unset) it says so and exits with
-    status 1; 'cloudscrub render' draws pictures with no display.
-
-    options:
-      --size WxH   window size (default 1280x800)
-      --merge SIZE_M|auto|off
-                   while a recording loads, keep only the first point in each voxel
-                   of this size in metres; auto (the default) merges at 5 mm only
-                   when every point would not fit the viewer's memory (a quarter of
-                   this machine's, at most 4 GB), and says so in the window
-      --renderer auto|gl|cpu
-                   who draws the points: OpenGL, or the CPU point rasterizer
-                   (default auto: the CPU when OpenGL is a software renderer such
-                   as Mesa's llvmpipe); the View panel shows it and can switch
-      --exit-after-first-frame
-                   print how long the first frame with points took to reach the
-                   screen, then close (for benchmarks)
-      --poses POSES.txt
-                   use this TUM trajectory (as `refine` writes it) for the recording
-                   named on the command line instead of its own poses (frames by line
-                   order; the counts must agree)
-      -h, --help   show this help
-    """
-
-  static let spec = ArgumentSpec(
-    valueOptions: [
-      "--size": "size", "--merge": "merge", "--renderer": "renderer", "--poses": "poses",
-    ],
-    flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
-    positionals: 0...1)
+      With no display (DISPLAY and WAYLAND_DISPLAY unset) it says so and exits with
+      status 1; 'cloudscrub render' draws pictures with no display.
+      """)
 
   /// The name `view` uses for the built-in sample.
   static let samplePath = "sample:"
 
   static func run(_ arguments: [String]) throws {
-    let parsed = try ParsedArguments(arguments, spec: spec)
-    if parsed.has("help") { return Terminal.out(help) }
+    let parsed = try ParsedArguments(arguments, command: spec)
+    if parsed.has("help") { return Terminal.out(spec.help) }
     var options = ViewerOptions(
       path: parsed.positionals.first ?? samplePath,
       exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
-    if let text = parsed.value("renderer") { options.renderer = try RenderRequest.renderer(text) }
-    if let text = parsed.value("size") {
-      let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-      guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1])
-      else {
-        throw UsageError("--size needs WxH with at least 320x240, not '\(text)'")
-      }
-      (options.widthPixels, options.heightPixels) = (parts[0], parts[1])
+    options.renderer = try parsed.choice("renderer", of: PointRendererChoice.self) ?? .auto
+    if let size = try parsed.size("size", widths: 320...8192, heights: 240...8192) {
+      (options.widthPixels, options.heightPixels) = size
     }
     var opener = CommandLineDocumentOpener()
+    opener.choices = try LoadChoices(parsed, readsMerge: false)
+    opener.choicesPath = options.path
     switch parsed.value("merge") {
     case nil, "auto": opener.merge = .automatic
     case "off": opener.merge = .off
     default: opener.merge = .voxel(meters: try RecordingFlags.ingestMerge(parsed) ?? 0)
-    }
-    if let poses = parsed.value("poses") {
-      guard let path = parsed.positionals.first else {
-        throw UsageError("--poses needs the recording they belong to: view PATH --poses POSES.txt")
-      }
-      opener.poses = (path: path, trajectory: poses)
     }
     guard hasDisplay else {
       throw ViewerError(

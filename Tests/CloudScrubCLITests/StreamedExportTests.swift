@@ -93,7 +93,7 @@ import Testing
 
   /// The export as it was before streaming: every frame loaded into one store.
   static func exportHoldingEveryPoint(_ path: String, flags: [String], to output: String) throws {
-    let parsed = try ParsedArguments([path, "-o", output] + flags, spec: ExportCommand.spec)
+    let parsed = try ParsedArguments([path, "-o", output] + flags, command: ExportCommand.spec)
     var options = try ExportCommand.writeOptions(parsed, source: path)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)

@@ -1,0 +1,181 @@
+/// Every option and positional argument of the command line, each declared once: the
+/// parser (`ParsedArguments`), every `--help` text, `cloudscrub help --markdown` and the
+/// README's tables are built from these rows. Adding an option is adding a row here (or
+/// to one of the shared groups in `OptionTable+Loading.swift`) and reading its value in
+/// the command.
+enum OptionTable {
+  /// The subcommands that load a recording, and so take every recording option.
+  static let loading: Set<String> = ["export", "render", "view"]
+  /// The subcommands that take every cleaning option. (`view` has its cleaning panel;
+  /// seeding it from the command line needs the window to take initial settings.)
+  static let cleaning: Set<String> = ["export", "render"]
+
+  static let rows: [OptionRow] = arguments + outputs + recording + cleaningRows + drawing + others
+
+  /// The positional arguments.
+  static let arguments: [OptionRow] = [
+    .positional(
+      "PATH", "a PLY file or a recording, detected by content",
+      commands: ["info", "export", "render"]),
+    .positional(
+      "PATH", "a PLY file or a recording; the synthetic sample recording when absent",
+      commands: ["view"], optional: true),
+    .positional(
+      "OUT", "a recording (any name not ending in .ply) or a point cloud (OUT.ply)",
+      commands: ["synth"]),
+    .positional("PATH", "a recording, detected by content", commands: ["refine"]),
+    .positional(
+      "KIND",
+      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, e57 or drift",
+      commands: ["bench"], optional: true),
+    .positional(
+      "RECORDING", "the recording that ingest, view, scale and drift measure",
+      commands: ["bench"],
+      optional: true),
+  ]
+
+  /// Where and how a command writes.
+  static let outputs: [OptionRow] = [
+    .value(
+      "output", short: "o", "OUT.ply", default: nil, "where to write (required)",
+      commands: ["export"], window: "Export › file name"),
+    .value(
+      "output", short: "o", "OUT.png", default: nil, "the picture to write (required)",
+      commands: ["render"]),
+    .value(
+      "output", short: "o", "POSES.txt", default: nil,
+      "the TUM trajectory to write (required)", commands: ["refine"]),
+    .value(
+      "poses", "POSES.txt", default: "the recording's own poses",
+      "use this TUM trajectory (as `refine` writes it) instead of the recording's poses;"
+        + " frames matched by line order, and its pose count must equal the recording's"
+        + " frame count (view: for the recording named on the command line)",
+      commands: ["export", "render", "view", "info", "refine"]),
+    .flag(
+      "refine",
+      "refine the recording's poses first (as `cloudscrub refine` does, starting from"
+        + " --poses when given) and export with them",
+      commands: ["export"]),
+    .flag(
+      "alignment",
+      "for a recording, also measure every frame's alignment error (how far registering it"
+        + " to the frames of the 2 s before it moves its points; this decodes every frame's"
+        + " depth) and print its median and the worst stretches of frames: frames, times,"
+        + " millimetres",
+      commands: ["info"]),
+    .flag("ascii", "write ASCII PLY instead of binary", commands: ["export", "synth"]),
+    .value(
+      "attributes", "LIST", default: "none",
+      "also write these fields, comma-separated: 'normal' and any attribute the cloud carries"
+        + " ('confidence' and 'frame' for recordings), or 'all' or 'none'",
+      commands: ["export"]),
+    .flag(
+      "json", "print one JSON object (keys in a fixed order) instead of text",
+      commands: ["info"]),
+  ]
+
+  /// How `render` and `view` draw.
+  static let drawing: [OptionRow] = [
+    .value(
+      "size", "WxH", default: "1280x720", "picture size in pixels, each side 16 to 8192",
+      commands: ["render"]),
+    .value(
+      "size", "WxH", default: "1280x800", "window size in pixels, at least 320x240",
+      commands: ["view"]),
+    .value(
+      "color", "rgb|height|depth|confidence|frame", default: "rgb", "what colours the points",
+      commands: ["render"], window: "keys 1–5"),
+    .value(
+      "point-size", "PX", default: "2", "point size in pixels, 1 to 32", commands: ["render"],
+      window: "Points › size (px); +/− keys"),
+    .value(
+      "camera", "orbit:AZIMUTH,ELEVATION[,DISTANCE]|capture:N", default: "fit the cloud",
+      "view from these angles in degrees and this distance in metres from the cloud's centre"
+        + " (DISTANCE 0 or absent: fit the cloud), or through frame N's capture camera",
+      commands: ["render"], window: "mouse drags; View › Capture (C)"),
+    .flag(
+      "edl", "eye-dome lighting", commands: ["render"], window: "Points › eye-dome lighting; E key"),
+    .value(
+      "overlays", "on|off", default: "on", "grid, axes, trajectory and frustum",
+      commands: ["render"], window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
+    .value(
+      "budget", "POINTS", default: "every point in one pass",
+      "draw in passes of at most this many points, as the window refines a picture (the"
+        + " finished picture is the same)",
+      commands: ["render"]),
+    .value(
+      "renderer", "auto|gl|cpu",
+      default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",
+      "who draws the points: OpenGL, or the CPU point rasterizer",
+      commands: ["render", "view"], window: "the OpenGL / CPU switch"),
+    .flag(
+      "exit-after-first-frame",
+      "print how long the first frame with points took to reach the screen, then close (for"
+        + " benchmarks)",
+      commands: ["view"]),
+  ]
+
+  /// The options of `synth` and `bench`, and help.
+  static let others: [OptionRow] = [
+    .value(
+      "frames", "N", default: "60", "recording: how many frames", commands: ["synth"]),
+    .value(
+      "noise", "M", default: "0: exact", "recording: depth noise, σ = M × depth² metres",
+      commands: ["synth"]),
+    .value(
+      "color", "jpeg|rgb", default: "jpeg, as phones store it",
+      "recording: colour as JPEG or raw RGB", commands: ["synth"]),
+    .value(
+      "points", "N", default: "100000", "point cloud: how many points", commands: ["synth"]),
+    .flag("normals", "point cloud: also write unit normals", commands: ["synth"]),
+    .value("seed", "S", default: "1", "random seed", commands: ["synth"]),
+    .value(
+      "drift", "METRES,DEGREES", default: "none",
+      "recording: add a known tracking drift to the stored poses (depth is rendered from"
+        + " the true ones): zero at frame 0, growing with the smoothstep 3s² − 2s³ of the"
+        + " time fraction s to METRES along world +x and DEGREES about the vertical (+y) line"
+        + " through the first camera centre at the last frame",
+      commands: ["synth"]),
+    .value(
+      "points", "N", default: "10000000; 20000000 for render", "points to generate",
+      commands: ["bench"]),
+    .value(
+      "dir", "DIR", default: "a folder in /tmp, removed afterwards",
+      "where to write the files", commands: ["bench"]),
+    .value(
+      "repeat", "R", default: "3", "timed runs per measurement; the best is kept",
+      commands: ["bench"]),
+    .value(
+      "frames", "N", default: "600", "scale: frames of the synthetic capture made first",
+      commands: ["bench"]),
+    .value(
+      "open3d-script", "PATH",
+      default: "bench/open3d_ply.py, or bench/open3d_ingest.py or bench/open3d_clean.py",
+      "the Open3D side", commands: ["bench"]),
+    .flag(
+      "help", short: "h", "show this help",
+      commands: ["info", "export", "render", "view", "refine", "synth", "bench"]),
+  ]
+
+  /// The subcommands' usage lines and prose, by name.
+  static func command(_ name: String) -> CommandSpec {
+    switch name {
+    case "export": return ExportCommand.spec
+    case "render": return RenderCommand.spec
+    case "view": return ViewCommand.spec
+    case "info": return InfoCommand.spec
+    case "synth": return SynthCommand.spec
+    case "refine": return RefineCommand.spec
+    default: return BenchCommand.spec
+    }
+  }
+
+  /// The names of the subcommands with options, in the order help lists them.
+  static let commandNames = ["info", "export", "render", "view", "refine", "synth", "bench"]
+
+  /// Every subcommand's table as Markdown, what `cloudscrub help --markdown` prints
+  /// and the README holds between its `options` markers.
+  static var markdown: String {
+    commandNames.map { command($0).markdown }.joined(separator: "\n\n")
+  }
+}
