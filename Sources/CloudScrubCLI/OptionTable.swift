@@ -63,6 +63,11 @@ enum OptionTable {
         + " depth) and print its median and the worst stretches of frames: frames, times,"
         + " millimetres",
       commands: ["info"]),
+    .value(
+      "alignment", "on|off", default: "on",
+      "once a recording has loaded, measure each frame's alignment error in the background"
+        + " for the timeline's curve, the error colours and the pick panel",
+      commands: ["view"], window: "Timeline › the error curve"),
     .flag("ascii", "write ASCII PLY instead of binary", commands: ["export", "synth"]),
     .value(
       "attributes", "LIST", default: "none",

@@ -21,7 +21,8 @@ enum ViewCommand {
       zooms toward the cursor; a click without a drag picks the point under it.
 
       Once a recording has loaded, each frame's alignment error is measured in the
-      background (as 'info --alignment' does) and drawn as a curve on the timeline.
+      background (as 'info --alignment' does) and drawn as a curve on the timeline;
+      the timeline grows to hold it.
 
       With no display (DISPLAY and WAYLAND_DISPLAY unset) it says so and exits with
       status 1; 'cloudscrub render' draws pictures with no display.
@@ -52,7 +53,9 @@ enum ViewCommand {
       throw ViewerError(
         "no display: DISPLAY and WAYLAND_DISPLAY are unset; use 'cloudscrub render' for a picture")
     }
-    try ViewerApp.run(options: options, opener: opener, alignment: BackgroundAlignment())
+    let measures = try parsed.onOff("alignment") ?? true
+    try ViewerApp.run(
+      options: options, opener: opener, alignment: measures ? BackgroundAlignment() : nil)
   }
 
   static var hasDisplay: Bool {
