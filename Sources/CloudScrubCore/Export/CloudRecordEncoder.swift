@@ -83,9 +83,7 @@ public enum EncodedCloudFile {
 /// A streaming writer for any `CloudRecordEncoder`: records go to a spool file beside
 /// the target as they come; `finish` writes the header and then the spooled records
 /// into the target's temporary file, renamed into place. The same bytes as
-/// `EncodedCloudFile.write` of all the pieces as one cloud, except where a format's
-/// header depends on the points (LAS chooses its offset from the first point instead
-/// of the bounds' centre).
+/// `EncodedCloudFile.write` of all the pieces as one cloud.
 public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudStreamWriter {
   private var encoder: Encoder
   private let template: PointCloud

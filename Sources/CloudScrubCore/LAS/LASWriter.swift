@@ -1,8 +1,9 @@
 /// Writes LAS 1.4 files with point data record format 7 (x y z, RGB), uncompressed.
 ///
 /// Coordinates are 32-bit integers at a scale of 0.1 mm (0.0001 m) from an offset in
-/// whole metres: the centre of the cloud's bounds for a whole cloud, the first point
-/// for a stream; so no point moves more than 0.05 mm. Colours are scaled to 16 bits
+/// whole metres (the first point's coordinates rounded), so no point moves more than
+/// 0.05 mm; a point farther than 214 km from the first cannot be written (an error
+/// names it). Colours are scaled to 16 bits
 /// (`c × 257`). Selected normals and attributes follow each record as extra bytes,
 /// described in the `LASF_Spec` record 4 VLR; the provenance is a `CloudScrub` VLR
 /// (record 1) of UTF-8 lines. Every record has return 1 of 1, no intensity, no
@@ -27,17 +28,42 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     fields = try CloudFieldSelection(cloud, options.attributes)
   }
 
+  /// Scans the whole cloud for the bounds the header states, as `encode` would find
+  /// them, so that the header can be written before the records.
   public mutating func prepare(whole cloud: PointCloud) throws {
-    guard let bounds = cloud.bounds else { return }
-    offsetMeters = Self.roundedOffset(
-      SIMD3(
-        (Double(bounds.min.x) + Double(bounds.max.x)) / 2,
-        (Double(bounds.min.y) + Double(bounds.max.y)) / 2,
-        (Double(bounds.min.z) + Double(bounds.max.z)) / 2))
+    guard let first = cloud.positions.first else { return }
+    let offset = Self.offset(for: first)
+    offsetMeters = offset
+    for index in cloud.positions.indices {
+      let stored = try Self.stored(cloud.positions[index], offset: offset, point: index)
+      low = pointwiseMin(low, stored)
+      high = pointwiseMax(high, stored)
+    }
   }
 
-  static func roundedOffset(_ p: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3(p.x.rounded(), p.y.rounded(), p.z.rounded())
+  /// The offset of a file whose first point is `p`: its coordinates rounded to the
+  /// metre (the same for a whole cloud and a stream, so both write the same bytes).
+  static func offset(for p: Point3) -> SIMD3<Double> {
+    SIMD3(Double(p.x).rounded(), Double(p.y).rounded(), Double(p.z).rounded())
+  }
+
+  /// `p` in 0.1 mm steps from `offset`.
+  ///
+  /// - Throws: `LASErrorReason.coordinateOutOfRange` for a coordinate that is not
+  ///   finite or lies farther than 32 bits of steps from the offset.
+  @inline(__always)
+  static func stored(_ p: Point3, offset: SIMD3<Double>, point: Int) throws(LASErrorReason)
+    -> SIMD3<Int32>
+  {
+    var stored = SIMD3<Int32>()
+    for (axis, value) in [(0, p.x), (1, p.y), (2, p.z)] {
+      let steps = ((Double(value) - offset[axis]) / scaleMeters).rounded()
+      guard steps.isFinite, steps >= Double(Int32.min), steps <= Double(Int32.max) else {
+        throw .coordinateOutOfRange(point: point, axis: ["x", "y", "z"][axis], value: Double(value))
+      }
+      stored[axis] = Int32(steps)
+    }
+    return stored
   }
 
   /// Extra bytes a record carries.
@@ -49,24 +75,14 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     _ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]
   ) throws {
     if offsetMeters == nil, let first = range.first {
-      let p = piece.positions[first]
-      offsetMeters = Self.roundedOffset(SIMD3(Double(p.x), Double(p.y), Double(p.z)))
+      offsetMeters = Self.offset(for: piece.positions[first])
     }
     let offset = offsetMeters ?? .zero
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
     buffer.reserveCapacity(buffer.count + range.count * (Self.baseRecordSize + extraSize))
     for index in range {
-      let p = piece.positions[index]
-      var stored = SIMD3<Int32>()
-      for (axis, value) in [(0, p.x), (1, p.y), (2, p.z)] {
-        let steps = ((Double(value) - offset[axis]) / Self.scaleMeters).rounded()
-        guard steps.isFinite, steps >= Double(Int32.min), steps <= Double(Int32.max) else {
-          throw LASErrorReason.coordinateOutOfRange(
-            point: encoded + index - range.lowerBound, axis: ["x", "y", "z"][axis],
-            value: Double(value))
-        }
-        stored[axis] = Int32(steps)
-      }
+      let stored = try Self.stored(
+        piece.positions[index], offset: offset, point: encoded + index - range.lowerBound)
       low = pointwiseMin(low, stored)
       high = pointwiseMax(high, stored)
       buffer.appendLittleEndian(stored.x)
