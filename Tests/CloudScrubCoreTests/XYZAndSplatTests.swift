@@ -9,7 +9,7 @@ import Testing
   static func read(_ text: String) throws(XYZErrorReason) -> PointCloud {
     let bytes = Array(text.utf8)
     let result = bytes.withUnsafeBytes { raw in
-      Result { () throws(XYZErrorReason) -> PointCloud in try XYZReader.read(bytes: raw) }
+      Result { () throws(XYZErrorReason) -> PointCloud in try XYZReader.read(bytes: raw).cloud }
     }
     return try result.get()
   }

@@ -34,11 +34,17 @@ public enum XYZErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
 /// attributes named `column_N`. Colours in 0–1 (every value at most 1, some
 /// fractional) are scaled to 0–255; others are rounded and clamped.
 public enum XYZReader {
+  /// A text point file read: its points and its `#` comment lines (without the `#`).
+  public struct Document: Sendable {
+    public var cloud: PointCloud
+    public var comments: [String]
+  }
+
   /// Reads the text point file at `path` through a memory map.
   ///
   /// - Throws: `XYZError` naming the line at fault, with the path; `FileError` when
   ///   the file cannot be opened.
-  public static func read(path: String) throws -> PointCloud {
+  public static func read(path: String) throws -> Document {
     let file = try MappedFile(path: path)
     do {
       return try read(bytes: file.bytes)
@@ -50,9 +56,10 @@ public enum XYZReader {
   /// Reads text points held in memory.
   ///
   /// - Throws: `XYZErrorReason` naming the line at fault.
-  public static func read(bytes: UnsafeRawBufferPointer) throws(XYZErrorReason) -> PointCloud {
+  public static func read(bytes: UnsafeRawBufferPointer) throws(XYZErrorReason) -> Document {
     var lines = TextLines(bytes)
     var names: [String]?
+    var comments: [String] = []
     var columns: [[Double]] = []
     var expected = 0
     while let line = lines.next() {
@@ -62,6 +69,8 @@ public enum XYZReader {
         let text = lines.text(line)
         if columns.isEmpty, let range = text.range(of: "# columns:") {
           names = text[range.upperBound...].split(separator: " ").map(String.init)
+        } else if comments.count < 1000 {
+          comments.append(String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " }))
         }
         continue
       }
@@ -87,7 +96,7 @@ public enum XYZReader {
       }
     }
     guard !columns.isEmpty else { throw .noPoints }
-    return try cloud(columns, names: names)
+    return Document(cloud: try cloud(columns, names: names), comments: comments)
   }
 
   static func cloud(_ columns: [[Double]], names given: [String]?) throws(XYZErrorReason)

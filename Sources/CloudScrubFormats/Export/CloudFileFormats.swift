@@ -131,7 +131,8 @@ public enum XYZFileFormat: CloudFileFormat {
     XYZReader.looksLikeText(prefix, isWholeFile: prefix.count < CloudFileFormats.prefixBytes)
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let cloud = try XYZReader.read(path: path)
-    return LoadedCloud(format: name, cloud: cloud, comments: [], plyHeader: nil)
+    let document = try XYZReader.read(path: path)
+    return LoadedCloud(
+      format: name, cloud: document.cloud, comments: document.comments, plyHeader: nil)
   }
 }
