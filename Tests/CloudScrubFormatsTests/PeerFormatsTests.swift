@@ -1,6 +1,7 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
+import FuzzTargets
 import TestSupport
 import Testing
 
@@ -150,5 +151,21 @@ import Testing
       }
     }
     #expect(cloud.attribute(named: "half")?.values == .float32((0..<100).map { Float($0) / 2 }))
+  }
+}
+
+/// The compressed PCD seed of the fuzz target reads back as the cloud it was made of:
+/// liblzf round trip and the planar layout of `binary_compressed`.
+@Suite struct CompressedPCDTests {
+  @Test func compressedSeedReadsBackAsTheBinaryOne() throws {
+    let seeds = try #require(FuzzTargets.named("pcd")).seeds()
+    #expect(seeds.count == 3)
+    let binary = try seeds[0].withUnsafeBytes { try PCDReader.read(bytes: $0).cloud }
+    let compressed = try seeds[2].withUnsafeBytes {
+      try PCDReader.read(bytes: $0, lzf: LZF.pcdDecompressor)
+    }
+    #expect(compressed.header.data == .binaryCompressed)
+    #expect(compressed.cloud == binary)
+    #expect(binary.count == 16)
   }
 }
