@@ -12,7 +12,7 @@ enum BenchCommand {
            cloudscrub bench view [RECORDING] [--repeat R]
            cloudscrub bench render [--points N] [--repeat R]
            cloudscrub bench lzfse [--repeat R]
-           cloudscrub bench formats [--repeat R]
+           cloudscrub bench formats [--repeat R] [--points N]
            cloudscrub bench scale [RECORDING] [--frames N]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
@@ -44,6 +44,11 @@ enum BenchCommand {
 
     lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
     root), beside liblzfse through Python (pip install pyliblzfse) when installed.
+
+    formats: ingest speed of every recording format on the same 60 synthetic frames,
+    then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
+    LAS, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
+    (LAS) on the same files (bench/format_peers.py).
 
     With python3 and Open3D installed, Open3D runs on the same data in the same run.
 
@@ -127,11 +132,14 @@ enum BenchCommand {
     if mode == "formats" {
       let folder = try scratchFolder("formats")
       defer { try? FileManager.default.removeItem(atPath: folder) }
-      return try FormatsBenchmark(
-        frameCount: 60,
-        repeats: try parsed.value("repeat").map {
-          try SynthCommand.positiveInteger($0, option: "--repeat")
-        } ?? 3, folder: folder
+      let repeats =
+        try parsed.value("repeat").map { try SynthCommand.positiveInteger($0, option: "--repeat") }
+        ?? 3
+      try FormatsBenchmark(frameCount: 60, repeats: repeats, folder: folder).run()
+      return try CloudFormatsBenchmark(
+        points: try parsed.value("points").map {
+          try SynthCommand.positiveInteger($0, option: "--points")
+        } ?? 10_000_000, repeats: repeats, folder: folder
       ).run()
     }
     if mode == "scale" {

@@ -6,11 +6,11 @@ import TestSupport
 import Testing
 
 /// CloudScrub's PCD and LAS files in Open3D and laspy, and theirs in CloudScrub
-/// (`scripts/peers/format_peers.py`). Each test skips, saying so, when its Python peer
+/// (`bench/format_peers.py`). Each test skips, saying so, when its Python peer
 /// does not import (`pip install open3d laspy`; Open3D also needs Debian's
 /// libusb-1.0-0).
 @Suite struct PeerFormatsTests {
-  static let script = TestData.packageRoot.appendingPathComponent("scripts/peers/format_peers.py")
+  static let script = TestData.packageRoot.appendingPathComponent("bench/format_peers.py")
     .path
   static let python = XTools.locate("python3")
   static let peers: Set<String> = {
