@@ -14,8 +14,8 @@ public struct ViewerDocument {
   public var summary: String
 
   public init(
-    path: String, load: StreamingLoad, recording: (any RecordingSource)?, decoder: (any ColorDecoder)?,
-    summary: String
+    path: String, load: StreamingLoad, recording: (any RecordingSource)?,
+    decoder: (any ColorDecoder)?, summary: String
   ) {
     self.path = path
     self.load = load
@@ -56,7 +56,8 @@ public struct WindowExportRequest {
 
   public init(
     document: ViewerDocument, content: ViewerContent, visibleFrames: ClosedRange<Int>,
-    minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(), outputPath: String
+    minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(),
+    outputPath: String
   ) {
     self.document = document
     self.content = content

@@ -59,8 +59,11 @@ struct CloudFormatsBenchmark {
     }
     if let pcd = files["pcd"], let las = files["las"] {
       report.peer(
-        PythonPeer(script: peerScript, name: "Open3D (PCD) and laspy (LAS)", install: "pip install open3d laspy")
-          .run(arguments: ["bench", pcd, las, String(repeats)]), ours: ours)
+        PythonPeer(
+          script: peerScript, name: "Open3D (PCD) and laspy (LAS)",
+          install: "pip install open3d laspy"
+        )
+        .run(arguments: ["bench", pcd, las, String(repeats)]), ours: ours)
     }
     Terminal.out(report.text)
   }

@@ -40,10 +40,12 @@ enum ExportCommand {
     \(CleaningFlags.help)
     """
 
+  static let ownValueOptions = [
+    "-o": "output", "--output": "output", "--attributes": "attributes", "--format": "format",
+  ]
+
   static let spec = ArgumentSpec(
-    valueOptions: [
-      "-o": "output", "--output": "output", "--attributes": "attributes", "--format": "format",
-    ]
+    valueOptions: ExportCommand.ownValueOptions
       .merging(RecordingFlags.valueOptions) { a, _ in a }
       .merging(CleaningFlags.valueOptions) { a, _ in a },
     flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]

@@ -17,7 +17,8 @@ import Testing
     let output = folder.appendingPathComponent("scan.e58").path
     let result = try CommandRunner.run(["export", TestData.samplePLY, "-o", output])
     #expect(result.status == 2)
-    #expect(result.standardError.contains(".ply .pcd .las .xyz .txt .csv"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains(".ply .pcd .las .xyz .txt .csv"), "\(result.standardError)")
     #expect(!FileManager.default.fileExists(atPath: output))
     let ascii = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", folder.appendingPathComponent("a.las").path, "--ascii"])
@@ -67,7 +68,8 @@ import Testing
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
-    #expect(try CommandRunner.run(["synth", recording, "--frames", "5", "--noise", "0.002"]).status == 0)
+    #expect(
+      try CommandRunner.run(["synth", recording, "--frames", "5", "--noise", "0.002"]).status == 0)
     let streamed = folder.appendingPathComponent("streamed.\(format)").path
     let result = try CommandRunner.run(["export", recording, "-o", streamed] + flags)
     #expect(result.status == 0, "\(result.standardError)")
@@ -87,7 +89,8 @@ import Testing
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
-    #expect(try CommandRunner.run(["synth", recording, "--frames", "5", "--noise", "0.002"]).status == 0)
+    #expect(
+      try CommandRunner.run(["synth", recording, "--frames", "5", "--noise", "0.002"]).status == 0)
     let fromCommandLine = folder.appendingPathComponent("cli.\(format)").path
     let result = try CommandRunner.run([
       "export", recording, "-o", fromCommandLine, "--frames", "1-3", "--min-confidence", "medium",

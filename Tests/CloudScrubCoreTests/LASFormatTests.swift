@@ -63,9 +63,12 @@ import Testing
       cloud, as: LASRecordEncoder.self, provenance: Self.provenance,
       options: CloudWriteOptions(attributes: .all))
     let back = try Self.read(bytes).cloud
-    let worst = zip(cloud.positions, back.positions).map { a, b in
-      max(abs(Double(a.x) - Double(b.x)), abs(Double(a.y) - Double(b.y)), abs(Double(a.z) - Double(b.z)))
-    }.max() ?? 0
+    let worst =
+      zip(cloud.positions, back.positions).map { a, b in
+        max(
+          abs(Double(a.x) - Double(b.x)), abs(Double(a.y) - Double(b.y)),
+          abs(Double(a.z) - Double(b.z)))
+      }.max() ?? 0
     // 0.05 mm of rounding plus the float spacing at 1234 m (0.12 mm / 2).
     #expect(worst <= 0.0001 + 0.0000611, "worst \(worst) m")
     #expect(back.colors == cloud.colors)

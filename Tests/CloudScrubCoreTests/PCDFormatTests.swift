@@ -99,9 +99,18 @@ import Testing
         head + "WIDTH 2\nHEIGHT 1\nPOINTS 3\nDATA binary\n",
         .pointCount(points: 3, width: 2, height: 1)
       ),
-      (head + "WIDTH 2\nPOINTS 2\nDATA ascii\n1 2 3\n10 20\n", .valueCount(line: 9, expected: 3, got: 2)),
-      (head + "WIDTH 1\nPOINTS 1\nDATA ascii\n1 two 3\n", .badNumber(line: 8, field: "y", token: "two")),
-      ("VERSION 0.7\nFIELDS x y\nSIZE 4 4 4\n", .fieldListLength(line: 3, keyword: "SIZE", expected: 2, got: 3)),
+      (
+        head + "WIDTH 2\nPOINTS 2\nDATA ascii\n1 2 3\n10 20\n",
+        .valueCount(line: 9, expected: 3, got: 2)
+      ),
+      (
+        head + "WIDTH 1\nPOINTS 1\nDATA ascii\n1 two 3\n",
+        .badNumber(line: 8, field: "y", token: "two")
+      ),
+      (
+        "VERSION 0.7\nFIELDS x y\nSIZE 4 4 4\n",
+        .fieldListLength(line: 3, keyword: "SIZE", expected: 2, got: 3)
+      ),
       (head + "WIDTH 1\nPOINTS 1\nDATA lzma\n", .unknownData("lzma")),
       (
         "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 3\nTYPE F F F\nWIDTH 1\nDATA binary\n",
@@ -118,7 +127,8 @@ import Testing
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let cloud = SyntheticCloud.scene(count: 5_000, normals: true)
-    for writer in [PCDFormatWriter(), LASFormatWriter(), XYZFormatWriter()] as [any CloudFormatWriter]
+    for writer in [PCDFormatWriter(), LASFormatWriter(), XYZFormatWriter()]
+      as [any CloudFormatWriter]
     {
       let whole = folder.appendingPathComponent("whole.\(writer.extensions[0])").path
       let streamed = folder.appendingPathComponent("streamed.\(writer.extensions[0])").path

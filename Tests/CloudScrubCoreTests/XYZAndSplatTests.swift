@@ -20,7 +20,8 @@ import Testing
       colors: [RGB8(255, 0, 7), RGB8(1, 2, 3)])
     let provenance = ExportProvenance(source: "scan.r3d", frames: "frames 0-9")
     let xyz = String(
-      decoding: try EncodedCloudFile.encode(cloud, as: XYZRecordEncoder.self, provenance: provenance),
+      decoding: try EncodedCloudFile.encode(
+        cloud, as: XYZRecordEncoder.self, provenance: provenance),
       as: UTF8.self)
     #expect(
       xyz == """
@@ -33,7 +34,8 @@ import Testing
 
         """)
     let csv = String(
-      decoding: try EncodedCloudFile.encode(cloud, as: CSVRecordEncoder.self, provenance: provenance),
+      decoding: try EncodedCloudFile.encode(
+        cloud, as: CSVRecordEncoder.self, provenance: provenance),
       as: UTF8.self)
     #expect(csv.hasSuffix("# 2 points\nx,y,z,r,g,b\n1.0,-2.5,0.125,255,0,7\n0.1,0.0,3.0,1,2,3\n"))
     #expect(try Self.read(xyz) == cloud)
@@ -105,6 +107,7 @@ import Testing
     #expect(points.attribute(named: "scale_0") == cloud.attribute(named: "scale_0"))
     // What the minimum-confidence filter of the window sees.
     #expect(StreamingLoad.confidence(of: points) == [1, 2, 0])
-    #expect(GaussianSplats.points(of: SyntheticCloud.scene(count: 10)) == SyntheticCloud.scene(count: 10))
+    #expect(
+      GaussianSplats.points(of: SyntheticCloud.scene(count: 10)) == SyntheticCloud.scene(count: 10))
   }
 }

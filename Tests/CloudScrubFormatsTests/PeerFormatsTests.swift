@@ -85,14 +85,16 @@ import Testing
     #expect(cloud.count == Self.cloud.count)
     // Open3D keeps doubles and writes them back as float: the same values, but ASCII
     // prints them with 10 significant digits.
-    let worst = zip(cloud.positions, Self.cloud.positions).map { a, b in
-      max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
-    }.max() ?? 1
+    let worst =
+      zip(cloud.positions, Self.cloud.positions).map { a, b in
+        max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
+      }.max() ?? 1
     #expect(worst <= (mode == "ascii" ? 1e-6 : 0))
     #expect(cloud.colors == Self.cloud.colors)
-    let normalError = zip(cloud.normals ?? [], Self.cloud.normals ?? []).map { a, b in
-      max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
-    }.max() ?? 1
+    let normalError =
+      zip(cloud.normals ?? [], Self.cloud.normals ?? []).map { a, b in
+        max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
+      }.max() ?? 1
     #expect(normalError <= 1e-6)
   }
 

@@ -59,7 +59,8 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     for (axis, value) in [(0, p.x), (1, p.y), (2, p.z)] {
       let steps = ((Double(value) - offset[axis]) / scaleMeters).rounded()
       guard steps.isFinite, steps >= Double(Int32.min), steps <= Double(Int32.max) else {
-        throw .coordinateOutOfRange(point: point, axis: ["x", "y", "z"][axis], value: Double(value))
+        throw .coordinateOutOfRange(
+          point: point, axis: ["x", "y", "z"][axis], value: Double(value))
       }
       stored[axis] = Int32(steps)
     }

@@ -39,7 +39,8 @@ public enum PCDErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
     case .noDataLine(let limit):
       return "PCD header has no DATA line in its first \(limit) bytes"
     case .missingLine(let keyword): return "PCD header has no \(keyword) line"
-    case .malformedLine(let line, let text): return "PCD header line \(line) is malformed: '\(text)'"
+    case .malformedLine(let line, let text):
+      return "PCD header line \(line) is malformed: '\(text)'"
     case .fieldListLength(let line, let keyword, let expected, let got):
       return "PCD header line \(line): \(keyword) has \(got) values for \(expected) fields"
     case .unsupportedType(let field, let type, let size):

@@ -103,7 +103,8 @@ public struct PCDHeader: Equatable, Sendable {
       case "WIDTH": width = try one()
       case "HEIGHT": height = try one()
       case "POINTS": points = try one()
-      case "VIEWPOINT": guard values.count == 7, values.allSatisfy({ Double($0) != nil }) else {
+      case "VIEWPOINT":
+        guard values.count == 7, values.allSatisfy({ Double($0) != nil }) else {
           throw bad
         }
       case "DATA":

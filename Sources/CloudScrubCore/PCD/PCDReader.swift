@@ -212,7 +212,8 @@ struct PCDColumn {
     let color = (column("rgb") ?? column("rgba")).flatMap { $0.size == 4 ? $0 : nil }
     if let color {
       cloud.colors = color.values(records, points, UInt32.self).map { packed in
-        RGB8(UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8),
+        RGB8(
+          UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8),
           UInt8(truncatingIfNeeded: packed))
       }
     }

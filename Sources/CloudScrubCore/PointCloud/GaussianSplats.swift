@@ -46,7 +46,8 @@ public enum GaussianSplats {
         name: "confidence",
         values: .uint8(
           opacity.map { value in
-            value < 1.0 / 3 ? ConfidenceLevel.low.rawValue
+            value < 1.0 / 3
+              ? ConfidenceLevel.low.rawValue
               : value < 2.0 / 3 ? ConfidenceLevel.medium.rawValue : ConfidenceLevel.high.rawValue
           })))
     return result

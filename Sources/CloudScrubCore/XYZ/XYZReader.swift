@@ -70,7 +70,8 @@ public enum XYZReader {
         if columns.isEmpty, let range = text.range(of: "# columns:") {
           names = text[range.upperBound...].split(separator: " ").map(String.init)
         } else if comments.count < 1000 {
-          comments.append(String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " }))
+          comments.append(
+            String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " }))
         }
         continue
       }
@@ -115,7 +116,8 @@ public enum XYZReader {
     var used = [x, y, z]
     if let r = index("r"), let g = index("g"), let b = index("b") {
       let channels = [columns[r], columns[g], columns[b]]
-      let unit = channels.allSatisfy { $0.allSatisfy { $0 <= 1 } }
+      let unit =
+        channels.allSatisfy { $0.allSatisfy { $0 <= 1 } }
         && channels.contains { $0.contains { $0 != $0.rounded() } }
       func byte(_ value: Double) -> UInt8 {
         let scaled = unit ? value * 255 : value

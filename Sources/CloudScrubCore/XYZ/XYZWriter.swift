@@ -43,7 +43,9 @@ public struct XYZRecordEncoder: CloudRecordEncoder {
     for index in range {
       let p = piece.positions[index]
       buffer.appendText("\(p.x)\(s)\(p.y)\(s)\(p.z)")
-      if colors, let c = piece.colors?[index] { buffer.appendText("\(s)\(c.r)\(s)\(c.g)\(s)\(c.b)") }
+      if colors, let c = piece.colors?[index] {
+        buffer.appendText("\(s)\(c.r)\(s)\(c.g)\(s)\(c.b)")
+      }
       if fields.normals, let n = piece.normals?[index] {
         buffer.appendText("\(s)\(n.x)\(s)\(n.y)\(s)\(n.z)")
       }
