@@ -49,9 +49,9 @@ struct CloudFormatsBenchmark {
       }
       let millions = Double(points) / 1e6
       report.row(
-        label, "\(PLYBenchmark.seconds(written)) write",
-        "\(PLYBenchmark.seconds(read)) read  (\(PLYBenchmark.fixed(millions / written, 1)) / "
-          + "\(PLYBenchmark.fixed(millions / read, 1)) M points/s, "
+        label, PLYBenchmark.seconds(written),
+        "write, \(PLYBenchmark.seconds(read)) read  (\(PLYBenchmark.fixed(millions / written, 1))"
+          + " / \(PLYBenchmark.fixed(millions / read, 1)) M points/s, "
           + "\(PLYBenchmark.megabytes(try FormatsBenchmark.bytesOnDisk(path))) MB)")
       ours["\(label) write"] = written
       ours["\(label) read"] = read

@@ -55,16 +55,18 @@ public struct LASRecordEncoder: CloudRecordEncoder {
   static func stored(_ p: Point3, offset: SIMD3<Double>, point: Int) throws(LASErrorReason)
     -> SIMD3<Int32>
   {
-    var stored = SIMD3<Int32>()
-    for (axis, value) in [(0, p.x), (1, p.y), (2, p.z)] {
-      let steps = ((Double(value) - offset[axis]) / scaleMeters).rounded()
-      guard steps.isFinite, steps >= Double(Int32.min), steps <= Double(Int32.max) else {
+    let steps = (SIMD3(Double(p.x), Double(p.y), Double(p.z)) - offset) / scaleMeters
+    let rounded = steps.rounded(.toNearestOrAwayFromZero)
+    let limit = SIMD3<Double>(repeating: Double(Int32.max))
+    // NaN fails both comparisons, so it is refused with the out-of-range values.
+    guard all(rounded .<= limit), all(rounded .>= -limit - 1) else {
+      for axis in 0..<3 where !(abs(rounded[axis]) <= Double(Int32.max)) {
         throw .coordinateOutOfRange(
-          point: point, axis: ["x", "y", "z"][axis], value: Double(value))
+          point: point, axis: ["x", "y", "z"][axis], value: Double([p.x, p.y, p.z][axis]))
       }
-      stored[axis] = Int32(steps)
+      throw .coordinateOutOfRange(point: point, axis: "x", value: Double(p.x))
     }
-    return stored
+    return SIMD3<Int32>(Int32(rounded.x), Int32(rounded.y), Int32(rounded.z))
   }
 
   /// Extra bytes a record carries.
