@@ -151,3 +151,22 @@ import Testing
     #expect(left.count == 6, "no spool left: \(left)")
   }
 }
+
+/// Found by the `pcd` fuzz target: a second FIELDS line after SIZE, TYPE and COUNT.
+@Suite struct PCDRedefinedFieldsTests {
+  @Test func aSecondFieldsLineWithMoreNamesIsAnErrorNotATrap() {
+    let text = """
+      VERSION 0.7
+      FIELDS x y z
+      SIZE 4 4 4
+      TYPE F F F
+      FIELDS x y z w
+      WIDTH 1
+      DATA binary
+
+      """
+    #expect(throws: PCDErrorReason.fieldListLength(line: 7, keyword: "SIZE", expected: 4, got: 3)) {
+      try PCDFormatTests.read(Array(text.utf8))
+    }
+  }
+}

@@ -8,18 +8,20 @@ import Foundation
 enum CloudFileTargets {
   static let all: [FuzzTarget] = [pcd, las, xyz]
 
-  static let seedCloud: PointCloud = {
+  /// Made afresh for each seed (a stored global would outlive the seed run, which
+  /// LeakSanitizer reports when the binary exits after writing seeds).
+  static func seedCloud() -> PointCloud {
     var cloud = SyntheticCloud.scene(count: 16, normals: true)
     cloud.attributes = [
       PointAttribute(name: "confidence", values: .uint8((0..<16).map { UInt8($0 % 3) })),
       PointAttribute(name: "frame", values: .uint32((0..<16).map { UInt32($0 / 4) })),
     ]
     return cloud
-  }()
+  }
 
   static func encode<E: CloudRecordEncoder>(_: E.Type, ascii: Bool = false) -> [UInt8]? {
     try? EncodedCloudFile.encode(
-      seedCloud, as: E.self, provenance: ExportProvenance(source: "seed"),
+      seedCloud(), as: E.self, provenance: ExportProvenance(source: "seed"),
       options: CloudWriteOptions(ascii: ascii, attributes: .all))
   }
 
@@ -34,11 +36,11 @@ enum CloudFileTargets {
     // bytes; lay the fields out one after another.
     let sizes = [4, 4, 4, 4, 4, 4, 4, 1, 4]
     let recordSize = sizes.reduce(0, +)
-    let records = Array(binary.suffix(seedCloud.count * recordSize))
+    let records = Array(binary.suffix(seedCloud().count * recordSize))
     var planar: [UInt8] = []
     var offset = 0
     for size in sizes {
-      for point in 0..<seedCloud.count {
+      for point in 0..<seedCloud().count {
         planar += records[(point * recordSize + offset)..<(point * recordSize + offset + size)]
       }
       offset += size

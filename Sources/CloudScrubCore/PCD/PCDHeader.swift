@@ -115,6 +115,13 @@ public struct PCDHeader: Equatable, Sendable {
         guard let sizes else { throw .missingLine(keyword: "SIZE") }
         guard let types else { throw .missingLine(keyword: "TYPE") }
         let counts = counts ?? names.map { _ in 1 }
+        // A second FIELDS line may have changed the count after SIZE, TYPE or COUNT.
+        for (keyword, got) in [
+          ("SIZE", sizes.count), ("TYPE", types.count), ("COUNT", counts.count),
+        ]
+        where got != names.count {
+          throw .fieldListLength(line: number, keyword: keyword, expected: names.count, got: got)
+        }
         guard let width else { throw .missingLine(keyword: "WIDTH") }
         let height = height ?? 1
         let points = points ?? width * height
