@@ -8,7 +8,7 @@ layout(location = 1) in vec4 aColorConfidence;  // rgb in 0..1, confidence * (1/
 uniform mat4 uViewProjection;
 uniform mat4 uView;
 uniform float uPointSizePixels;
-uniform int uColorMode;       // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame
+uniform int uColorMode;       // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame, 5 error
 uniform int uMinConfidence;   // points below are dropped; 255 ("no map") always passes
 uniform vec3 uUpAxis;         // world up, unit length
 uniform vec2 uHeightRange;    // metres along uUpAxis mapped to the ramp's ends
@@ -17,6 +17,8 @@ uniform int uBaseIndex;       // index in the whole cloud of this buffer's first
 uniform isamplerBuffer uFrameStarts;  // first point index of each frame
 uniform int uFrameCount;
 uniform float uDimmed;        // 1 draws the points darkened (previews)
+uniform samplerBuffer uFrameErrors;  // each frame's alignment error, metres; < 0 not measured
+uniform float uErrorScaleMeters;     // the error at the red end of the ramp
 
 out vec3 vColor;
 
@@ -74,6 +76,9 @@ void main() {
   } else if (uColorMode == 4) {
     int frame = frameOf(uBaseIndex + gl_VertexID);
     color = ramp(uFrameCount > 1 ? float(frame) / float(uFrameCount - 1) : 0.0);
+  } else if (uColorMode == 5) {
+    float error = texelFetch(uFrameErrors, frameOf(uBaseIndex + gl_VertexID)).r;
+    color = error < 0.0 ? vec3(0.45) : ramp(error / uErrorScaleMeters);
   }
   vColor = mix(color, color * 0.25, uDimmed);
 }

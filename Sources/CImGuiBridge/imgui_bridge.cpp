@@ -118,4 +118,27 @@ void csui_set_next_item_width(float width) { ImGui::SetNextItemWidth(width); }
 float csui_available_width(void) { return ImGui::GetContentRegionAvail().x; }
 bool csui_item_active(void) { return ImGui::IsItemActive(); }
 
+bool csui_invisible_button(const char *id, float width, float height) {
+  return ImGui::InvisibleButton(id, ImVec2(width > 1.0f ? width : 1.0f, height > 1.0f ? height : 1.0f));
+}
+void csui_item_rect(float *min_x, float *min_y, float *max_x, float *max_y) {
+  ImVec2 lo = ImGui::GetItemRectMin();
+  ImVec2 hi = ImGui::GetItemRectMax();
+  *min_x = lo.x;
+  *min_y = lo.y;
+  *max_x = hi.x;
+  *max_y = hi.y;
+}
+void csui_mouse_position(float *x, float *y) {
+  ImVec2 at = ImGui::GetIO().MousePos;
+  *x = at.x;
+  *y = at.y;
+}
+void csui_draw_line(float x0, float y0, float x1, float y1, unsigned int rgba, float thickness) {
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), rgba, thickness);
+}
+void csui_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int rgba) {
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), rgba);
+}
+
 }  // extern "C"

@@ -39,7 +39,15 @@ struct CleaningPanel {
     }
   }
 
+  /// Whether any of the panel's sliders is held this frame.
+  private struct SliderActivity {
+    var active = false
+    /// Call right after each slider.
+    mutating func note() { active = active || csui_item_active() }
+  }
+
   mutating func draw(sceneBounds: Bounds3?) {
+    var sliders = SliderActivity()
     var next = history.current
     var cropOn = next.crop != nil
     if csui_checkbox("crop box", &cropOn) {
@@ -79,6 +87,7 @@ struct CleaningPanel {
       if csui_slider_float("##voxel", &voxelMillimeters, 1, 100, "%.0f mm") {
         next.voxelSizeMeters = voxelMillimeters / 1000
       }
+      sliders.note()
     }
     var sorOn = next.statistical != nil
     if csui_checkbox("statistical outliers", &sorOn) {
@@ -90,9 +99,11 @@ struct CleaningPanel {
     if sorOn {
       csui_set_next_item_width(120)
       let k = csui_slider_int("##k", &sorNeighbours, 2, 64, "k %d")
+      sliders.note()
       csui_same_line()
       csui_set_next_item_width(-1)
       let std = csui_slider_float("##std", &sorStdRatio, 0.5, 5, "std %.1f")
+      sliders.note()
       if k || std {
         next.statistical = StatisticalOutlierOptions(
           neighbours: Int(sorNeighbours), stdRatio: Double(sorStdRatio))
@@ -108,9 +119,11 @@ struct CleaningPanel {
     if radiusOn {
       csui_set_next_item_width(120)
       let r = csui_slider_float("##r", &radiusCentimeters, 0.5, 50, "r %.1f cm")
+      sliders.note()
       csui_same_line()
       csui_set_next_item_width(-1)
       let n = csui_slider_int("##radius-neighbours", &radiusNeighbours, 1, 64, "min %d")
+      sliders.note()
       if r || n {
         next.radius = RadiusOutlierOptions(
           radiusMeters: radiusCentimeters / 100, minNeighbours: Int(radiusNeighbours))
@@ -118,7 +131,12 @@ struct CleaningPanel {
     }
     var normals = next.normalNeighbours != nil
     if csui_checkbox("normals", &normals) { next.normalNeighbours = normals ? 20 : nil }
-    history.set(next)
+    // A slider being dragged changes the options every tick; the drag is one undo step.
+    if sliders.active {
+      history.edit(next, finished: false)
+    } else {
+      history.set(next)
+    }
     csui_checkbox("preview", &previewEnabled)
     csui_same_line()
     if csui_button("Undo") { history.undo() }

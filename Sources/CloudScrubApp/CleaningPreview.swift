@@ -23,7 +23,10 @@ final class CleaningPreview {
   var isRunning: Bool { running != nil }
   private var shown: Request?
   private var running: Request?
-  private let work = BackgroundWork<(Request, PointStore, [StageCount])>()
+  /// A finished computation: the cleaned points and each step's count, or why the
+  /// pipeline refused the shown points.
+  private typealias Outcome = Result<(store: PointStore, stages: [StageCount]), CleaningSizeError>
+  private let work = BackgroundWork<(Request, Outcome)>()
 
   init(backend: any RenderBackend) {
     points = OverlayPoints(backend: backend)
@@ -36,13 +39,19 @@ final class CleaningPreview {
       if shown != nil { clear() }
       return nil
     }
-    if let (request, store, stages) = work.take() {
+    if let (request, outcome) = work.take() {
       running = nil
-      try? points.replace(with: store)
       shown = request
       revision += 1
-      summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(
-        separator: "\n")
+      do {
+        let (store, stages) = try outcome.get()
+        try points.replace(with: store)
+        summary = stages.map { "\($0.stage): \(ViewerPanels.grouped($0.points))" }.joined(
+          separator: "\n")
+      } catch {
+        points.clear()
+        summary = "no preview: \(error)"
+      }
     }
     guard !session.isLoading, let frames = session.state.playback.visibleFrames, running == nil
     else {
@@ -77,13 +86,19 @@ final class CleaningPreview {
           frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
       let minimum = request.minConfidence.rawValue
       let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
-      let result = CleaningPipeline.run(
-        cloud, options: request.options,
-        viewpoint: { frame in
-          guard let position = frameIndices.firstIndex(of: Int(frame)), let info = infos[position]
-          else { return nil }
-          return SIMD3<Float>(info.pose.position)
-        })
+      let result: (cloud: PointCloud, stages: [StageCount])
+      do throws(CleaningSizeError) {
+        result = try CleaningPipeline.run(
+          cloud, options: request.options,
+          viewpoint: { frame in
+            guard let position = frameIndices.firstIndex(of: Int(frame)),
+              let info = infos[position]
+            else { return nil }
+            return SIMD3<Float>(info.pose.position)
+          })
+      } catch {
+        return (request, .failure(error))
+      }
       var cleaned = FramePoints()
       cleaned.positions = result.cloud.positions
       cleaned.colors =
@@ -100,7 +115,7 @@ final class CleaningPreview {
       var preview = PointStore()
       preview.append(cleaned, frameIndex: 0)
       let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
-      return (request, preview, stages)
+      return (request, .success((preview, stages)))
     }
     if !started { running = nil }
   }

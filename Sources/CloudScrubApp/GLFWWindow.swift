@@ -25,7 +25,9 @@ final class GLFWWindow {
 
   /// - Throws: `ViewerError` when GLFW cannot start or make the window.
   init(width: Int, height: Int, title: String) throws {
-    guard glfwInit() == GLFW_TRUE else { throw ViewerError("GLFW could not start (is there a display?)") }
+    guard glfwInit() == GLFW_TRUE else {
+      throw ViewerError("GLFW could not start (is there a display?)")
+    }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
@@ -94,7 +96,9 @@ final class GLFWWindow {
     glfwSetKeyCallback(handle) { window, key, _, action, mods in
       guard action == GLFW_PRESS || action == GLFW_REPEAT else { return }
       if mods & GLFW_MOD_CONTROL != 0 {
-        if key == GLFW_KEY_Z { GLFWWindow.owner(window)?.queue(mods & GLFW_MOD_SHIFT != 0 ? .redo : .undo) }
+        if key == GLFW_KEY_Z {
+          GLFWWindow.owner(window)?.queue(mods & GLFW_MOD_SHIFT != 0 ? .redo : .undo)
+        }
         if key == GLFW_KEY_Y { GLFWWindow.owner(window)?.queue(.redo) }
         return
       }

@@ -39,6 +39,8 @@ struct SceneSignature: Equatable {
   var lines: [LineVertex]
   /// The frame whose every point is drawn in place of the store's, if any.
   var wholeFrame: Int?
+  /// The alignment errors, while the points are coloured by them.
+  var frameErrors: FrameAlignmentErrors?
 }
 
 /// What the panels show besides the state, so that a change redraws them.
@@ -57,6 +59,9 @@ public final class ViewerApp {
   private let renderer: SceneRenderer
   private let rendererSwitch: RendererSwitch
   private let opener: any ViewerDocumentOpener
+  private let alignment: (any FrameAlignmentProvider)?
+  /// Tells a click that picks a point from a drag that orbits.
+  private var clicks = ClickDetector()
   private var session: ViewerSession
   private var mapper = InputMapper()
   private var pending: [ViewerCommand] = []
@@ -82,12 +87,21 @@ public final class ViewerApp {
   ///
   /// - Throws: `ViewerError` or `RenderError` when the window or GL cannot start; a
   ///   file that cannot be opened is shown in the window instead.
-  public static func run(options: ViewerOptions, opener: any ViewerDocumentOpener) throws {
-    let app = try ViewerApp(options: options, opener: opener)
+  ///
+  /// - Parameter alignment: where each frame's alignment error comes from (the
+  ///   timeline's curve, the error colour mode, the picking panel); nil: none is shown.
+  public static func run(
+    options: ViewerOptions, opener: any ViewerDocumentOpener,
+    alignment: (any FrameAlignmentProvider)? = nil
+  ) throws {
+    let app = try ViewerApp(options: options, opener: opener, alignment: alignment)
     try app.loop()
   }
 
-  private init(options: ViewerOptions, opener: any ViewerDocumentOpener) throws {
+  private init(
+    options: ViewerOptions, opener: any ViewerDocumentOpener,
+    alignment: (any FrameAlignmentProvider)?
+  ) throws {
     window = try GLFWWindow(
       width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
@@ -96,6 +110,7 @@ public final class ViewerApp {
     cleaningPreview = CleaningPreview(backend: backend)
     wholeFrame = WholeFrame(backend: backend)
     self.opener = opener
+    self.alignment = alignment
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
     session = ViewerSession(width: size.width, height: size.height)
@@ -148,6 +163,7 @@ public final class ViewerApp {
       lastTime = now
 
       pending += session.takeLoadedFrames()
+      updateAlignmentErrors()
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
       {
@@ -165,12 +181,14 @@ public final class ViewerApp {
       let newImages = previews.update(for: session)
       let preview = cleaningPreview.update(
         enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
-      let lines = cropLines()
+      let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
       let signature = SceneSignature(
         state: session.state, points: session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
-        wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame)
+        wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame,
+        frameErrors: session.state.display.colorMode == .alignmentError
+          ? session.alignmentErrors : nil)
       let panelSignature = PanelSignature(
         loading: session.isLoading, message: session.message.map { "\($0)" },
         summary: cleaningPreview.summary,
@@ -198,7 +216,8 @@ public final class ViewerApp {
         let started = glfwGetTime()
         renderer.draw(
           state: session.state, store: session.content.store, pass: pass, continuing: continuing,
-          preview: preview, extraLines: lines, replacement: continuing ? nil : replacement)
+          preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
+          frameErrors: session.alignmentErrors)
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .idle:
@@ -276,7 +295,8 @@ public final class ViewerApp {
     let scale = window.pixelScale
     let layout = ViewerPanels.sceneArea(
       width: Float(size.width) / scale, height: Float(size.height) / scale,
-      hasFramePanel: session.document?.recording != nil)
+      hasFramePanel: session.document?.recording != nil,
+      hasErrorCurve: session.alignmentErrors != nil)
     return (
       Int(layout.x * scale), Int(layout.y * scale), max(1, Int(layout.width * scale)),
       max(1, Int(layout.height * scale))
@@ -298,18 +318,21 @@ public final class ViewerApp {
         cropDrag = (face, at, box)
         return
       }
+      if button == .left { clicks.down(at: at - origin) }
       mapper.mouseDown(button, at: at, shift: shift)
     case .mouseUp(let button):
       if button == .left, let drag = cropDrag {
         cleaning.dragCrop(to: cleaning.draftCrop ?? drag.box, finished: true)
         cropDrag = nil
       }
+      if button == .left, let click = clicks.up() { pick(at: click) }
       mapper.mouseUp(button)
     case .cursor(let at):
       if let drag = cropDrag, let handles = cropHandles(drag.box) {
         cleaning.dragCrop(to: handles.dragging(drag.face, by: at - drag.start), finished: false)
         return
       }
+      clicks.moved(to: at - origin)
       pending += mapper.mouseMoved(to: at)
     case .undo:
       cleaning.undo()
@@ -322,6 +345,31 @@ public final class ViewerApp {
     case .drop(let paths):
       if let first = paths.first { open(first) }
     }
+  }
+
+  /// Asks the provider for the alignment errors of what is loaded; a change redraws
+  /// the curve and, in the error colour mode, the points.
+  private func updateAlignmentErrors() {
+    guard let alignment, let document = session.document else { return }
+    let errors = alignment.errors(for: document, content: session.content)
+    if errors != session.alignmentErrors { session.alignmentErrors = errors }
+  }
+
+  /// Picks the shown point under a click at `cursor` (3D-view pixels, top-left origin)
+  /// for the picking panel, or the next end of a measurement.
+  private func pick(at cursor: SIMD2<Float>) {
+    let state = session.state
+    // A press on a panel the frame before had not yet seen hovered reaches the scene
+    // too; one outside the 3D view picks nothing and keeps what was picked.
+    guard cursor.x >= 0, cursor.y >= 0, cursor.x < Float(state.viewportWidth),
+      cursor.y < Float(state.viewportHeight)
+    else { return }
+    let store = session.content.store
+    let request = PickRequest(
+      state: session.state, frameRanges: store.frameRanges, cursorPixels: cursor,
+      radiusPixels: max(6, session.state.display.pointSizePixels), crop: cleaning.options.crop)
+    session.selection.apply(.picked(PointPicker.pick(request, in: store)))
+    panelFramesLeft = 3
   }
 
   /// The crop box's handles as the camera sees them now.
@@ -351,6 +399,8 @@ public final class ViewerApp {
         export(to: path)
       case .setLastFramesCount(let count):
         mapper.lastFramesCount = count
+      case .selection(let command):
+        session.selection.apply(command)
       case .setRenderer(let choice):
         rendererSwitch.choose(choice)
         // Another renderer draws at another speed: learn its budget from the start.

@@ -15,7 +15,8 @@ public struct ViewerDocument {
 
   public init(
     path: String, load: StreamingLoad, recording: (any RecordingSource)?,
-    decoder: (any ColorDecoder)?, summary: String
+    decoder: (any ColorDecoder)?,
+    summary: String
   ) {
     self.path = path
     self.load = load

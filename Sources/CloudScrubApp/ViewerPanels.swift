@@ -10,6 +10,7 @@ enum PanelAction {
   case export(String)
   case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
+  case selection(SelectionCommand)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -19,6 +20,11 @@ struct ViewerPanels {
   static let margin: Float = 8
   static let sideWidth: Float = 290
   static let timelineHeight: Float = 78
+
+  /// The timeline panel's height: taller when it draws the alignment-error curve.
+  static func timelineHeight(errorCurve: Bool) -> Float {
+    errorCurve ? timelineHeight + ErrorCurve.heightPixels + 22 : timelineHeight
+  }
 
   var exportPath = "cloud.ply"
   private var exportBuffer = [CChar](repeating: 0, count: 1024)
@@ -33,14 +39,13 @@ struct ViewerPanels {
 
   /// Where the 3D view goes in a window of `width` × `height` (window coordinates,
   /// top-left origin).
-  static func sceneArea(width: Float, height: Float, hasFramePanel: Bool) -> (
-    x: Float, y: Float, width: Float, height: Float
-  ) {
+  static func sceneArea(
+    width: Float, height: Float, hasFramePanel: Bool, hasErrorCurve: Bool = false
+  ) -> (x: Float, y: Float, width: Float, height: Float) {
     let left = sideWidth + 2 * margin
     let right = hasFramePanel ? sideWidth + 2 * margin : margin
-    return (
-      left, margin, max(1, width - left - right), max(1, height - timelineHeight - 3 * margin)
-    )
+    let timeline = timelineHeight(errorCurve: hasErrorCurve)
+    return (left, margin, max(1, width - left - right), max(1, height - timeline - 3 * margin))
   }
 
   mutating func draw(
@@ -49,13 +54,22 @@ struct ViewerPanels {
     drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
+    let timelineHeight = Self.timelineHeight(errorCurve: session.alignmentErrors != nil)
     controls(
       session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
-      height: height)
+      height: height, timelineHeight: timelineHeight)
     if session.document?.recording != nil {
-      frameImages(previews, x: width - Self.sideWidth - Self.margin, height: height)
+      frameImages(
+        previews, x: width - Self.sideWidth - Self.margin, height: height,
+        timelineHeight: timelineHeight)
     }
-    timeline(session, &actions, drawing: drawing, width: width, height: height)
+    timeline(
+      session, &actions, drawing: drawing, width: width, height: height,
+      timelineHeight: timelineHeight)
+    let scene = Self.sceneArea(
+      width: width, height: height, hasFramePanel: session.document?.recording != nil,
+      hasErrorCurve: session.alignmentErrors != nil)
+    PickingPanel.draw(session, &actions, scene: scene)
     return actions
   }
 
@@ -64,13 +78,13 @@ struct ViewerPanels {
   private mutating func controls(
     _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel,
     cleaningSummary: String,
-    renderer: RendererSwitch.Status, height: Float
+    renderer: RendererSwitch.Status, height: Float, timelineHeight: Float
   ) {
     defer { csui_end() }
     guard
       csui_begin(
         "Controls", Self.margin, Self.margin, Self.sideWidth,
-        height - Self.timelineHeight - 3 * Self.margin, true)
+        height - timelineHeight - 3 * Self.margin, true)
     else { return }
     let state = session.state
     let display = state.display
@@ -170,6 +184,10 @@ struct ViewerPanels {
       csui_same_line()
       var frustum = display.showFrustum
       if csui_checkbox("frustum", &frustum) { actions.append(.command(.display(.toggleFrustum))) }
+      var measuring = session.selection.mode == .measure
+      if csui_checkbox("measure: click two points", &measuring) {
+        actions.append(.selection(.setMode(measuring ? .measure : .inspect)))
+      }
       csui_text_wrapped(renderer.line)
       for (index, choice) in PointRendererChoice.allCases.enumerated() {
         if index > 0 { csui_same_line() }
@@ -195,17 +213,18 @@ struct ViewerPanels {
 
   // MARK: - Frame images
 
-  private func frameImages(_ previews: PreviewTextures, x: Float, height: Float) {
+  private func frameImages(
+    _ previews: PreviewTextures, x: Float, height: Float, timelineHeight: Float
+  ) {
     defer { csui_end() }
     guard
       csui_begin(
-        "Frame", x, Self.margin, Self.sideWidth, height - Self.timelineHeight - 3 * Self.margin,
-        true)
+        "Frame", x, Self.margin, Self.sideWidth, height - timelineHeight - 3 * Self.margin, true)
     else { return }
     let width = csui_available_width()
     // Three images share the panel's height: each gets a third, less its caption,
     // and keeps its aspect (portrait captures are tall).
-    let slot = (height - Self.timelineHeight - 3 * Self.margin - 90) / 3
+    let slot = (height - timelineHeight - 3 * Self.margin - 90) / 3
     for (title, texture) in [
       ("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence),
     ] {
@@ -230,14 +249,13 @@ struct ViewerPanels {
   /// far the picture has drawn (`drawing`).
   private func timeline(
     _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float,
-    height: Float
+    height: Float, timelineHeight: Float
   ) {
     defer { csui_end() }
     guard
       csui_begin(
-        "Timeline", Self.margin, height - Self.timelineHeight - Self.margin,
-        width - 2 * Self.margin,
-        Self.timelineHeight, true)
+        "Timeline", Self.margin, height - timelineHeight - Self.margin, width - 2 * Self.margin,
+        timelineHeight, true)
     else { return }
     let playback = session.state.playback
     let count = playback.loadedFrameCount
@@ -279,12 +297,22 @@ struct ViewerPanels {
           .command(.playback(.hideLeadingFrames(hide ? untracked : 0))))
       }
     }
+    if let errors = session.alignmentErrors {
+      if let frame = ErrorCurve.draw(errors, playhead: playback.currentFrame, frameCount: count),
+        frame != playback.currentFrame
+      {
+        actions.append(.command(.playback(.seek(frame: frame))))
+      }
+    }
     var frame = Int32(playback.currentFrame)
     csui_set_next_item_width(-1)
     if csui_slider_int("##timeline", &frame, 0, Int32(max(count - 1, 0)), "") {
       actions.append(.command(.playback(.seek(frame: Int(frame)))))
     }
     csui_text_colored(0.6, 0.6, 0.6, drawing)
+    if let errors = session.alignmentErrors {
+      csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.legend(errors))
+    }
   }
 
   static func modeName(_ mode: TimelineMode) -> String {

@@ -21,6 +21,11 @@ struct ViewerSession {
   var content = ViewerContent()
   var state: ViewerState
   var message: Message?
+  /// The picked point and the measurement under way.
+  var selection = PointSelection()
+  /// Each loaded frame's alignment error, as the provider last told it; nil when none is
+  /// known.
+  var alignmentErrors: FrameAlignmentErrors?
 
   init(width: Int, height: Int) {
     state = ViewerState(viewportWidth: width, viewportHeight: height)

@@ -14,6 +14,7 @@ enum BenchCommand {
            cloudscrub bench lzfse [--repeat R]
            cloudscrub bench formats [--repeat R] [--points N]
            cloudscrub bench scale [RECORDING] [--frames N]
+           cloudscrub bench drift [RECORDING] [--repeat R]
 
     ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
     binary and ASCII PLY, and prints read and write speeds in MB/s and points per
@@ -41,6 +42,12 @@ enum BenchCommand {
     long capture, each a child process: wall time and peak resident memory, beside
     reading the file with 'cat' and what holding every raw point takes. RECORDING
     defaults to a synthetic capture of --frames N frames (default 600) made first.
+
+    drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
+    frames per second of reading and subsampling the frames, of the alignment error
+    alone and of refinement (on frames already read), and of the whole refine pass;
+    the camera-centre error of a synthetic capture with a known drift before and after
+    refinement; peak memory.
 
     lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
     root), beside liblzfse through Python (pip install pyliblzfse) when installed.
@@ -151,6 +158,14 @@ enum BenchCommand {
           try SynthCommand.positiveInteger($0, option: "--frames")
         } ?? 600,
         binary: ViewerBenchmarkSample.binary, folder: folder
+      ).run()
+    }
+    if mode == "drift" {
+      return try DriftBenchmark(
+        path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
+        repeats: try parsed.value("repeat").map {
+          try SynthCommand.positiveInteger($0, option: "--repeat")
+        } ?? 3
       ).run()
     }
     if mode == "lzfse" {

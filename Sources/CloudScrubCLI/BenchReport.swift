@@ -12,7 +12,8 @@ struct BenchReport {
     _ name: String, _ value: String, _ detail: String = "", target: Bool? = nil, goal: String = ""
   ) {
     let mark = target.map { $0 ? "  [met: \(goal)]" : "  [MISSED: \(goal)]" } ?? ""
-    text += "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    text +=
+      "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
       + value.padding(toLength: 12, withPad: " ", startingAt: 0) + detail + mark + "\n"
   }
 
@@ -27,10 +28,11 @@ struct BenchReport {
       section(name)
       for key in figures.keys.sorted() {
         guard let theirs = figures[key] else { continue }
-        let comparison = ours[key].map { mine in
-          let ratio = higherIsBetter ? mine / theirs : theirs / mine
-          return "ours \(PLYBenchmark.fixed(ratio, 1))× faster"
-        } ?? ""
+        let comparison =
+          ours[key].map { mine in
+            let ratio = higherIsBetter ? mine / theirs : theirs / mine
+            return "ours \(PLYBenchmark.fixed(ratio, 1))× faster"
+          } ?? ""
         let value = higherIsBetter ? PLYBenchmark.fixed(theirs, 1) : PLYBenchmark.seconds(theirs)
         row(key.replacingOccurrences(of: "_", with: " "), value, comparison)
       }

@@ -19,7 +19,9 @@ struct CleanBenchmark {
   let open3DScript: String
 
   func run() throws {
-    Terminal.out("CloudScrub cleaning benchmark: cores \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+    Terminal.out(
+      "CloudScrub cleaning benchmark: cores \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs"
+    )
     let oursOnly = ProcessInfo.processInfo.environment["CLOUDSCRUB_BENCH_OURS_ONLY"] == "1"
     let big = SyntheticCloud.scene(count: voxelPoints, seed: 3)
     var small = SyntheticCloud.scene(count: outlierPoints, seed: 4)
@@ -51,7 +53,8 @@ struct CleanBenchmark {
     merged = PointCloud()
     var kept = 0
     let sor = try CleanTiming.measure(runs: repeats) {
-      kept = OutlierRemoval.statistical(small.positions, neighbours: 20, stdRatio: 2)
+      kept =
+        OutlierRemoval.statistical(small.positions, neighbours: 20, stdRatio: 2)
         .filter { $0 }.count
     }
     let sorPeak = CleanTiming.peakGrowthMB {
@@ -84,7 +87,8 @@ struct CleanBenchmark {
       ours: ["voxel_down_sample": voxel.seconds, "remove_statistical_outlier": sor.seconds])
     report.peer(
       PCLPeer().measure(
-        voxelInput: bigPath, outlierInput: smallPath, leafMeters: voxelSizeMeters, neighbours: 20, stdRatio: 2,
+        voxelInput: bigPath, outlierInput: smallPath, leafMeters: voxelSizeMeters, neighbours: 20,
+        stdRatio: 2,
         repeats: repeats),
       ours: ["pcl_voxel_grid": voxel.seconds, "pcl_outlier_removal": sor.seconds])
     if case .measured(_, let figures) = peer {

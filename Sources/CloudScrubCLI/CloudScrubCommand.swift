@@ -6,6 +6,9 @@ import Foundation
 /// Exit status 0 is success, 1 bad input (a file that cannot be read or written), 2 bad
 /// usage. Errors go to standard error.
 public enum CloudScrubCommand {
+  /// The release this binary is, as `cloudscrub --version` prints it.
+  public static let version = "0.5.0"
+
   /// Each command, and whether it writes files (and so needs its temporary files
   /// removed when it is interrupted).
   static let subcommands:
@@ -18,6 +21,10 @@ public enum CloudScrubCommand {
           RenderCommand.run
         ),
         ("view", "open the viewer window", true, ViewCommand.run),
+        (
+          "refine", "refine a recording's poses and write them as a trajectory", true,
+          RefineCommand.run
+        ),
         ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
         ("bench", "measure PLY read and write speed", true, BenchCommand.run),
       ]
@@ -35,7 +42,8 @@ public enum CloudScrubCommand {
       commands:
       \(lines.joined(separator: "\n"))
 
-      Run 'cloudscrub <command> --help' for a command's options.
+      Run 'cloudscrub <command> --help' for a command's options, and
+      'cloudscrub --version' for the release.
       """
   }
 
@@ -48,6 +56,10 @@ public enum CloudScrubCommand {
     }
     if name == "--help" || name == "-h" || name == "help" {
       Terminal.out(usage)
+      return 0
+    }
+    if name == "--version" || name == "-V" {
+      Terminal.out("cloudscrub \(version)")
       return 0
     }
     guard let command = subcommands.first(where: { $0.name == name }) else {

@@ -8,6 +8,9 @@ import Foundation
 struct CommandLineDocumentOpener: ViewerDocumentOpener {
   /// Whether recordings are merged while they load (`view --merge`).
   var merge = ViewerMemoryPlan.Choice.automatic
+  /// A trajectory file for the recording at `path` (`view PATH --poses POSES.txt`);
+  /// other files opened in the window keep their own poses.
+  var poses: (path: String, trajectory: String)?
 
   func open(_ path: String) throws -> ViewerDocument {
     if path == ViewCommand.samplePath {
@@ -19,7 +22,9 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         decoder: TurboJPEGDecoder(),
         summary: "synthetic sample recording, 60 frames")
     }
-    switch try InputLoader.open(path) {
+    switch try InputLoader.open(
+      path, poses: poses.flatMap { $0.path == path ? $0.trajectory : nil })
+    {
     case .cloud(let input):
       let load = StreamingLoad(cloud: input.cloud)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }

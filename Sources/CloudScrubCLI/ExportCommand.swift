@@ -10,28 +10,31 @@ struct ExportTarget {
   var provenance: ExportProvenance
 }
 
-/// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS or text.
+/// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, E57 or text.
 enum ExportCommand {
   static let help = """
-    usage: cloudscrub export PATH -o OUT.ply|.pcd|.las|.xyz|.txt|.csv [--format NAME]
+    usage: cloudscrub export PATH -o OUT.ply|.pcd|.las|.e57|.xyz|.txt|.csv [--format NAME]
                              [--ascii] [--attributes LIST] [recording options]
 
     Writes the points of PATH to OUT: a point cloud's points, or the merged cloud of a
     recording's frames in the recording's own world frame. The format follows OUT's
     extension: PLY (binary little-endian, x y z float, red green blue uchar), PCD v0.7
     (binary, x y z float, PCL's packed rgb), LAS 1.4 point format 7 (0.1 mm steps,
-    16-bit RGB, attributes as extra bytes), XYZ text (.xyz, .txt: x y z r g b a line)
-    or CSV. Where the export came from is recorded in the file (PLY and PCD comments,
+    16-bit RGB, attributes as extra bytes), E57 (one scan, x y z float and colour),
+    XYZ text (.xyz, .txt: x y z r g b a line) or CSV. Where the export came from is recorded in the file (PLY and PCD comments,
     a LAS record, text comments). The file is written under a temporary name and
     renamed into place; an input is never overwritten.
 
     options:
       -o, --output OUT      where to write (required)
-      --format NAME         ply, pcd, las, xyz or csv, whatever OUT's extension
+      --format NAME         ply, pcd, las, e57, xyz or csv, whatever OUT's extension
       --ascii               ASCII PLY or PCD instead of binary
       --attributes LIST     also write these fields, comma-separated: 'normal' and any
                             attribute the cloud carries ('confidence' and 'frame' for
                             recordings), or 'all' or 'none' (the default)
+    \(PosesFlag.help)
+      --refine              refine the recording's poses first (as `cloudscrub refine`
+                            does, starting from --poses when given) and export with them
       -h, --help            show this help
 
     recording options (ignored, with a note, for a PLY input):
@@ -47,8 +50,9 @@ enum ExportCommand {
   static let spec = ArgumentSpec(
     valueOptions: ExportCommand.ownValueOptions
       .merging(RecordingFlags.valueOptions) { a, _ in a }
+      .merging(PosesFlag.valueOptions) { a, _ in a }
       .merging(CleaningFlags.valueOptions) { a, _ in a },
-    flags: ["--ascii": "ascii", "--help": "help", "-h": "help"]
+    flags: ["--ascii": "ascii", "--help": "help", "-h": "help", "--refine": "refine"]
       .merging(CleaningFlags.flags) { a, _ in a }.merging(RecordingFlags.flags) { a, _ in a },
     positionals: 1...1)
 
@@ -67,14 +71,17 @@ enum ExportCommand {
     var inputs = [path]
     var stages: [StageCount] = []
     var viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil }
-    switch try InputLoader.open(path) {
+    switch try InputLoader.open(path, poses: parsed.value("poses")) {
     case .cloud(let input):
+      if parsed.has("refine") { throw UsageError("--refine applies to recordings, not to PLY") }
       if RecordingFlags.anyGiven(parsed) {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
       cloud = input.cloud
       stages.append(StageCount(stage: "read", points: cloud.count))
-    case .recording(let recordingPath, let source):
+    case .recording(let recordingPath, let recorded):
+      let source =
+        try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
       cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)
@@ -121,7 +128,7 @@ enum ExportCommand {
     var target = writeTarget
     var stages = loadStages
     let stageLine = Terminal.progress("cleaning")
-    let cleaned = CleaningPipeline.run(
+    let cleaned = try CleaningPipeline.run(
       loaded, options: running ?? cleaning, viewpoint: viewpoint,
       progress: {
         stageLine?.update(0); _ = $0

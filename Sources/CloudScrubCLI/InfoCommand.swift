@@ -4,7 +4,7 @@ import CloudScrubFormats
 /// `cloudscrub info PATH [--json]`: what a file holds.
 enum InfoCommand {
   static let help = """
-    usage: cloudscrub info PATH [--json]
+    usage: cloudscrub info PATH [--json] [--alignment] [--poses POSES.txt]
 
     Describes a PLY point cloud (format, point count, bounds, the fields and attributes
     each point carries, the file's elements and comments, and its frames when points
@@ -17,18 +17,25 @@ enum InfoCommand {
 
     options:
       --json      print one JSON object (keys in a fixed order) instead of text
+      --alignment for a recording, also measure every frame's alignment error (how
+                  far registering it to the frames of the 2 s before it moves its
+                  points; this decodes every frame's depth) and print its median and
+                  the worst stretches of frames: frames, times, millimetres
+    \(PosesFlag.help)
       -h, --help  show this help
     """
 
   static let spec = ArgumentSpec(
-    flags: ["--json": "json", "--help": "help", "-h": "help"], positionals: 1...1)
+    valueOptions: PosesFlag.valueOptions,
+    flags: ["--json": "json", "--help": "help", "-h": "help", "--alignment": "alignment"],
+    positionals: 1...1)
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
     let input: Input
     do {
-      input = try InputLoader.open(parsed.positionals[0])
+      input = try InputLoader.open(parsed.positionals[0], poses: parsed.value("poses"))
     } catch let error as R3DError {
       guard case .metadataOnly = error.reason else { throw error }
       // A .r3d with no frames still says what its metadata holds.
@@ -39,7 +46,11 @@ enum InfoCommand {
     case .cloud(let input):
       Terminal.out(parsed.has("json") ? json(input).rendered() : text(input))
     case .recording(let path, let source):
-      let info = try RecordingInfo(path: path, source: source)
+      var info = try RecordingInfo(path: path, source: source)
+      if parsed.has("alignment") {
+        let result = try RefineCommand.measure(source, label: "measuring \(path)", refine: false)
+        info.alignment = (result.errors, result.timestampsSeconds)
+      }
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }
   }

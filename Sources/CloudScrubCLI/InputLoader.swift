@@ -22,20 +22,26 @@ enum Input {
 /// Opens the inputs the command line accepts, detected by content.
 enum InputLoader {
   /// Opens `path`: a PLY file is read whole (with progress on a terminal); a recording
-  /// is opened and its frames are left for the caller to load.
+  /// is opened and its frames are left for the caller to load, with its poses replaced
+  /// by the trajectory file `poses` when given (`--poses`).
   ///
   /// - Throws: an error naming what is wrong and the path.
-  static func open(_ path: String) throws -> Input {
+  static func open(_ path: String, poses: String? = nil) throws -> Input {
     let resolved = try InputDetector.resolve(path)
     if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
       // Say which: the user gave the folder above it.
       Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
     }
     switch resolved.kind {
-    case .ply, .cloud: return .cloud(try loadCloud(resolved.path))
+    case .ply, .cloud:
+      if poses != nil {
+        throw UsageError("--poses applies to recordings, not to a point-cloud file")
+      }
+      return .cloud(try loadCloud(resolved.path))
     case .recording:
-      return .recording(
-        path: resolved.path, source: try InputDetector.openRecording(resolved.path))
+      var source = try InputDetector.openRecording(resolved.path)
+      if let poses { source = try PosesFlag.replacing(source, withPosesFrom: poses) }
+      return .recording(path: resolved.path, source: source)
     }
   }
 

@@ -18,7 +18,9 @@ enum JSON {
       guard !members.isEmpty else { return "{}" }
       // Small objects of scalars (a property's name and type) stay on one line.
       if members.allSatisfy({ $0.1.isScalar }) {
-        let inline = "{" + members.map { "\(JSON.quote($0.0)): \($0.1.rendered())" }
+        let inline =
+          "{"
+          + members.map { "\(JSON.quote($0.0)): \($0.1.rendered())" }
           .joined(separator: ", ") + "}"
         if inline.count <= 72 { return inline }
       }
@@ -57,7 +59,8 @@ enum JSON {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       case _ where scalar.value < 0x20:
-        result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+        result +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
           + String(scalar.value, radix: 16)
       default: result.unicodeScalars.append(scalar)
       }

@@ -48,7 +48,9 @@ struct LZFSEBenchmark {
     }
     report.peer(
       PythonPeer(
-        script: peerScript, name: "liblzfse (C, via Python's pyliblzfse)", install: "pip install pyliblzfse").run(
+        script: peerScript, name: "liblzfse (C, via Python's pyliblzfse)",
+        install: "pip install pyliblzfse"
+      ).run(
         arguments: ["--bench"] + paths + ["--repeats", String(repeats)]),
       ours: ours)
     Terminal.out(report.text)

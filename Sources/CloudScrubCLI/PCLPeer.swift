@@ -7,11 +7,13 @@ struct PCLPeer {
   static let tools = ["pcl_ply2pcd", "pcl_voxel_grid", "pcl_outlier_removal"]
 
   static func locate(_ tool: String) -> String? {
-    ["/usr/bin/", "/usr/local/bin/"].map { $0 + tool }.first(where: FileManager.default.isExecutableFile)
+    ["/usr/bin/", "/usr/local/bin/"].map { $0 + tool }.first(
+      where: FileManager.default.isExecutableFile)
   }
 
   /// - Parameters: voxelInput, outlierInput: PLY files; converted to PCD beside them.
-  func measure(voxelInput: String, outlierInput: String, leafMeters: Float, neighbours: Int, stdRatio: Double,
+  func measure(
+    voxelInput: String, outlierInput: String, leafMeters: Float, neighbours: Int, stdRatio: Double,
     repeats: Int
   ) -> PeerResult {
     guard Self.tools.allSatisfy({ Self.locate($0) != nil }) else {
@@ -25,11 +27,15 @@ struct PCLPeer {
         try? FileManager.default.removeItem(atPath: outlierPCD)
       }
       let leaf = "\(leafMeters),\(leafMeters),\(leafMeters)"
-      let voxel = try best(repeats, "pcl_voxel_grid", [voxelPCD, voxelPCD + ".out.pcd", "-leaf", leaf])
+      let voxel = try best(
+        repeats, "pcl_voxel_grid", [voxelPCD, voxelPCD + ".out.pcd", "-leaf", leaf])
       let sor = try best(
         repeats, "pcl_outlier_removal",
-        [outlierPCD, outlierPCD + ".out.pcd", "-method", "statistical", "-mean_k", String(neighbours),
-         "-std_dev_mul", String(stdRatio)])
+        [
+          outlierPCD, outlierPCD + ".out.pcd", "-method", "statistical", "-mean_k",
+          String(neighbours),
+          "-std_dev_mul", String(stdRatio),
+        ])
       try? FileManager.default.removeItem(atPath: voxelPCD + ".out.pcd")
       try? FileManager.default.removeItem(atPath: outlierPCD + ".out.pcd")
       return .measured(

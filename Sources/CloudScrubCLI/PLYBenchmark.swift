@@ -16,7 +16,8 @@ struct PLYBenchmark {
 
   func run() throws {
     Terminal.out("CloudScrub PLY benchmark: \(pointCount) points, xyz float + rgb uchar")
-    Terminal.out("cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs\n")
+    Terminal.out(
+      "cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs\n")
     let cloud = SyntheticCloud.scene(count: pointCount, seed: 7)
     let binaryOptions = PLYWriteOptions(format: .binaryLittleEndian)
     let asciiOptions = PLYWriteOptions(format: .ascii)
@@ -34,8 +35,12 @@ struct PLYBenchmark {
     let binaryBytes = try fileSize(binaryPath)
     let asciiBytes = try fileSize(asciiPath)
 
-    let catBinary = try Stopwatch.best(runs: repeats) { try runTool("/bin/cat", [binaryPath], discardOutput: true) }
-    let catASCII = try Stopwatch.best(runs: repeats) { try runTool("/bin/cat", [asciiPath], discardOutput: true) }
+    let catBinary = try Stopwatch.best(runs: repeats) {
+      try runTool("/bin/cat", [binaryPath], discardOutput: true)
+    }
+    let catASCII = try Stopwatch.best(runs: repeats) {
+      try runTool("/bin/cat", [asciiPath], discardOutput: true)
+    }
     let copyBinary = try Stopwatch.best(runs: repeats) {
       try? FileManager.default.removeItem(atPath: copyPath)
       try runTool("/bin/cp", [binaryPath, copyPath], discardOutput: false)
@@ -49,7 +54,9 @@ struct PLYBenchmark {
     guard readBack == cloud else { throw BenchError("the binary file did not read back equal") }
     readBack = PointCloud()
     let readBinary = try Stopwatch.best(runs: repeats) { _ = try PLYReader.read(path: binaryPath) }
-    let readASCII = try Stopwatch.best(runs: min(repeats, 2)) { _ = try PLYReader.read(path: asciiPath) }
+    let readASCII = try Stopwatch.best(runs: min(repeats, 2)) {
+      _ = try PLYReader.read(path: asciiPath)
+    }
     let writeAgain = try Stopwatch.best(runs: repeats) {
       try? FileManager.default.removeItem(atPath: outputPath)
       try PLYWriter.write(cloud, to: outputPath, options: binaryOptions)
@@ -60,7 +67,8 @@ struct PLYBenchmark {
     let points = { (seconds: Double) in Double(pointCount) / seconds / 1e6 }
     var report = BenchReport()
     report.section("files")
-    report.row("binary", "\(Self.megabytes(binaryBytes)) MB", "ascii \(Self.megabytes(asciiBytes)) MB")
+    report.row(
+      "binary", "\(Self.megabytes(binaryBytes)) MB", "ascii \(Self.megabytes(asciiBytes)) MB")
     report.section("the machine's limit (page cache, this run)")
     report.row("cat binary", Self.seconds(catBinary), "\(Int(mb(binaryBytes, catBinary))) MB/s")
     report.row("cat ascii", Self.seconds(catASCII), "\(Int(mb(asciiBytes, catASCII))) MB/s")

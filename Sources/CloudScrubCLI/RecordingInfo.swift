@@ -12,6 +12,8 @@ struct RecordingInfo {
   var cameraBounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
   /// How many leading frames were recorded before tracking started (`TrackingStart`).
   var untrackedFrames: Int
+  /// Every frame's alignment error and time, when `info --alignment` measured them.
+  var alignment: (errors: FrameAlignmentErrors, times: [Double])?
 
   init(path: String, source: any RecordingSource) throws {
     var infos: [FrameInfo] = []
@@ -74,24 +76,25 @@ struct RecordingInfo {
           ("max", .array([.double(b.max.x), .double(b.max.y), .double(b.max.z)])),
         ])
       } ?? .null
-    return .object([
-      ("path", .string(path)),
-      ("format", .string(d.format)),
-      ("app", d.app.map(JSON.string) ?? .null),
-      ("frames", .int(frameCount)),
-      ("duration_seconds", .double(durationSeconds)),
-      ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
-      ("depth", size(d.depthWidth, d.depthHeight)),
-      ("color", size(d.colorWidth, d.colorHeight)),
-      ("world_up", .string(d.worldUp.rawValue)),
-      ("intrinsics", intrinsics),
-      (
-        "trajectory",
-        .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
-      ),
-      ("untracked_frames", .int(untrackedFrames)),
-      ("notes", .array(d.notes.map(JSON.string))),
-    ])
+    return .object(
+      [
+        ("path", .string(path)),
+        ("format", .string(d.format)),
+        ("app", d.app.map(JSON.string) ?? .null),
+        ("frames", .int(frameCount)),
+        ("duration_seconds", .double(durationSeconds)),
+        ("fps", d.framesPerSecond.map(JSON.double) ?? .null),
+        ("depth", size(d.depthWidth, d.depthHeight)),
+        ("color", size(d.colorWidth, d.colorHeight)),
+        ("world_up", .string(d.worldUp.rawValue)),
+        ("intrinsics", intrinsics),
+        (
+          "trajectory",
+          .object([("length_meters", .double(trajectoryLengthMeters)), ("camera_bounds", bounds)])
+        ),
+        ("untracked_frames", .int(untrackedFrames)),
+        ("notes", .array(d.notes.map(JSON.string))),
+      ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? []))
   }
 
   var text: String {
@@ -133,12 +136,83 @@ struct RecordingInfo {
             + "recorded before tracking started (--skip-untracked leaves them out)"
         ))
     }
+    if let alignment {
+      let errors = alignment.errors
+      let measured = errors.residualsMeters.compactMap { $0 }.count
+      rows.append(
+        (
+          "alignment",
+          "error median \(Self.millimetres(errors.medianMeters)), worst "
+            + "\(Self.millimetres(errors.worstMeters)) (\(measured) of \(frameCount) frames measured)"
+        ))
+      let stretches = Self.stretchLines(errors, times: alignment.times)
+      for line in stretches.isEmpty ? ["no stretch above twice the median"] : stretches {
+        rows.append(("", line))
+      }
+    }
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map {
       "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
     }
     return ([path] + lines).joined(separator: "\n")
+  }
+
+  static func millimetres(_ meters: Float?) -> String {
+    meters.map { PLYBenchmark.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
+  }
+
+  /// The alignment errors as JSON: median, worst, per-frame values (null where not
+  /// measured) and the worst stretches.
+  static func alignmentJSON(_ errors: FrameAlignmentErrors, times: [Double]) -> JSON {
+    func meters(_ value: Float?) -> JSON { value.map { JSON.double(Double($0)) } ?? .null }
+    let first = times.first ?? 0
+    return .object([
+      ("median_meters", meters(errors.medianMeters)),
+      ("worst_meters", meters(errors.worstMeters)),
+      (
+        "worst_stretches",
+        .array(
+          errors.worstStretches().map { stretch in
+            .object([
+              ("first_frame", .int(stretch.frames.lowerBound)),
+              ("last_frame", .int(stretch.frames.upperBound)),
+              (
+                "first_seconds",
+                .double(
+                  (times.indices.contains(stretch.frames.lowerBound)
+                    ? times[stretch.frames.lowerBound] : first) - first)
+              ),
+              (
+                "last_seconds",
+                .double(
+                  (times.indices.contains(stretch.frames.upperBound)
+                    ? times[stretch.frames.upperBound] : first) - first)
+              ),
+              ("worst_frame", .int(stretch.worstFrame)),
+              ("worst_meters", .double(Double(stretch.worstMeters))),
+              ("mean_meters", .double(Double(stretch.meanMeters))),
+            ])
+          })
+      ),
+      ("frames_meters", .array(errors.residualsMeters.map(meters))),
+    ])
+  }
+
+  /// One line a stretch of frames whose alignment error stands out (worst first):
+  /// frames, times, the worst frame and its error, the mean.
+  static func stretchLines(_ errors: FrameAlignmentErrors, times: [Double]) -> [String] {
+    errors.worstStretches().map { stretch in
+      func time(_ frame: Int) -> String {
+        times.indices.contains(frame)
+          ? PLYBenchmark.fixed(times[frame] - (times.first ?? 0), 2) : "?"
+      }
+      let frames = stretch.frames
+      return "frames \(frames.lowerBound)-\(frames.upperBound) "
+        + "(\(time(frames.lowerBound))-\(time(frames.upperBound)) s): worst "
+        + "\(PLYBenchmark.fixed(Double(stretch.worstMeters) * 1000, 1)) mm at frame "
+        + "\(stretch.worstFrame), mean \(PLYBenchmark.fixed(Double(stretch.meanMeters) * 1000, 1)) mm"
+    }
   }
 
   private func fixed(_ value: Double, _ digits: Int) -> String {

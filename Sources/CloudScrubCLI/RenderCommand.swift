@@ -39,6 +39,7 @@ enum RenderCommand {
                             software renderer such as Mesa's llvmpipe)
       --skip-untracked      leave out the leading frames recorded before tracking
                             started (exactly zero translation; `info` lists them)
+    \(PosesFlag.help)
       -h, --help            show this help
     """
 
@@ -48,7 +49,7 @@ enum RenderCommand {
       "--color": "color", "--point-size": "point-size", "--camera": "camera",
       "--min-confidence": "min-confidence", "--overlays": "overlays", "--budget": "budget",
       "--merge": "merge", "--renderer": "renderer",
-    ],
+    ].merging(PosesFlag.valueOptions) { a, _ in a },
     flags: ["--help": "help", "-h": "help", "--edl": "edl"].merging(RecordingFlags.flags) { a, _ in
       a
     },
@@ -64,7 +65,7 @@ enum RenderCommand {
     let request = try RenderRequest(parsed)
     let (content, loaded) = try RenderRequest.load(
       path, frames: request.frames, skipUntracked: request.skipUntracked,
-      mergeMeters: request.mergeMeters)
+      mergeMeters: request.mergeMeters, poses: parsed.value("poses"))
     let image = try HeadlessRenderer.render(content: content, commands: loaded, request: request)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
@@ -105,6 +106,12 @@ struct RenderRequest {
     if let text = parsed.value("color") {
       guard let mode = PointColorMode(rawValue: text) else {
         throw UsageError("--color is rgb, height, depth, confidence or frame, not '\(text)'")
+      }
+      // The window gets each frame's alignment error from its provider; render has no
+      // source of the errors yet, and a picture of grey points would say nothing.
+      guard mode != .alignmentError else {
+        throw UsageError(
+          "--color error needs each frame's alignment error, which render does not compute yet")
       }
       commands.append(.display(.setColorMode(mode)))
     }
@@ -170,11 +177,11 @@ struct RenderRequest {
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
   static func load(
     _ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false,
-    mergeMeters: Float? = nil
+    mergeMeters: Float? = nil, poses: String? = nil
   ) throws -> (ViewerContent, [ViewerCommand]) {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
-    switch try InputLoader.open(path) {
+    switch try InputLoader.open(path, poses: poses) {
     case .cloud(let input):
       commands = content.absorb(StreamingLoad(cloud: input.cloud).take())
     case .recording(let recordingPath, let source):

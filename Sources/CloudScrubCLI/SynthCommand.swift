@@ -7,6 +7,7 @@ import Foundation
 enum SynthCommand {
   static let help = """
     usage: cloudscrub synth OUT.csrec [--frames N] [--noise M] [--color jpeg|rgb] [--seed S]
+                                     [--drift METRES,DEGREES]
            cloudscrub synth OUT.ply [--points N] [--normals] [--ascii] [--seed S]
 
     Recording (any OUT not ending in .ply): renders a capture of a room with textured
@@ -24,6 +25,12 @@ enum SynthCommand {
       --frames N        recording: how many frames (default 60)
       --noise M         recording: depth noise, σ = M × depth² metres (default 0: exact)
       --color jpeg|rgb  recording: colour as JPEG (default, as phones store it) or raw RGB
+      --drift METRES,DEGREES
+                        recording: add a known tracking drift to the stored poses (depth
+                        is rendered from the true ones): zero at frame 0, growing with
+                        the smoothstep 3s² − 2s³ of the time fraction s to METRES along
+                        world +x and DEGREES about the vertical (+y) line through the
+                        first camera centre at the last frame
       --points N        point cloud: how many points (default 100000)
       --normals         point cloud: also write unit normals
       --ascii           point cloud: write ASCII PLY instead of binary
@@ -34,7 +41,7 @@ enum SynthCommand {
   static let spec = ArgumentSpec(
     valueOptions: [
       "--points": "points", "--seed": "seed", "--frames": "frames", "--noise": "noise",
-      "--color": "color",
+      "--color": "color", "--drift": "drift",
     ],
     flags: ["--normals": "normals", "--ascii": "ascii", "--help": "help", "-h": "help"],
     positionals: 1...1)
@@ -42,10 +49,11 @@ enum SynthCommand {
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, spec: spec)
     if parsed.has("help") { return Terminal.out(help) }
-    let seed: UInt64 = try parsed.value("seed").map { value in
-      guard let seed = UInt64(value) else { throw UsageError("--seed needs a whole number") }
-      return seed
-    } ?? 1
+    let seed: UInt64 =
+      try parsed.value("seed").map { value in
+        guard let seed = UInt64(value) else { throw UsageError("--seed needs a whole number") }
+        return seed
+      } ?? 1
     let output = parsed.positionals[0]
     if output.lowercased().hasSuffix(".ply") {
       try writeCloud(parsed, to: output, seed: seed)
@@ -54,7 +62,8 @@ enum SynthCommand {
     }
   }
 
-  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws {
+  private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws
+  {
     let count = try parsed.value("points").map { try positiveInteger($0, option: "--points") }
     let cloud = SyntheticCloud.scene(
       count: count ?? 100_000, seed: seed, normals: parsed.has("normals"))
@@ -77,6 +86,9 @@ enum SynthCommand {
         throw UsageError("--noise needs a non-negative number of metres, not '\(noise)'")
       }
       options.depthNoiseMeters = meters
+    }
+    if let drift = parsed.value("drift") {
+      options.drift = try driftValue(drift)
     }
     let jpeg: Bool
     switch parsed.value("color") ?? "jpeg" {
@@ -114,6 +126,18 @@ enum SynthCommand {
       unlink(temporary)
       throw error
     }
+  }
+
+  /// `--drift METRES,DEGREES`.
+  static func driftValue(_ text: String) throws -> SyntheticDrift {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2, let meters = Double(parts[0]), let degrees = Double(parts[1]),
+      meters.isFinite, degrees.isFinite, abs(degrees) <= 180
+    else {
+      throw UsageError(
+        "--drift needs METRES,DEGREES (finite numbers, |DEGREES| ≤ 180), not '\(text)'")
+    }
+    return SyntheticDrift(translationMeters: meters, rotationRadians: degrees * Double.pi / 180)
   }
 
   static func positiveInteger(_ value: String, option: String) throws -> Int {

@@ -7,7 +7,7 @@ import Foundation
 enum ViewCommand {
   static let help = """
     usage: cloudscrub view [PATH] [--size WxH] [--merge SIZE_M|auto|off]
-                           [--renderer auto|gl|cpu]
+                           [--renderer auto|gl|cpu] [--poses POSES.txt]
 
     Opens the viewer window on PATH (a PLY file or a recording), or on the synthetic
     sample recording when PATH is absent. Files can also be dropped on the window.
@@ -36,11 +36,17 @@ enum ViewCommand {
       --exit-after-first-frame
                    print how long the first frame with points took to reach the
                    screen, then close (for benchmarks)
+      --poses POSES.txt
+                   use this TUM trajectory (as `refine` writes it) for the recording
+                   named on the command line instead of its own poses (frames by line
+                   order; the counts must agree)
       -h, --help   show this help
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size", "--merge": "merge", "--renderer": "renderer"],
+    valueOptions: [
+      "--size": "size", "--merge": "merge", "--renderer": "renderer", "--poses": "poses",
+    ],
     flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
     positionals: 0...1)
 
@@ -67,6 +73,12 @@ enum ViewCommand {
     case nil, "auto": opener.merge = .automatic
     case "off": opener.merge = .off
     default: opener.merge = .voxel(meters: try RecordingFlags.ingestMerge(parsed) ?? 0)
+    }
+    if let poses = parsed.value("poses") {
+      guard let path = parsed.positionals.first else {
+        throw UsageError("--poses needs the recording they belong to: view PATH --poses POSES.txt")
+      }
+      opener.poses = (path: path, trajectory: poses)
     }
     guard hasDisplay else {
       throw ViewerError(

@@ -107,6 +107,35 @@ struct ViewerBenchmark {
       "\(PLYBenchmark.fixed(microseconds / 16_667 * 100, 3)) % of a 60 Hz frame; "
         + "\(backend.uploadedPointBytes - uploadedBefore) bytes uploaded while scrubbing",
       target: backend.uploadedPointBytes == uploadedBefore, goal: "no upload")
+    try pick(store, state: state, into: &report)
+  }
+
+  /// Clicks on a grid of places over the view of every point: the time `PointPicker`
+  /// takes to find the shown point under a click.
+  private func pick(_ store: PointStore, state: ViewerState, into report: inout BenchReport)
+    throws
+  {
+    var state = state
+    state.apply(.playback(.jumpToEnd))
+    let cursors: [SIMD2<Float>] = (0..<16).map { k in
+      let x = Float(k % 4) * 320 + 160
+      let y = Float(k / 4) * 200 + 100
+      return SIMD2(x, y)
+    }
+    var hits = 0
+    let seconds = try Stopwatch.best(runs: repeats) {
+      hits = 0
+      for cursor in cursors {
+        let request = PickRequest(
+          state: state, frameRanges: store.frameRanges, cursorPixels: cursor)
+        if PointPicker.pick(request, in: store) != nil { hits += 1 }
+      }
+    }
+    let milliseconds = seconds / Double(cursors.count) * 1e3
+    report.row(
+      "pick a point under a click", "\(PLYBenchmark.fixed(milliseconds, 1)) ms",
+      "\(store.count) points shown, \(hits) of \(cursors.count) clicks hit a point",
+      target: milliseconds < 100, goal: "under 0.1 s")
   }
 
   /// Runs the binary and waits; throws when it fails.

@@ -37,7 +37,9 @@ extension PNGCodec {
       let finished = samples.withUnsafeMutableBytes { out in
         png_image_finish_read(&png, nil, out.baseAddress, Int32(width), nil)
       }
-      guard finished != 0 else { throw PNGError("PNG data is damaged (\(message(png)))", path: path) }
+      guard finished != 0 else {
+        throw PNGError("PNG data is damaged (\(message(png)))", path: path)
+      }
       return Gray16Image(width: width, height: height, samples: samples)
     }
     png.format = UInt32(PNG_FORMAT_GRAY)
@@ -54,7 +56,8 @@ extension PNGCodec {
   /// - Throws: `PNGError` with libpng's message when encoding fails.
   public static func encodeGray16(_ image: Gray16Image) throws -> [UInt8] {
     try encode(
-      width: image.width, height: image.height, format: UInt32(PNG_FORMAT_LINEAR_Y), rowStride: Int32(image.width),
+      width: image.width, height: image.height, format: UInt32(PNG_FORMAT_LINEAR_Y),
+      rowStride: Int32(image.width),
       pixels: image.samples)
   }
 
@@ -64,10 +67,13 @@ extension PNGCodec {
   public static func encodeGray8(width: Int, height: Int, samples: [UInt8]) throws -> [UInt8] {
     precondition(samples.count == width * height, "one sample a pixel")
     return try encode(
-      width: width, height: height, format: UInt32(PNG_FORMAT_GRAY), rowStride: Int32(width), pixels: samples)
+      width: width, height: height, format: UInt32(PNG_FORMAT_GRAY), rowStride: Int32(width),
+      pixels: samples)
   }
 
-  static func encode<T>(width: Int, height: Int, format: UInt32, rowStride: Int32, pixels: [T]) throws -> [UInt8] {
+  static func encode<T>(width: Int, height: Int, format: UInt32, rowStride: Int32, pixels: [T])
+    throws -> [UInt8]
+  {
     var png = png_image()
     png.version = UInt32(PNG_IMAGE_VERSION)
     png.width = UInt32(width)

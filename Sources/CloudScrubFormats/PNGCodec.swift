@@ -20,7 +20,8 @@ public enum PNGCodec {
   /// - Throws: `PNGError` with libpng's message when encoding fails.
   public static func encode(_ image: RGBImage) throws -> [UInt8] {
     try encode(
-      width: image.width, height: image.height, format: UInt32(PNG_FORMAT_RGB), rowStride: Int32(image.width * 3),
+      width: image.width, height: image.height, format: UInt32(PNG_FORMAT_RGB),
+      rowStride: Int32(image.width * 3),
       pixels: image.pixels)
   }
 
@@ -43,7 +44,9 @@ public enum PNGCodec {
   /// Writes an image as a PNG file, through a temporary file renamed into place.
   ///
   /// - Throws: `PNGError` or the file writer's error.
-  public static func write(_ image: RGBImage, to path: String, protecting inputs: [String] = []) throws {
+  public static func write(_ image: RGBImage, to path: String, protecting inputs: [String] = [])
+    throws
+  {
     let bytes = try encode(image)
     let writer = try AtomicFileWriter(path: path, protecting: inputs)
     do {
@@ -60,9 +63,13 @@ public enum PNGCodec {
   /// finishes: libpng keeps a pointer to it.
   ///
   /// - Throws: `PNGError` when libpng cannot read it or the size is absurd.
-  static func beginRead(_ png: inout png_image, _ bytes: [UInt8], path: String?) throws -> (width: Int, height: Int) {
+  static func beginRead(_ png: inout png_image, _ bytes: [UInt8], path: String?) throws -> (
+    width: Int, height: Int
+  ) {
     png.version = UInt32(PNG_IMAGE_VERSION)
-    let began = bytes.withUnsafeBytes { raw in png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) }
+    let began = bytes.withUnsafeBytes { raw in
+      png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count)
+    }
     guard began != 0 else { throw PNGError("not a readable PNG (\(message(png)))", path: path) }
     let width = Int(png.width)
     let height = Int(png.height)

@@ -38,12 +38,14 @@ public struct PointUniforms: Equatable, Sendable {
   public var depthRangeMeters: ClosedRange<Float>
   public var frameCount: Int
   public var dimmed: Bool
+  /// Each frame's alignment error, for the alignment-error colour mode.
+  public var frameErrors: FrameErrorTable
 
   public init(
     viewProjection: Matrix4, view: Matrix4, pointSizePixels: Float, colorMode: PointColorMode,
     minConfidence: ConfidenceLevel, roundPoints: Bool, upAxis: SIMD3<Float>,
     heightRangeMeters: ClosedRange<Float>, depthRangeMeters: ClosedRange<Float>, frameCount: Int,
-    dimmed: Bool = false
+    dimmed: Bool = false, frameErrors: FrameErrorTable = FrameErrorTable()
   ) {
     self.viewProjection = viewProjection
     self.view = view
@@ -56,6 +58,7 @@ public struct PointUniforms: Equatable, Sendable {
     self.depthRangeMeters = depthRangeMeters
     self.frameCount = frameCount
     self.dimmed = dimmed
+    self.frameErrors = frameErrors
   }
 }
 

@@ -34,13 +34,14 @@ public final class SceneRenderer {
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
   ///     shown points dimmed behind them.
   ///   - extraLines: more overlay segments (the crop box).
+  ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
   public func draw(
     state: ViewerState, store: PointStore, preview: OverlayPoints? = nil,
-    extraLines: [LineVertex] = []
+    extraLines: [LineVertex] = [], frameErrors: FrameAlignmentErrors? = nil
   ) {
     draw(
       state: state, store: store, pass: [state.drawRange(frameRanges: store.frameRanges)],
-      continuing: false, preview: preview, extraLines: extraLines)
+      continuing: false, preview: preview, extraLines: extraLines, frameErrors: frameErrors)
   }
 
   /// Draws one pass of a `DrawPlan`: its point ranges, the preview and the overlays,
@@ -52,10 +53,11 @@ public final class SceneRenderer {
   ///     new one; the state must be the same as for that pass.
   ///   - replacement: points drawn instead of the pass's (the whole current frame of a
   ///     recording merged while it loaded).
+  ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
   public func draw(
     state: ViewerState, store: PointStore, pass: [Range<Int>], continuing: Bool,
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
-    replacement: OverlayPoints? = nil
+    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil
   ) {
     let frameRanges = store.frameRanges
     let projection = state.projectionMatrix
@@ -74,11 +76,16 @@ public final class SceneRenderer {
     }
 
     var uniforms = pointUniforms(
-      state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+      state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges,
+      frameErrors: frameErrors)
     uniforms.dimmed = preview != nil
+    // Points drawn as one frame of their own take the shown frame's error.
+    let singleFrameErrors = uniforms.frameErrors.single(
+      frame: state.playback.visibleFrames?.upperBound ?? 0)
     if let replacement {
       var own = uniforms
       own.frameCount = 1
+      own.frameErrors = singleFrameErrors
       try? replacement.prepare()
       drawPoints(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
@@ -89,6 +96,7 @@ public final class SceneRenderer {
       var kept = uniforms
       kept.dimmed = false
       kept.frameCount = 1
+      kept.frameErrors = singleFrameErrors
       // Drawn slightly larger so the kept points cover the dimmed ones they came from;
       // again in each pass, so that refining dimmed points never hides them.
       kept.pointSizePixels = uniforms.pointSizePixels + 1
@@ -126,7 +134,8 @@ public final class SceneRenderer {
   /// The uniforms `draw` gives the points of `state` (for benchmarks that drive a
   /// backend or the CPU rasterizer directly).
   public func pointUniforms(
-    state: ViewerState, view: Matrix4, viewProjection: Matrix4, frameRanges: [Int]
+    state: ViewerState, view: Matrix4, viewProjection: Matrix4, frameRanges: [Int],
+    frameErrors: FrameAlignmentErrors? = nil
   ) -> PointUniforms {
     let up = state.scene.up.vector
     var heights: ClosedRange<Float> = 0...1
@@ -143,7 +152,10 @@ public final class SceneRenderer {
       viewProjection: viewProjection, view: view, pointSizePixels: state.display.pointSizePixels,
       colorMode: state.display.colorMode, minConfidence: state.display.minConfidence,
       roundPoints: state.display.roundPoints, upAxis: up, heightRangeMeters: heights,
-      depthRangeMeters: depths, frameCount: max(0, frameRanges.count - 1))
+      depthRangeMeters: depths, frameCount: max(0, frameRanges.count - 1),
+      frameErrors: state.display.colorMode == .alignmentError
+        ? FrameErrorTable(frameErrors, frameCount: max(0, frameRanges.count - 1))
+        : FrameErrorTable())
   }
 
   func overlays(state: ViewerState) -> [LineVertex] {

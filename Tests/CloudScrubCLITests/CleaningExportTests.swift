@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `export` with cleaning options, on the real binary.
 @Suite struct CleaningExportTests {
@@ -34,7 +34,7 @@ import TestSupport
     #expect(result.status == 0, "\(result.standardError)")
     let written = try PLYReader.read(path: output)
     let source = try PLYReader.read(path: TestData.samplePLY).cloud
-    let expected = CleaningPipeline.run(
+    let expected = try CleaningPipeline.run(
       source,
       options: CleaningOptions(
         heightBandMeters: 0...1.5, voxelSizeMeters: 0.04,
@@ -46,13 +46,17 @@ import TestSupport
     #expect(written.cloud.positions.allSatisfy { $0.y >= 0 && $0.y <= 1.5 })
     #expect(
       written.header.comments.contains {
-        $0 == "cleaning: height band 0.0-1.5 m, voxel 0.04 m, radius outliers 0.1,3, normals from 20 neighbours"
+        $0
+          == "cleaning: height band 0.0-1.5 m, voxel 0.04 m, radius outliers 0.1,3, normals from 20 neighbours"
       })
   }
 
   @Test func badCleaningFlagsAreUsageErrors() throws {
-    for flags in [["--crop", "1,2,3"], ["--voxel", "-1"], ["--sor", "20"], ["--radius-outlier", "x,3"]] {
-      let result = try CommandRunner.run(["export", "Assets/sample.ply", "-o", "/tmp/never.ply"] + flags)
+    for flags in [
+      ["--crop", "1,2,3"], ["--voxel", "-1"], ["--sor", "20"], ["--radius-outlier", "x,3"],
+    ] {
+      let result = try CommandRunner.run(
+        ["export", "Assets/sample.ply", "-o", "/tmp/never.ply"] + flags)
       #expect(result.status == 2, "\(flags)")
     }
   }

@@ -18,14 +18,14 @@ import Testing
     let result = try CommandRunner.run(["export", TestData.samplePLY, "-o", output])
     #expect(result.status == 2)
     #expect(
-      result.standardError.contains(".ply .pcd .las .xyz .txt .csv"), "\(result.standardError)")
+      result.standardError.contains(".ply .pcd .las .e57 .xyz .txt .csv"), "\(result.standardError)")
     #expect(!FileManager.default.fileExists(atPath: output))
     let ascii = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", folder.appendingPathComponent("a.las").path, "--ascii"])
     #expect(ascii.status == 2 && ascii.standardError.contains("no text form"))
     let unknown = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", output, "--format", "e58"])
-    #expect(unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, xyz, csv"))
+    #expect(unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, e57, xyz, csv"))
   }
 
   @Test func formatFollowsTheExtensionOrFormatFlagAndReadsBack() throws {
@@ -34,7 +34,7 @@ import Testing
     let source = try PLYReader.read(path: TestData.samplePLY).cloud
     let cases: [(String, [String], String)] = [
       ("scan.pcd", [], "PCD"), ("scan.PCD", ["--ascii"], "PCD"), ("scan.las", [], "LAS"),
-      ("scan.xyz", [], "XYZ text"), ("scan.txt", [], "XYZ text"), ("scan.csv", [], "XYZ text"),
+      ("scan.e57", [], "E57"), ("scan.xyz", [], "XYZ text"), ("scan.txt", [], "XYZ text"), ("scan.csv", [], "XYZ text"),
       ("scan.dat", ["--format", "pcd"], "PCD"),
     ]
     for (name, flags, format) in cases {
@@ -59,6 +59,7 @@ import Testing
     ("las", ["--voxel", "0.02", "--attributes", "frame"]),
     ("xyz", ["--attributes", "confidence"]),
     ("csv", ["--frames", "1-3"]),
+    ("e57", ["--frames", "0-2"]),
   ]
 
   @Test(arguments: recordingCases)
@@ -80,11 +81,13 @@ import Testing
     #expect(a.count > 1_000)
     #expect(a == b, "streamed \(a.count) bytes, whole-cloud \(b.count) bytes")
     let loaded = try CloudFileFormats.read(streamed)
+    // E57 keeps its provenance in the XML, which the reader does not list.
+    guard format != "e57" else { return }
     #expect(loaded.comments.contains { $0.contains("exported by CloudScrub from small.csrec") })
     #expect(loaded.comments.contains { $0.contains("frames ") } || format == "csv")
   }
 
-  @Test(arguments: ["pcd", "las", "xyz"])
+  @Test(arguments: ["pcd", "las", "e57", "xyz"])
   func windowExportWritesTheCommandLinesBytes(_ format: String) throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -112,7 +115,7 @@ import Testing
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let source = try PLYReader.read(path: TestData.samplePLY).cloud
-    for name in ["scan.pcd", "scan.las", "scan.xyz"] {
+    for name in ["scan.pcd", "scan.las", "scan.e57", "scan.xyz"] {
       let output = folder.appendingPathComponent(name).path
       #expect(try CommandRunner.run(["export", TestData.samplePLY, "-o", output]).status == 0)
       let (document, content) = try WindowExportTests.openAndLoad(output)

@@ -55,7 +55,8 @@ struct CleaningNeighbourGridTests {
     let morton = KDTree(mortonOrdering: positions)
     #expect(morton.count == median.count)
     #expect(morton.sourceCount == positions.count)
-    for index in Swift.stride(from: 0, to: positions.count, by: 7) where positions[index].x.isFinite {
+    for index in Swift.stride(from: 0, to: positions.count, by: 7) where positions[index].x.isFinite
+    {
       let p = positions[index]
       #expect(
         morton.nearest(to: p, count: 12, excluding: index)
@@ -65,7 +66,8 @@ struct CleaningNeighbourGridTests {
         "point \(index)")
     }
     #expect(KDTree(mortonOrdering: []).count == 0)
-    #expect(KDTree(mortonOrdering: [Point3(.nan, 0, 0)]).nearest(to: Point3(0, 0, 0), count: 1).isEmpty)
+    #expect(
+      KDTree(mortonOrdering: [Point3(.nan, 0, 0)]).nearest(to: Point3(0, 0, 0), count: 1).isEmpty)
   }
 
   @Test func treeSearchInTreeOrderMatchesSingleQueries() {
@@ -96,7 +98,8 @@ struct CleaningNeighbourGridTests {
   }
 
   @Test func smallOrSpreadCloudsHaveNoGrid() {
-    #expect(NeighbourGrid(KDTree(mortonOrdering: Array(cloud().prefix(100))), neighbours: 20) == nil)
+    #expect(
+      NeighbourGrid(KDTree(mortonOrdering: Array(cloud().prefix(100))), neighbours: 20) == nil)
     // Two clusters a kilometre apart would need far too many cells.
     var spread = SyntheticCloud.scene(count: 5000, seed: 2).positions
     spread += spread.map { Point3($0.x + 1000, $0.y, $0.z) }

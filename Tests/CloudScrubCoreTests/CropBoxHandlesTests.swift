@@ -9,7 +9,8 @@ import Testing
     let view = Matrix4.lookAt(eye: SIMD3(0, 0, 10), target: .zero, up: SIMD3(0, 1, 0))
     let projection = Matrix4.perspective(
       verticalFieldOfViewRadians: .pi / 2, aspect: 1, nearMeters: 0.1, farMeters: 100)
-    return CropBoxHandles(box: box, viewProjection: projection * view, viewportWidth: 200, viewportHeight: 200)
+    return CropBoxHandles(
+      box: box, viewProjection: projection * view, viewportWidth: 200, viewportHeight: 200)
   }
 
   static let box = CropBox(min: Point3(-1, -2, -1), max: Point3(3, 2, 1))
@@ -78,5 +79,32 @@ import Testing
     history.undo()
     history.undo()
     #expect(history.current == 2)
+  }
+
+  @Test func aSliderDragIsOneStepHoweverManyTicksItTakes() {
+    var history = UndoHistory(10)
+    for tick in 11...40 { history.edit(tick, finished: false) }
+    #expect(history.current == 40)
+    #expect(history.isEditing)
+    #expect(!history.canUndo)
+    history.edit(41, finished: true)
+    #expect(!history.isEditing)
+    history.undo()
+    #expect(history.current == 10)
+    #expect(!history.canUndo)
+    history.redo()
+    #expect(history.current == 41)
+    // A drag back to where it began is no step.
+    for tick in [42, 43, 41] { history.edit(tick, finished: false) }
+    history.edit(41, finished: true)
+    history.undo()
+    #expect(history.current == 10)
+    // Undo in the middle of a drag finishes it first, then steps back over it.
+    history.set(50)
+    for tick in 51...55 { history.edit(tick, finished: false) }
+    history.undo()
+    #expect(history.current == 50)
+    history.undo()
+    #expect(history.current == 10)
   }
 }

@@ -78,6 +78,56 @@ import Testing
     #expect(writer.frameCount == 0)
   }
 
+  @Test func aStrideOrEveryBelowOneCountsAsOneInsteadOfTrapping() {
+    var options = UnprojectionOptions(stride: 0)
+    #expect(options.stride == 1)
+    options.stride = -5
+    #expect(options.stride == 1)
+    options.stride = 3
+    #expect(options.stride == 3)
+    var selection = FrameSelection(range: 2...6, every: 0)
+    #expect(selection.indices(frameCount: 10) == [2, 3, 4, 5, 6])
+    selection.every = Int.min
+    #expect(selection.indices(frameCount: 10) == [2, 3, 4, 5, 6])
+    selection.every = 2
+    #expect(selection.indices(frameCount: 10) == [2, 4, 6])
+  }
+
+  @Test func aDepthMapShorterThanItsSizeGivesNoDepthsInsteadOfTrapping() {
+    // 3 × 2 float32 claims 24 bytes; 20 are there.
+    let short = DepthMap(width: 3, height: 2, bytes: [UInt8](repeating: 0x3F, count: 20))
+    #expect(!short.isComplete)
+    #expect(short.metersGrid() == [Float](repeating: 0, count: 6))
+    #expect(short.metersGrid(border: 1) == [Float](repeating: 0, count: 20))
+    let whole = DepthMap(width: 3, height: 2, meters: [1, 2, 3, 4, 5, 6])
+    #expect(whole.metersGrid() == [1, 2, 3, 4, 5, 6])
+  }
+
+  @Test func aCloudPastTheNeighbourSearchLimitIsAnErrorNamingTheStepAndTheWayOut() throws {
+    // The real limit is 2^31 - 2 points; a lowered one shows the same path.
+    let cloud = PointCloud(positions: (0..<12).map { Point3(Float($0), 0, 0) })
+    for (options, step) in [
+      (CleaningOptions(statistical: StatisticalOutlierOptions()), "statistical outlier removal"),
+      (
+        CleaningOptions(radius: RadiusOutlierOptions(radiusMeters: 1, minNeighbours: 1)),
+        "radius outlier removal"
+      ),
+      (CleaningOptions(normalNeighbours: 5), "normal estimation"),
+    ] {
+      let error = #expect(throws: CleaningSizeError.self) {
+        _ = try CleaningPipeline.run(cloud, options: options, neighbourPointLimit: 10)
+      }
+      #expect(error == CleaningSizeError(step: step, points: 12, limit: 10))
+      #expect(error?.description.contains("--voxel") == true)
+    }
+    // Merged first, the cloud fits and the step runs.
+    var merged = CleaningOptions(voxelSizeMeters: 2, normalNeighbours: 3)
+    merged.crop = nil
+    let result = try CleaningPipeline.run(cloud, options: merged, neighbourPointLimit: 10)
+    #expect(result.cloud.count == 6)
+    #expect(CleaningPipeline.neighbourStepPointLimit == Int(Int32.max) - 1)
+  }
+
   @Test func unprojectingANonFinitePoseIsAnError() throws {
     var frame = RecordingSamples.frame(index: 0, color: .none)
     frame.pose.worldFromCamera.columns.3.x = .infinity

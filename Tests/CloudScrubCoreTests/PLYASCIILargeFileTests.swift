@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -24,10 +24,12 @@ import TestSupport
   static func text(lineEnd: String = "\n", recordEnd: (Int) -> String = { _ in "\n" }) throws
     -> String
   {
-    let bytes = try PLYWriter.encode(cloud, options: PLYWriteOptions(format: .ascii, attributes: .all))
+    let bytes = try PLYWriter.encode(
+      cloud, options: PLYWriteOptions(format: .ascii, attributes: .all))
     let whole = String(decoding: bytes, as: UTF8.self)
     guard let split = whole.range(of: "end_header\n") else { throw PLYError.notPLY }
-    let header = whole[..<split.lowerBound]
+    let header =
+      whole[..<split.lowerBound]
       .replacingOccurrences(of: "end_header", with: "")
       + "element face 2\nproperty list uchar int vertex_indices\nend_header\n"
     var body = ""
@@ -86,9 +88,10 @@ import TestSupport
     var fields = lines[headerLines + record].split(separator: " ")
     fields[2] = "zz"
     lines[headerLines + record] = fields.joined(separator: " ")[...]
-    #expect(throws: PLYError.badNumber(
-      token: "zz", line: headerLines + record + 1, element: "vertex", property: "z"))
-    {
+    #expect(
+      throws: PLYError.badNumber(
+        token: "zz", line: headerLines + record + 1, element: "vertex", property: "z")
+    ) {
       try read(lines.joined(separator: "\n"))
     }
   }
@@ -99,7 +102,9 @@ import TestSupport
     let headerLines = lines.firstIndex(of: "end_header").map { $0 + 1 } ?? 0
     lines = Array(lines.prefix(headerLines + 45_000))
     let cut = lines.joined(separator: "\n") + "\n1.5 2"
-    #expect(throws: PLYError.truncated(element: "vertex", index: 45_000, byteOffset: cut.utf8.count)) {
+    #expect(
+      throws: PLYError.truncated(element: "vertex", index: 45_000, byteOffset: cut.utf8.count)
+    ) {
       try read(cut)
     }
   }

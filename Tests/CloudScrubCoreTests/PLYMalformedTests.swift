@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -40,8 +40,9 @@ import TestSupport
   }
 
   @Test func malformedHeaderLinesNameTheirLine() {
-    guard case .malformedHeader(let line, let text, _) = error(
-      "ply\nformat ascii 1.0\nelement vertex\nend_header\n")
+    guard
+      case .malformedHeader(let line, let text, _) = error(
+        "ply\nformat ascii 1.0\nelement vertex\nend_header\n")
     else {
       Issue.record("expected malformedHeader")
       return
@@ -52,14 +53,16 @@ import TestSupport
       Issue.record("expected malformedHeader on line 2")
       return
     }
-    guard case .malformedHeader(line: 3, _, _) = error(
-      "ply\nformat ascii 1.0\nproperty float x\nend_header\n")
+    guard
+      case .malformedHeader(line: 3, _, _) = error(
+        "ply\nformat ascii 1.0\nproperty float x\nend_header\n")
     else {
       Issue.record("expected malformedHeader for a property before any element")
       return
     }
-    guard case .malformedHeader(line: 3, _, _) = error(
-      "ply\nformat ascii 1.0\nelement vertex -4\nend_header\n")
+    guard
+      case .malformedHeader(line: 3, _, _) = error(
+        "ply\nformat ascii 1.0\nelement vertex -4\nend_header\n")
     else {
       Issue.record("expected malformedHeader for a negative count")
       return
@@ -72,7 +75,8 @@ import TestSupport
 
   @Test func unknownTypesNameTheTypeAndLine() {
     #expect(
-      error("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty flot y\nend_header\n")
+      error(
+        "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty flot y\nend_header\n")
         == .unknownType(name: "flot", line: 5))
     #expect(
       error("ply\nformat ascii 1.0\nelement face 1\nproperty list uchar integer v\nend_header\n")
@@ -87,17 +91,21 @@ import TestSupport
 
   @Test func vertexWithoutCoordinates() {
     #expect(
-      error("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float z\nend_header\n1 2\n")
+      error(
+        "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float z\nend_header\n1 2\n"
+      )
         == .missingProperty(name: "y", element: "vertex"))
   }
 
   @Test func binaryCountBeyondTheFileIsRefusedBeforeAllocating() {
-    let header = "ply\nformat binary_little_endian 1.0\nelement vertex 1000\nproperty float x\n"
+    let header =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 1000\nproperty float x\n"
       + "property float y\nproperty float z\nend_header\n"
     let body = [UInt8](repeating: 0, count: 24)
     #expect(
       error(Clouds.bytes(header) + body)
-        == .countExceedsFile(element: "vertex", count: 1000, minimumBytes: 12_000, availableBytes: 24))
+        == .countExceedsFile(
+          element: "vertex", count: 1000, minimumBytes: 12_000, availableBytes: 24))
     // A count whose byte size overflows is refused the same way.
     let huge = header.replacingOccurrences(of: "1000", with: "1000000000000000000")
     #expect(
@@ -108,7 +116,8 @@ import TestSupport
   }
 
   @Test func asciiCountBeyondTheFileIsRefusedBeforeAllocating() {
-    let text = xyzHeader.replacingOccurrences(of: "vertex 3", with: "vertex 900000000000") + "1 2 3\n"
+    let text =
+      xyzHeader.replacingOccurrences(of: "vertex 3", with: "vertex 900000000000") + "1 2 3\n"
     #expect(
       error(text)
         == .countExceedsFile(
@@ -122,7 +131,8 @@ import TestSupport
   }
 
   @Test func truncatedBinaryListNamesTheRecordAndOffset() {
-    let header = "ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\n"
+    let header =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\n"
       + "property float y\nproperty float z\nelement face 2\nproperty list uchar int v\nend_header\n"
     let vertex = [UInt8](repeating: 0, count: 12)
     // Face 0 holds one index; face 1 claims three but only one is there.
@@ -132,7 +142,8 @@ import TestSupport
   }
 
   @Test func truncatedFixedSizeBinaryBody() {
-    let header = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+    let header =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
       + "property float y\nproperty float z\nend_header\n"
     let bytes = Clouds.bytes(header) + [UInt8](repeating: 0, count: 30)
     #expect(
@@ -141,7 +152,8 @@ import TestSupport
   }
 
   @Test func negativeListCountIsNamed() {
-    let header = "ply\nformat binary_little_endian 1.0\nelement face 1\nproperty list char int v\n"
+    let header =
+      "ply\nformat binary_little_endian 1.0\nelement face 1\nproperty list char int v\n"
       + "element vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
     let bytes = Clouds.bytes(header) + [0xFF, 0, 0, 0, 0]
     #expect(
@@ -154,7 +166,8 @@ import TestSupport
       error(xyzHeader + "1 2 3\n4 5 abc\n7 8 9\n")
         == .badNumber(token: "abc", line: 9, element: "vertex", property: "z"))
     // Out of range for the property's type.
-    let colored = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+    let colored =
+      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
       + "property float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\n"
       + "end_header\n0 0 0 12 256 0\n"
     #expect(
@@ -197,7 +210,8 @@ import TestSupport
   func truncationsAndCorruptionsNeverCrash(format: PLYFormat) throws {
     var cloud = Clouds.random(count: 6, seed: 3)
     cloud.attributes = Array(cloud.attributes.prefix(3))
-    var bytes = try PLYWriter.encode(cloud, options: PLYWriteOptions(format: format, attributes: .all))
+    var bytes = try PLYWriter.encode(
+      cloud, options: PLYWriteOptions(format: format, attributes: .all))
     // Append a face element with lists so that list walking is exercised too.
     let faceHeader = "element face 2\nproperty list uchar int vertex_indices\nend_header\n"
     let text = String(decoding: bytes, as: UTF8.self)

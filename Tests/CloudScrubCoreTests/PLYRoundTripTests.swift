@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -8,7 +8,8 @@ import TestSupport
   @Test(arguments: [PLYFormat.binaryLittleEndian, .binaryBigEndian, .ascii])
   func randomCloudWithEveryAttributeTypeSurvivesWriteAndRead(format: PLYFormat) throws {
     let cloud = Clouds.random(count: 2_000, seed: 42)
-    let bytes = try PLYWriter.encode(cloud, options: PLYWriteOptions(format: format, attributes: .all))
+    let bytes = try PLYWriter.encode(
+      cloud, options: PLYWriteOptions(format: format, attributes: .all))
     let back = try PLYReader.read(data: bytes).cloud
     #expect(back.isBitwiseEqual(to: cloud))
   }
@@ -107,7 +108,9 @@ import TestSupport
   @Test func asciiBodyIsOneRecordALine() throws {
     let cloud = PointCloud(
       positions: [Point3(0.5, -2, 1e-5), Point3(3, 4, 5)], colors: [RGB8(1, 2, 3), RGB8(255, 0, 7)])
-    let text = String(decoding: try PLYWriter.encode(cloud, options: PLYWriteOptions(format: .ascii)), as: UTF8.self)
+    let text = String(
+      decoding: try PLYWriter.encode(cloud, options: PLYWriteOptions(format: .ascii)), as: UTF8.self
+    )
     #expect(text.hasSuffix("end_header\n0.5 -2.0 1e-05 1 2 3\n3.0 4.0 5.0 255 0 7\n"))
   }
 

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -189,7 +189,8 @@ struct SharedPLYOtherParsersTests {
 
   @Test func plyfileTetrahedronColoursBelongToFacesNotPoints() throws {
     let cloud = try SharedPLY.cloud("dranjan+python-plyfile/examples/tet.ply")
-    #expect(cloud.positions == [Point3(0, 0, 0), Point3(0, 1, 1), Point3(1, 0, 1), Point3(1, 1, 0)])
+    #expect(
+      cloud.positions == [Point3(0, 0, 0), Point3(0, 1, 1), Point3(1, 0, 1), Point3(1, 1, 0)])
     #expect(cloud.colors == nil)
     #expect(cloud.attributes.isEmpty)
   }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudScrubCore
 
 // MARK: - Files that hold points only (no faces, or empty)
@@ -49,7 +50,8 @@ struct SharedPLYPointFilesTests {
 
   @Test func assimpPointsHaveColoursBeforeNormals() throws {
     let cloud = try SharedPLY.cloud("assimp+assimp/test/models/PLY/points.ply")
-    #expect(cloud.positions == [Point3(0, 0, 0), Point3(0, 0, 1), Point3(0, 1, 0), Point3(0, 1, 1)])
+    #expect(
+      cloud.positions == [Point3(0, 0, 0), Point3(0, 0, 1), Point3(0, 1, 0), Point3(0, 1, 1)])
     let colors = [RGB8(255, 255, 255), RGB8(255, 0, 255), RGB8(255, 255, 0), RGB8(0, 255, 255)]
     #expect(cloud.colors == colors)
     #expect(cloud.normals == [Point3(0, 1, 0), Point3(0, 0, 1), Point3(1, 0, 0), Point3(1, 1, 0)])

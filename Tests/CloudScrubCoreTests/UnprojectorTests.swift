@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -33,13 +33,16 @@ import TestSupport
   @Test func twoByTwoWithARotatedAndTranslatedOpenGLPose() throws {
     // 90° about +y: (x, y, z) → (z, y, −x); then + (10, 0, 0).
     let pose = CameraPose(
-      worldFromCamera: Transform3D(axisAngle: SIMD3(0, Double.pi / 2, 0), translation: SIMD3(10, 0, 0)),
+      worldFromCamera: Transform3D(
+        axisAngle: SIMD3(0, Double.pi / 2, 0), translation: SIMD3(10, 0, 0)),
       axes: .openGL)
     let frame = Frames.depthFrame(width: 2, height: 2, meters: twoByTwo, pose: pose)
     let points = try Unprojector.unproject(frame, options: UnprojectionOptions(flyingPixels: nil))
     let expected = [Point3(9, 0.5, 0.5), Point3(8, 1, -1), Point3(7, -1.5, 1.5), Point3(6, -2, -2)]
     for (point, want) in zip(points.positions, expected) {
-      #expect(abs(point.x - want.x) < 1e-5 && abs(point.y - want.y) < 1e-5 && abs(point.z - want.z) < 1e-5)
+      #expect(
+        abs(point.x - want.x) < 1e-5 && abs(point.y - want.y) < 1e-5 && abs(point.z - want.z) < 1e-5
+      )
     }
   }
 
@@ -152,7 +155,8 @@ import TestSupport
     let frame = Frames.depthFrame(
       width: 2, height: 2, meters: twoByTwo, color: .yCbCr420(image))
     let points = try Unprojector.unproject(frame, options: UnprojectionOptions(flyingPixels: nil))
-    #expect(points.colors == [RGB8(255, 255, 255), RGB8(0, 0, 0), RGB8(0, 0, 0), RGB8(255, 255, 255)])
+    #expect(
+      points.colors == [RGB8(255, 255, 255), RGB8(0, 0, 0), RGB8(0, 0, 0), RGB8(255, 255, 255)])
   }
 
   @Test func disparityAndHalfFloatDepthReadAsMetres() throws {
@@ -171,7 +175,8 @@ import TestSupport
     let three: [UInt8] = [0, 0, 0x40, 0x40]
     let padding: [UInt8] = [0xFF, 0xFF, 0xFF, 0x7F]
     var frame = Frames.depthFrame(width: 1, height: 2, meters: [0, 0])
-    frame.depth = DepthMap(width: 1, height: 2, bytesPerRow: 8, bytes: one + padding + three + padding)
+    frame.depth = DepthMap(
+      width: 1, height: 2, bytesPerRow: 8, bytes: one + padding + three + padding)
     let points = try Unprojector.unproject(frame, options: UnprojectionOptions(flyingPixels: nil))
     #expect(points.positions.map(\.z) == [1, 3])
   }
@@ -189,7 +194,8 @@ import TestSupport
     }
     let shortBGRA = Frames.depthFrame(
       width: 2, height: 2, meters: twoByTwo,
-      color: .bgra(BGRAImage(width: 2, height: 2, bytesPerRow: 12, bytes: [UInt8](repeating: 0, count: 19))))
+      color: .bgra(
+        BGRAImage(width: 2, height: 2, bytesPerRow: 12, bytes: [UInt8](repeating: 0, count: 19))))
     #expect(throws: UnprojectionError.incompleteColor(width: 2, height: 2)) {
       try Unprojector.unproject(shortBGRA)
     }

@@ -1,6 +1,6 @@
 import CloudScrubCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubFormats
 
@@ -30,7 +30,8 @@ struct RealCaptureCleaningTests {
   static func deskHeight(_ cloud: PointCloud) -> Float {
     var counts: [Int: Int] = [:]
     for p in cloud.positions { counts[Int((p.y * 100).rounded(.down)), default: 0] += 1 }
-    let best = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 0
+    let best =
+      counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 0
     return (Float(best) + 0.5) / 100
   }
 
@@ -41,7 +42,9 @@ struct RealCaptureCleaningTests {
     var random = SplitMix64(seed: 11)
     var best = Plane(normal: SIMD3(1, 0, 0), offset: 0)
     var bestCount = -1
-    let sample = stride(from: 0, to: candidates.count, by: max(1, candidates.count / 20_000)).map { candidates[$0] }
+    let sample = stride(from: 0, to: candidates.count, by: max(1, candidates.count / 20_000)).map {
+      candidates[$0]
+    }
     for _ in 0..<400 {
       let a = sample[Int(random.next() % UInt64(sample.count))]
       let b = sample[Int(random.next() % UInt64(sample.count))]
@@ -65,8 +68,9 @@ struct RealCaptureCleaningTests {
 
   @Test func cleanedExportIsSmallerAndKeepsTheDeskAndTheMonitor() throws {
     let raw = try Self.merged()
-    let voxelOnly = CleaningPipeline.run(raw, options: CleaningOptions(voxelSizeMeters: 0.01)).cloud
-    let cleaned = CleaningPipeline.run(
+    let voxelOnly = try CleaningPipeline.run(raw, options: CleaningOptions(voxelSizeMeters: 0.01))
+      .cloud
+    let cleaned = try CleaningPipeline.run(
       raw,
       options: CleaningOptions(
         voxelSizeMeters: 0.01, statistical: StatisticalOutlierOptions(neighbours: 20, stdRatio: 2))
@@ -77,7 +81,9 @@ struct RealCaptureCleaningTests {
     let desk = Self.deskHeight(raw)
     // Measured when this test was written: the desk top lies at y ≈ −0.295 m.
     #expect(abs(desk - (-0.295)) < 0.02, "desk at \(desk) m")
-    func deskBand(_ cloud: PointCloud) -> Int { cloud.positions.filter { abs($0.y - desk) < 0.01 }.count }
+    func deskBand(_ cloud: PointCloud) -> Int {
+      cloud.positions.filter { abs($0.y - desk) < 0.01 }.count
+    }
     #expect(deskBand(voxelOnly) > 5_000)
     #expect(Double(deskBand(cleaned)) >= 0.95 * Double(deskBand(voxelOnly)))
 

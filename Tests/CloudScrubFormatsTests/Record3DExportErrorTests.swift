@@ -86,6 +86,19 @@ import Testing
       guard case .metadataNotJSON = (error as? Record3DError)?.reason else { return false }
       return true
     }
+    // Nested past the parser's limit: the message says so, not just "not in the correct
+    // format".
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    try Data(deep.utf8).write(to: URL(fileURLWithPath: export.file("metadata.json")))
+    let nested = #expect(throws: Record3DError.self) {
+      try Record3DEXRRecording(folder: export.path)
+    }
+    guard case .metadataNotJSON(let message) = nested?.reason else {
+      Issue.record("\(String(describing: nested))")
+      return
+    }
+    #expect(message.contains("Too many nested arrays or dictionaries around character"))
+    #expect(nested?.description.hasSuffix(export.file("metadata.json")) == true)
   }
 
   @Test func oldExportWithoutDepthSizeAssumesPortraitDefault() throws {

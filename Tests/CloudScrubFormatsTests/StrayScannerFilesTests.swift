@@ -14,7 +14,8 @@ import Testing
   }
 
   @Test func numPyVersion2HeadersAndThirdUnitAxisAreRead() throws {
-    let header = Array("{\"descr\": \"<u2\", \"fortran_order\": False, \"shape\": (1, 2, 1)}\n".utf8)
+    let header = Array(
+      "{\"descr\": \"<u2\", \"fortran_order\": False, \"shape\": (1, 2, 1)}\n".utf8)
     let length = header.count
     let bytes: [UInt8] =
       [0x93] + Array("NUMPY".utf8) + [2, 0, UInt8(length), 0, 0, 0] + header + [7, 0, 8, 1]
@@ -31,8 +32,11 @@ import Testing
   ])
   func badNumPyHeadersAreNamed(header: String, message: String) throws {
     let text = Array(header.utf8)
-    let bytes: [UInt8] = [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(text.count), 0] + text + [1, 0]
-    let error = #expect(throws: CaptureFolderError.self) { try StrayScannerFiles.npyUInt16(bytes, path: "c.npy") }
+    let bytes: [UInt8] =
+      [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(text.count), 0] + text + [1, 0]
+    let error = #expect(throws: CaptureFolderError.self) {
+      try StrayScannerFiles.npyUInt16(bytes, path: "c.npy")
+    }
     #expect(error?.description.contains(message) == true, "\(String(describing: error))")
     #expect(error?.path == "c.npy")
   }

@@ -9,7 +9,8 @@ import Testing
 @Suite struct StrayScannerRecordingTests {
   let source = CaptureFixtures.synthetic(frames: 6)
 
-  func export(_ writer: StrayScannerWriter = StrayScannerWriter(), frames: Int = 6) throws -> String {
+  func export(_ writer: StrayScannerWriter = StrayScannerWriter(), frames: Int = 6) throws -> String
+  {
     let folder = try CaptureFixtures.folder()
     try writer.write(frames == 6 ? source : CaptureFixtures.synthetic(frames: frames), to: folder)
     return folder
@@ -30,7 +31,8 @@ import Testing
     let info = try recording.frameInfo(at: 2)
     #expect(info.pose.axes == .openCV)
     #expect(abs(info.timestampSeconds - source.timestampSeconds(at: 2)) < 1e-9)
-    #expect(info.intrinsics.width == 128 && abs(info.intrinsics.fx - source.colorIntrinsics.fx) < 1e-9)
+    #expect(
+      info.intrinsics.width == 128 && abs(info.intrinsics.fx - source.colorIntrinsics.fx) < 1e-9)
     let frame = try recording.frame(at: 2)
     #expect(frame.confidence == (try source.frame(at: 2).confidence))
     guard case .yCbCr420(let image) = frame.color else {
@@ -116,13 +118,15 @@ import Testing
     let folder = try export(StrayScannerWriter(writesPerFrameIntrinsics: true))
     defer { try? FileManager.default.removeItem(atPath: folder) }
     // A camera matrix that would put every point elsewhere: the columns must win.
-    try CaptureFixtures.write(Array("500,0,10\n0,500,20\n0,0,1\n".utf8), to: folder + "/camera_matrix.csv")
+    try CaptureFixtures.write(
+      Array("500,0,10\n0,500,20\n0,0,1\n".utf8), to: folder + "/camera_matrix.csv")
     let recording = try StrayScannerRecording(folder: folder)
     let intrinsics = try recording.frameInfo(at: 1).intrinsics
     #expect(abs(intrinsics.fx - source.colorIntrinsics.fx) < 1e-9)
     #expect(abs(intrinsics.cy - source.colorIntrinsics.cy) < 1e-9)
     #expect(recording.description.notes.contains("per-frame intrinsics from odometry.csv"))
-    try CaptureFixtures.expectSameWorldPoints(recording, source, frames: [(1, 1)], toleranceMeters: 0.0015)
+    try CaptureFixtures.expectSameWorldPoints(
+      recording, source, frames: [(1, 1)], toleranceMeters: 0.0015)
   }
 
   @Test func columnsInAnotherOrderStillParse() throws {
@@ -151,7 +155,9 @@ import Testing
     let recording = try StrayScannerRecording(folder: folder)
     #expect(recording.description.notes.contains { $0.contains("rgb.mp4 has 4 frames") })
     #expect(try recording.frame(at: 3).color != nil)
-    #expect(throws: StrayVideoError(.missingFrame(index: 5, decodedFrames: 4), path: folder + "/rgb.mp4")) {
+    #expect(
+      throws: StrayVideoError(.missingFrame(index: 5, decodedFrames: 4), path: folder + "/rgb.mp4")
+    ) {
       try recording.frame(at: 5)
     }
     // Still usable afterwards, backwards and at the end again.
@@ -208,7 +214,9 @@ import Testing
     let good = lines
     lines[2] = lines[2].replacingOccurrences(of: ", 1, ", with: ", one, ")
     try CaptureFixtures.write(Array(lines.joined(separator: "\n").utf8), to: odometry)
-    let error = #expect(throws: CaptureFolderError.self) { try StrayScannerRecording(folder: folder) }
+    let error = #expect(throws: CaptureFolderError.self) {
+      try StrayScannerRecording(folder: folder)
+    }
     #expect(error?.path == odometry)
     guard case .badLine(line: 3, _) = error?.reason else {
       Issue.record("expected line 3, got \(String(describing: error))")
@@ -220,14 +228,16 @@ import Testing
     lines[0] = "timestamp, frame, x, y, z, qx, qy, qz"
     try CaptureFixtures.write(Array(lines.joined(separator: "\n").utf8), to: odometry)
     #expect(
-      throws: CaptureFolderError(.badLine(line: 1, expected: "a header naming a 'qw' column"), path: odometry)
+      throws: CaptureFolderError(
+        .badLine(line: 1, expected: "a header naming a 'qw' column"), path: odometry)
     ) { try StrayScannerRecording(folder: folder) }
 
     try CaptureFixtures.write(Array(good.joined(separator: "\n").utf8), to: odometry)
     let matrix = folder + "/camera_matrix.csv"
     try CaptureFixtures.write(Array("1440,0,64\n0,1440\n0,0,1\n".utf8), to: matrix)
     #expect(
-      throws: CaptureFolderError(.badLine(line: 2, expected: "3 comma-separated numbers"), path: matrix)
+      throws: CaptureFolderError(
+        .badLine(line: 2, expected: "3 comma-separated numbers"), path: matrix)
     ) { try StrayScannerRecording(folder: folder) }
   }
 
@@ -236,7 +246,9 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let result = try CommandRunner.run(["info", folder])
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.contains("Stray Scanner export (Stray Scanner)"), "\(result.standardOutput)")
+    #expect(
+      result.standardOutput.contains("Stray Scanner export (Stray Scanner)"),
+      "\(result.standardOutput)")
   }
 }
 

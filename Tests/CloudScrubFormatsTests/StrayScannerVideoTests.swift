@@ -8,7 +8,9 @@ import Testing
 /// `StrayVideoDecoder` on small videos made with `StrayVideoEncoder`.
 @Suite struct StrayScannerVideoTests {
   /// Four flat-coloured 64×48 frames, each a different colour.
-  static let colours: [RGB8] = [RGB8(200, 40, 40), RGB8(40, 180, 60), RGB8(50, 60, 210), RGB8(128, 128, 128)]
+  static let colours: [RGB8] = [
+    RGB8(200, 40, 40), RGB8(40, 180, 60), RGB8(50, 60, 210), RGB8(128, 128, 128),
+  ]
 
   func video(pixelFormat: AVPixelFormat) throws -> String {
     let folder = try CaptureFixtures.folder()
@@ -38,7 +40,9 @@ import Testing
 
   @Test func yuv420VideoComesAsPlanes() throws {
     let path = try video(pixelFormat: AV_PIX_FMT_YUV420P)
-    defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+    defer {
+      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
     let decoder = try StrayVideoDecoder(path: path)
     #expect(decoder.width == 64 && decoder.height == 48)
     #expect(decoder.framesPerSecond == 30)
@@ -56,7 +60,9 @@ import Testing
 
   @Test func otherPixelFormatsAreConvertedToRGB() throws {
     let path = try video(pixelFormat: AV_PIX_FMT_YUV444P)
-    defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+    defer {
+      try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
     let decoder = try StrayVideoDecoder(path: path)
     for index in [0, 1, 2, 3, 1] {
       let image = try decoder.frame(at: index)

@@ -31,7 +31,8 @@ public struct FuzzTarget: Sendable {
 /// Every fuzz target, one per reader of untrusted bytes.
 public enum FuzzTargets {
   public static let all: [FuzzTarget] =
-    FileTargets.all + FolderTargets.all + ImageTargets.all + CloudFileTargets.all
+    FileTargets.all + FolderTargets.all + ImageTargets.all + E57Targets.all
+    + CloudFileTargets.all
 
   /// The target named `name`, or nil.
   public static func named(_ name: String) -> FuzzTarget? {

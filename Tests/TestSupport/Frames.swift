@@ -5,7 +5,8 @@ public enum Frames {
   /// A frame of `meters` depths (row-major, `width` wide) with intrinsics fx = fy = 1 and
   /// the principal point at the grid's centre, at depth resolution.
   public static func depthFrame(
-    width: Int, height: Int, meters: [Float], pose: CameraPose = CameraPose(
+    width: Int, height: Int, meters: [Float],
+    pose: CameraPose = CameraPose(
       worldFromCamera: .identity, axes: .openCV),
     confidence: [UInt8]? = nil, color: ColorImage? = nil, timestampSeconds: Double = 0
   ) -> CapturedFrame {

@@ -12,7 +12,8 @@ public struct NeighbourCounter {
   }
 
   private func cell(of p: Point3) -> SIMD3<Int32> {
-    SIMD3(Int32((p.x / radius).rounded(.down)), Int32((p.y / radius).rounded(.down)),
+    SIMD3(
+      Int32((p.x / radius).rounded(.down)), Int32((p.y / radius).rounded(.down)),
       Int32((p.z / radius).rounded(.down)))
   }
 
@@ -24,7 +25,8 @@ public struct NeighbourCounter {
       for dy in Int32(-1)...1 {
         for dz in Int32(-1)...1 {
           for q in cells[c &+ SIMD3(dx, dy, dz)] ?? [] {
-            let d = (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) + (q.z - p.z) * (q.z - p.z)
+            let d =
+              (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) + (q.z - p.z) * (q.z - p.z)
             if d <= r2 { return true }
           }
         }

@@ -18,7 +18,8 @@ public struct XDoTool {
     let output = try XTools.run("xdotool", arguments, display: display)
     guard output.status == 0 else {
       throw XToolError(
-        "xdotool \(arguments.joined(separator: " ")) failed (\(output.status)): \(output.standardError)")
+        "xdotool \(arguments.joined(separator: " ")) failed (\(output.status)): \(output.standardError)"
+      )
     }
     return output.standardOutput
   }
@@ -34,7 +35,9 @@ public struct XDoTool {
   ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-      guard stillRunning() else { throw XToolError("the program exited before a window \"\(pattern)\" appeared") }
+      guard stillRunning() else {
+        throw XToolError("the program exited before a window \"\(pattern)\" appeared")
+      }
       // Status 1 with no output just means nothing matches yet.
       let output = try XTools.run("xdotool", ["search", "--name", pattern], display: display)
       if output.status == 0,
@@ -68,7 +71,9 @@ public struct XDoTool {
     let deadline = Date().addingTimeInterval(timeout)
     var last = ""
     while true {
-      guard stillRunning() else { throw XToolError("the window's program exited; last title \"\(last)\"") }
+      guard stillRunning() else {
+        throw XToolError("the window's program exited; last title \"\(last)\"")
+      }
       last = try windowName(window)
       if condition(last) { return last }
       if Date() >= deadline { break }

@@ -20,12 +20,15 @@ public struct XWDImage {
   public init(data: Data) throws {
     // The header is 25 big-endian 32-bit fields; only the ones used are named here.
     let fieldCount = 25
-    guard data.count >= fieldCount * 4 else { throw XToolError("XWD file is only \(data.count) bytes") }
+    guard data.count >= fieldCount * 4 else {
+      throw XToolError("XWD file is only \(data.count) bytes")
+    }
     let bytes = [UInt8](data)
     func field(_ index: Int) -> Int {
       let at = index * 4
       return Int(
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+          | UInt32(bytes[at + 3]))
     }
     let headerSize = field(0)
     let version = field(1)
@@ -39,12 +42,15 @@ public struct XWDImage {
     let colorCount = field(19)
     guard version == 7 else { throw XToolError("XWD version \(version), expected 7") }
     guard format == 2 else { throw XToolError("XWD pixmap format \(format), expected 2 (ZPixmap)") }
-    guard bitsPerPixel == 32 else { throw XToolError("XWD has \(bitsPerPixel) bits per pixel, expected 32") }
+    guard bitsPerPixel == 32 else {
+      throw XToolError("XWD has \(bitsPerPixel) bits per pixel, expected 32")
+    }
     guard masks.red != 0, masks.green != 0, masks.blue != 0 else {
       throw XToolError("XWD has no colour masks (not a TrueColor visual)")
     }
     guard width > 0, height > 0, bytesPerLine >= width * 4 else {
-      throw XToolError("XWD size \(width)×\(height) with \(bytesPerLine) bytes per line is inconsistent")
+      throw XToolError(
+        "XWD size \(width)×\(height) with \(bytesPerLine) bytes per line is inconsistent")
     }
     // After the header come the window name (up to header_size) and the colormap of
     // `ncolors` 12-byte entries, which a TrueColor image does not need.
@@ -70,11 +76,15 @@ public struct XWDImage {
   ///
   /// - Throws: `XToolError` when xwd fails or writes something unreadable.
   public static func capture(display: String) throws -> XWDImage {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("cloudscrub-\(UUID().uuidString).xwd")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cloudscrub-\(UUID().uuidString).xwd")
     defer { try? FileManager.default.removeItem(at: file) }
     // Writing to a file rather than a pipe keeps megabytes out of the pipe buffers.
-    let output = try XTools.run("xwd", ["-root", "-silent", "-display", display, "-out", file.path])
-    guard output.status == 0 else { throw XToolError("xwd failed (\(output.status)): \(output.standardError)") }
+    let output = try XTools.run(
+      "xwd", ["-root", "-silent", "-display", display, "-out", file.path])
+    guard output.status == 0 else {
+      throw XToolError("xwd failed (\(output.status)): \(output.standardError)")
+    }
     return try XWDImage(contentsOf: file)
   }
 
@@ -84,10 +94,14 @@ public struct XWDImage {
     guard x >= 0, y >= 0, x < width, y < height else { return (0, 0, 0) }
     let at = y * bytesPerLine + x * 4
     let value = pixels.withUnsafeBytes { raw -> UInt32 in
-      let b0 = UInt32(raw[at]), b1 = UInt32(raw[at + 1]), b2 = UInt32(raw[at + 2]), b3 = UInt32(raw[at + 3])
+      let b0 = UInt32(raw[at]), b1 = UInt32(raw[at + 1]), b2 = UInt32(raw[at + 2]),
+        b3 = UInt32(raw[at + 3])
       return littleEndian ? b0 | b1 << 8 | b2 << 16 | b3 << 24 : b0 << 24 | b1 << 16 | b2 << 8 | b3
     }
-    return (Self.channel(value, masks.red), Self.channel(value, masks.green), Self.channel(value, masks.blue))
+    return (
+      Self.channel(value, masks.red), Self.channel(value, masks.green),
+      Self.channel(value, masks.blue)
+    )
   }
 
   /// Extracts the bits of `mask` from `value`, scaled to 0…255 whatever the mask's width.

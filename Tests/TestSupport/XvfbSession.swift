@@ -33,7 +33,9 @@ public enum XTools {
   ///
   /// - Parameter display: sets `DISPLAY` for the child, e.g. ":93".
   /// - Throws: `XToolError` when the program is missing or cannot start.
-  public static func run(_ name: String, _ arguments: [String], display: String? = nil) throws -> Output {
+  public static func run(_ name: String, _ arguments: [String], display: String? = nil) throws
+    -> Output
+  {
     guard let executable = locate(name) else { throw XToolError("\(name) is not on PATH") }
     return try CommandRunner.run(
       executable: URL(fileURLWithPath: executable), arguments,
@@ -64,7 +66,9 @@ public final class XvfbSession {
     guard let executable = XTools.locate("Xvfb") else { throw XToolError("Xvfb is not on PATH") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+    process.arguments = [
+      "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp",
+    ]
     let output = Pipe()
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = output
@@ -79,7 +83,8 @@ public final class XvfbSession {
       if chunk.isEmpty { break }
       text += String(decoding: chunk, as: UTF8.self)
     }
-    guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), process.isRunning else {
+    guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), process.isRunning
+    else {
       if process.isRunning { process.terminate() }
       process.waitUntilExit()
       throw XToolError("Xvfb did not report a display (it printed '\(text)')")

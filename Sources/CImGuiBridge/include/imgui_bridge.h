@@ -47,6 +47,15 @@ void csui_set_next_item_width(float width);
 float csui_available_width(void);
 /// Whether the last item is being dragged or held.
 bool csui_item_active(void);
+/// An empty item of the given size that takes clicks and drags (curves drawn on it).
+bool csui_invisible_button(const char *id, float width, float height);
+/// The last item's rectangle, in window pixels (top-left origin).
+void csui_item_rect(float *min_x, float *min_y, float *max_x, float *max_y);
+/// The mouse, in the same pixels.
+void csui_mouse_position(float *x, float *y);
+/// Draws in the current panel; `rgba` is red in the low byte, alpha in the high.
+void csui_draw_line(float x0, float y0, float x1, float y1, unsigned int rgba, float thickness);
+void csui_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int rgba);
 
 #ifdef __cplusplus
 }

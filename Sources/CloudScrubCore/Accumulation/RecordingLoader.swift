@@ -4,13 +4,15 @@ import Foundation
 public struct FrameSelection: Equatable, Sendable {
   /// First and last frame (0-based, inclusive); `nil` for the whole recording.
   public var range: ClosedRange<Int>?
-  /// Takes every `every`-th frame of the range, starting with its first.
-  public var every: Int
+  /// Takes every `every`-th frame of the range, starting with its first. A value below
+  /// 1 counts as 1.
+  public var every: Int {
+    didSet { every = max(1, every) }
+  }
 
   public init(range: ClosedRange<Int>? = nil, every: Int = 1) {
-    precondition(every >= 1, "every is at least 1")
     self.range = range
-    self.every = every
+    self.every = max(1, every)
   }
 
   /// The recording's frame indices selected, in order, clamped to `frameCount`.

@@ -6,7 +6,9 @@
 /// points by it, and `info` prints its worst stretches. A frame that was not measured
 /// (the first frame, too few points, tracking not yet started) holds `nil`.
 public struct FrameAlignmentErrors: Sendable, Equatable {
-  /// The robust residual of each frame against the model before it, in metres.
+  /// Each frame's alignment error against the model of the frames before it, in
+  /// metres: how far registering the frame to that model moves its points (RMS; the
+  /// definition and why are in `FrameAligner`).
   public var residualsMeters: [Float?]
 
   /// Errors for `frameCount` frames, none measured yet.

@@ -65,21 +65,47 @@ public struct StageCount: Equatable, Sendable {
   }
 }
 
+/// A cloud too large for a step that searches neighbours (outlier removal, normals):
+/// their k-d trees number points with 32-bit indices.
+public struct CleaningSizeError: Error, Equatable, CustomStringConvertible {
+  public var step: String
+  public var points: Int
+  public var limit: Int
+
+  public var description: String {
+    "\(step) handles at most \(limit) points and the cloud has \(points) at that step; "
+      + "merge it first (--voxel SIZE_M) or select fewer frames (--frames, --every)"
+  }
+}
+
 /// Runs `CleaningOptions` over a cloud.
 public enum CleaningPipeline {
+  /// The most points a neighbour search step takes: what a `KDTree` can number.
+  public static let neighbourStepPointLimit = KDTree.maximumCount
+
   /// The cleaned cloud and how many points each step kept.
   ///
   /// - Parameters:
   ///   - viewpoint: the camera position a point was captured from, by its `frame`
   ///     attribute; used to orient normals (the origin for clouds without frames).
   ///   - progress: called with the name of each step as it starts.
+  ///   - neighbourPointLimit: the most points a neighbour search step takes (tests
+  ///     lower it).
+  /// - Throws: `CleaningSizeError` before a neighbour search step that would get more
+  ///   points than it can number.
   public static func run(
     _ input: PointCloud, options: CleaningOptions,
     viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil },
-    progress: ((String) -> Void)? = nil
-  ) -> (cloud: PointCloud, stages: [StageCount]) {
+    progress: ((String) -> Void)? = nil,
+    neighbourPointLimit: Int = neighbourStepPointLimit
+  ) throws(CleaningSizeError) -> (cloud: PointCloud, stages: [StageCount]) {
     var cloud = input
     var stages: [StageCount] = []
+    func checkSize(_ step: String) throws(CleaningSizeError) {
+      guard cloud.count <= neighbourPointLimit else {
+        throw CleaningSizeError(step: step, points: cloud.count, limit: neighbourPointLimit)
+      }
+    }
     if options.crop != nil || options.heightBandMeters != nil {
       progress?("crop")
       cloud = cloud.subset(
@@ -94,6 +120,7 @@ public enum CleaningPipeline {
       stages.append(StageCount(stage: "voxel", points: cloud.count))
     }
     if let statistical = options.statistical {
+      try checkSize("statistical outlier removal")
       progress?("statistical outliers")
       cloud = cloud.subset(
         keeping: OutlierRemoval.statistical(
@@ -101,6 +128,7 @@ public enum CleaningPipeline {
       stages.append(StageCount(stage: "statistical outliers", points: cloud.count))
     }
     if let radius = options.radius {
+      try checkSize("radius outlier removal")
       progress?("radius outliers")
       cloud = cloud.subset(
         keeping: OutlierRemoval.radius(
@@ -108,6 +136,7 @@ public enum CleaningPipeline {
       stages.append(StageCount(stage: "radius outliers", points: cloud.count))
     }
     if let k = options.normalNeighbours {
+      try checkSize("normal estimation")
       progress?("normals")
       let frames: [UInt32]?
       if case .uint32(let values)? = cloud.attribute(named: "frame")?.values {

@@ -62,7 +62,9 @@ struct KDTreeBuilder: @unchecked Sendable {
   }
 
   /// The tight box of the entries `lo..<hi`.
-  private func leafBox(_ entries: UnsafeMutablePointer<KDTree.Entry>, _ lo: Int, _ hi: Int) -> KDTree.Box {
+  private func leafBox(_ entries: UnsafeMutablePointer<KDTree.Entry>, _ lo: Int, _ hi: Int)
+    -> KDTree.Box
+  {
     var box = KDTree.Box.empty
     for i in lo..<hi { box.add(entries[i]) }
     return box

@@ -35,4 +35,3 @@ struct KDTreeSearchContext {
     return ox * ox + oy * oy + oz * oz
   }
 }
-

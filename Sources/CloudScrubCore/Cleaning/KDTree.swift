@@ -121,9 +121,14 @@ public struct KDTree: Sendable {
   /// The number of points in the tree (those with finite coordinates).
   public var count: Int { entries.count }
 
-  /// Builds the tree over `positions`, using every core for large inputs.
+  /// The most points a tree numbers (its entries keep 32-bit indices); callers check
+  /// (`CleaningPipeline` throws `CleaningSizeError` past it).
+  public static let maximumCount = Int(Int32.max) - 1
+
+  /// Builds the tree over `positions`, using every core for large inputs; at most
+  /// `maximumCount` of them.
   public init(_ positions: [Point3]) {
-    precondition(positions.count < Int(Int32.max), "KDTree holds at most 2^31 - 1 points")
+    precondition(positions.count <= Self.maximumCount, "KDTree holds at most 2^31 - 2 points")
     var entries: [Entry] = []
     entries.reserveCapacity(positions.count)
     for (index, p) in positions.enumerated() where p.x.isFinite && p.y.isFinite && p.z.isFinite {

@@ -13,7 +13,8 @@ extension NeighbourGrid {
   /// threads at once, and its buffer is valid only during the call.
   func forEachNearestDistances(
     count k: Int,
-    _ body: @Sendable (_ entry: KDTree.Entry, _ distancesSquared: UnsafeBufferPointer<Float>) ->
+    _ body:
+      @Sendable (_ entry: KDTree.Entry, _ distancesSquared: UnsafeBufferPointer<Float>) ->
       Void
   ) {
     let count = entries.count

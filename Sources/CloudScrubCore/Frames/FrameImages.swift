@@ -51,15 +51,19 @@ public struct DepthMap: Equatable, Sendable {
 
   /// Depths in metres, row-major and tightly packed; 0 where the sample is not a
   /// positive finite depth (invalid, or disparity 0). With a `border`, the grid is that
-  /// many pixels wider on every side, the border all 0.
+  /// many pixels wider on every side, the border all 0. A map shorter than its size
+  /// (`isComplete` false, which the readers refuse before this is reached) gives a grid
+  /// of zeros: no depth, rather than a read past its bytes.
   public func metersGrid(border: Int = 0) -> [Float] {
-    precondition(isComplete, "depth map shorter than its size")
     let sampleSize = sampleType == .float32 ? 4 : 2
-    let outWidth = width + 2 * border
-    let outCount = outWidth * (height + 2 * border)
+    let outWidth = max(0, width) + 2 * border
+    let outCount = outWidth * (max(0, height) + 2 * border)
+    let complete = isComplete
     return [Float](unsafeUninitializedCapacity: outCount) { out, initialized in
       let base = out.baseAddress.unsafelyUnwrapped
       base.initialize(repeating: 0, count: outCount)
+      initialized = outCount
+      guard complete else { return }
       bytes.withUnsafeBytes { raw in
         for y in 0..<height {
           let row = raw.baseAddress.unsafelyUnwrapped + y * bytesPerRow
@@ -80,7 +84,6 @@ public struct DepthMap: Equatable, Sendable {
           }
         }
       }
-      initialized = outCount
     }
   }
 }

@@ -26,14 +26,15 @@ enum ASCIINumberParser {
   /// 10^k for k in 0…22, exact in `Double`.
   @inline(__always)
   private static func powerOfTenDouble(_ k: Int) -> Double {
-    let table: (
-      Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-      Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-      Double
-    ) = (
-      1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-      1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-    )
+    let table:
+      (
+        Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+        Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+        Double
+      ) = (
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+      )
     return withUnsafeBytes(of: table) { $0.load(fromByteOffset: k * 8, as: Double.self) }
   }
 
@@ -45,13 +46,15 @@ enum ASCIINumberParser {
     if d.significand == 0 { return d.negative ? -0.0 : 0.0 }
     if d.significand <= 1 << 24 && d.exponent >= -10 && d.exponent <= 10 {
       let m = Float(d.significand)
-      let v = d.exponent < 0
+      let v =
+        d.exponent < 0
         ? m / powerOfTenFloat(-d.exponent) : m * powerOfTenFloat(d.exponent)
       return d.negative ? -v : v
     }
     if d.significand <= 1 << 53 && d.exponent >= -22 && d.exponent <= 22 {
       let m = Double(d.significand)
-      let v = d.exponent < 0
+      let v =
+        d.exponent < 0
         ? m / powerOfTenDouble(-d.exponent) : m * powerOfTenDouble(d.exponent)
       // Rounding the correctly rounded double to float again is exact unless the double
       // sits exactly halfway between two floats, or outside float's normal range.
@@ -70,7 +73,8 @@ enum ASCIINumberParser {
   static func double(_ d: DecimalParts) -> Double? {
     guard d.significand <= 1 << 53, d.exponent >= -22, d.exponent <= 22 else { return nil }
     let m = Double(d.significand)
-    let v = d.exponent < 0
+    let v =
+      d.exponent < 0
       ? m / powerOfTenDouble(-d.exponent) : m * powerOfTenDouble(d.exponent)
     return d.negative ? -v : v
   }

@@ -27,7 +27,8 @@ struct ASCIITokenizer {
         if let decimal, let value = ASCIINumberParser.double(decimal) { return value }
         return ASCIINumberParser.parseDouble(start, length)
       default:
-        let value = decimal.map(ASCIINumberParser.integer)
+        let value =
+          decimal.map(ASCIINumberParser.integer)
           ?? ASCIINumberParser.parseInteger(start, length)
         guard let value, type.integerRange.contains(value) else { return nil }
         return Double(value)

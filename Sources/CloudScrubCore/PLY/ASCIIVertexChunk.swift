@@ -115,7 +115,8 @@ struct ASCIIVertexChunk: @unchecked Sendable {
     if type == .uint8, case .color(let c) = field, let decimal, decimal.exponent == 0,
       !decimal.negative, decimal.significand <= 255
     {
-      columns.colors.unsafelyUnwrapped[record &* 3 &+ c] = UInt8(truncatingIfNeeded: decimal.significand)
+      columns.colors.unsafelyUnwrapped[record &* 3 &+ c] = UInt8(
+        truncatingIfNeeded: decimal.significand)
       return true
     }
     let value: Double

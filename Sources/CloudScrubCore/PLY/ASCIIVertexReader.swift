@@ -16,7 +16,8 @@ struct ASCIIVertexReader {
   /// Whether this reader applies: the element has no list property.
   static func applies(to element: PLYElement) -> Bool { element.fixedRecordSize != nil }
 
-  func read(tokens: inout ASCIITokenizer, progress: ProgressHandler?) throws(PLYError) -> PointCloud {
+  func read(tokens: inout ASCIITokenizer, progress: ProgressHandler?) throws(PLYError) -> PointCloud
+  {
     let count = element.count
     let fields = planFields()
     var positions = [Point3](repeating: .zero, count: count)

@@ -17,8 +17,12 @@ public enum PLYReader {
   public static func read(path: String, progress: ProgressHandler? = nil) throws -> PLYDocument {
     let file = try MappedFile(path: path)
     do {
-      return try read(bytes: file.bytes, progress: progress)
-    } catch {
+      let document = try read(bytes: file.bytes, progress: progress)
+      try file.checkIntact()
+      return document
+    } catch let error as PLYError {
+      // Zeros read past a truncation make any parse error; name the real cause.
+      try file.checkIntact()
       throw FileError(.ply(error), path: path)
     }
   }
@@ -27,8 +31,11 @@ public enum PLYReader {
   public static func readHeader(path: String) throws -> PLYHeader {
     let file = try MappedFile(path: path)
     do {
-      return try PLYHeaderParser.parse(file.bytes)
-    } catch {
+      let header = try PLYHeaderParser.parse(file.bytes)
+      try file.checkIntact()
+      return header
+    } catch let error as PLYError {
+      try file.checkIntact()
       throw FileError(.ply(error), path: path)
     }
   }

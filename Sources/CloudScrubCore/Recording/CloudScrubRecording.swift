@@ -163,8 +163,12 @@ public final class CloudScrubRecording: RecordingSource, @unchecked Sendable {
       }
       var cursor = RecordingChunks.cursor(chunk, in: bytes)
       defer { if discardAfterwards { file.discard(chunk.offset..<chunk.payloadEnd) } }
-      return try body(&cursor)
+      let result = try body(&cursor)
+      try file.checkIntact()
+      return result
     } catch let error as RecordingFormatError {
+      // A chunk damaged by zeros read past a truncation: name the real cause.
+      try file.checkIntact()
       throw RecordingFileError(error, path: path)
     }
   }

@@ -24,7 +24,9 @@ public struct CropBoxHandles: Sendable {
     self.viewportHeight = Float(max(1, viewportHeight))
   }
 
-  public static let faces: [Face] = (0..<3).flatMap { axis in [Face(axis: axis, isMax: false), Face(axis: axis, isMax: true)] }
+  public static let faces: [Face] = (0..<3).flatMap { axis in
+    [Face(axis: axis, isMax: false), Face(axis: axis, isMax: true)]
+  }
 
   /// The centre of a face in world space.
   public func center(of face: Face) -> SIMD3<Float> {

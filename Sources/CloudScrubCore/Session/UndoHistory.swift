@@ -15,17 +15,40 @@ public struct UndoHistory<Value: Equatable & Sendable>: Sendable {
   public var canUndo: Bool { !past.isEmpty }
   public var canRedo: Bool { !future.isEmpty }
 
-  /// Makes `value` current; a value equal to the current one is no step.
+  /// The value before the edit in progress (a slider being dragged), nil when none.
+  private var editStart: Value?
+
+  /// Whether an edit is in progress: values change without steps until it finishes.
+  public var isEditing: Bool { editStart != nil }
+
+  /// Makes `value` current; a value equal to the one before is no step. During an edit,
+  /// this finishes it: one step from the value before the edit.
   public mutating func set(_ value: Value) {
-    guard value != current else { return }
-    past.append(current)
+    let before = editStart ?? current
+    editStart = nil
+    current = value
+    guard value != before else { return }
+    past.append(before)
     if past.count > limit { past.removeFirst(past.count - limit) }
     future = []
-    current = value
   }
 
-  /// Goes one step back; nothing happens when there is none.
+  /// Makes `value` current as part of an edit that goes on over many changes (each
+  /// tick of a dragged slider); `finished` ends it, and the whole edit is one step back
+  /// to the value before it began.
+  public mutating func edit(_ value: Value, finished: Bool) {
+    if finished {
+      set(value)
+    } else {
+      if editStart == nil { editStart = current }
+      current = value
+    }
+  }
+
+  /// Goes one step back (finishing an edit in progress first); nothing happens when
+  /// there is none.
   public mutating func undo() {
+    if isEditing { set(current) }
     guard let previous = past.popLast() else { return }
     future.append(current)
     current = previous
@@ -33,6 +56,7 @@ public struct UndoHistory<Value: Equatable & Sendable>: Sendable {
 
   /// Goes one step forward again after an undo.
   public mutating func redo() {
+    if isEditing { set(current) }
     guard let next = future.popLast() else { return }
     past.append(current)
     current = next

@@ -38,11 +38,15 @@ public final class AtomicFileWriter {
     let folder = url.deletingLastPathComponent().path
     TemporaryFiles.removeStale(in: folder)
     temporaryPath = folder + "/" + TemporaryFiles.name(for: url.lastPathComponent)
+    // Registered before it exists, so an interrupt that arrives as the file appears
+    // still removes it (unlinking a name not yet created is harmless).
+    TemporaryFiles.register(temporaryPath)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw FileError(.cannotWrite(String(cString: strerror(errno))), path: path)
+      let reason = String(cString: strerror(errno))
+      TemporaryFiles.unregister(temporaryPath)
+      throw FileError(.cannotWrite(reason), path: path)
     }
-    TemporaryFiles.register(temporaryPath)
   }
 
   deinit {

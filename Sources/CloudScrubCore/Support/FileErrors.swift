@@ -9,6 +9,8 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     case cannotRead(String)
     case cannotWrite(String)
     case notARegularFile
+    /// The file got shorter while it was mapped and read (another process truncated it).
+    case changedWhileReading
     case wouldOverwriteInput
     case ply(PLYError)
     case unsupportedFormat(String)
@@ -26,6 +28,8 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     case .cannotRead(let why): what = "cannot read: \(why)"
     case .cannotWrite(let why): what = "cannot write: \(why)"
     case .notARegularFile: what = "not a regular file"
+    case .changedWhileReading:
+      what = "the file was truncated by another program while it was being read"
     case .wouldOverwriteInput: what = "refusing to write over an input file"
     case .ply(let error): what = error.description
     case .unsupportedFormat(let why): what = "unsupported input: \(why)"

@@ -3,11 +3,15 @@ import Foundation
 /// A read-only memory map of a whole file, unmapped when released.
 ///
 /// Readers work on `bytes` directly, so large binary bodies are copied into their
-/// destination arrays without an intermediate buffer.
+/// destination arrays without an intermediate buffer. If another process truncates the
+/// file while it is mapped, the bytes past the new end read as zeros instead of
+/// killing the process (`MappingGuard`), and `checkIntact()` says so: a reader calls it
+/// once it has read what it needs, before trusting what it read.
 public final class MappedFile {
   public let path: String
   private let address: UnsafeMutableRawPointer?
   private let length: Int
+  private let guardSlot: Int?
 
   /// Maps the file at `path`.
   ///
@@ -30,6 +34,7 @@ public final class MappedFile {
     length = Int(info.st_size)
     if length == 0 {
       address = nil
+      guardSlot = nil
       return
     }
     let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0)
@@ -39,10 +44,26 @@ public final class MappedFile {
     // The whole file is read front to back: tell the kernel to read ahead.
     _ = madvise(mapped, length, MADV_SEQUENTIAL)
     address = mapped
+    guardSlot = MappingGuard.register(mapped, length: length)
   }
 
   deinit {
+    if let guardSlot { MappingGuard.unregister(guardSlot) }
     if let address { munmap(address, length) }
+  }
+
+  /// Whether the file was found shorter than when it was mapped: another process
+  /// truncated it, and bytes past its new end were read as zeros.
+  public var wasTruncated: Bool {
+    guardSlot.map(MappingGuard.wasTruncated) ?? false
+  }
+
+  /// Throws when the file was truncated while it was being read, so that nothing read
+  /// from the zeros is trusted.
+  ///
+  /// - Throws: `FileError` with `.changedWhileReading`.
+  public func checkIntact() throws {
+    if wasTruncated { throw FileError(.changedWhileReading, path: path) }
   }
 
   /// Lets the kernel drop the pages that lie wholly inside `range`: bytes a reader has

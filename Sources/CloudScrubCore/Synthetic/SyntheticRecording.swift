@@ -23,12 +23,16 @@ public struct SyntheticRecordingOptions: Equatable, Sendable {
   public var scene: SyntheticScene
   public var path: SyntheticCameraPath
   public var confidence: SyntheticConfidenceModel
+  /// A tracking drift added to the stored poses (the depth is rendered from the true
+  /// ones); nil for exact poses.
+  public var drift: SyntheticDrift?
 
   public init(
     frameCount: Int = 60, depthWidth: Int = 256, depthHeight: Int = 192, colorWidth: Int = 640,
     colorHeight: Int = 480, framesPerSecond: Double = 30, depthNoiseMeters: Double = 0,
     seed: UInt64 = 1, startTimestampSeconds: Double = 0, scene: SyntheticScene = .standard,
-    path: SyntheticCameraPath = .standard, confidence: SyntheticConfidenceModel = .init()
+    path: SyntheticCameraPath = .standard, confidence: SyntheticConfidenceModel = .init(),
+    drift: SyntheticDrift? = nil
   ) {
     self.frameCount = frameCount
     self.depthWidth = depthWidth
@@ -42,6 +46,7 @@ public struct SyntheticRecordingOptions: Equatable, Sendable {
     self.scene = scene
     self.path = path
     self.confidence = confidence
+    self.drift = drift
   }
 }
 
@@ -98,7 +103,8 @@ public enum SyntheticRecordingError: Error, Equatable, CustomStringConvertible, 
 /// - intrinsics for the colour image's size (an iPhone's 1920 × 1440 camera, fx = fy =
 ///   1440, cx = 955.8, cy = 723.6, scaled to `colorWidth` × `colorHeight`), as ARKit
 ///   gives them: unprojecting depth needs them scaled to the depth size;
-/// - the pose as camera-to-world in ARKit (OpenGL) camera axes.
+/// - the pose as camera-to-world in ARKit (OpenGL) camera axes: the true one, or with
+///   `SyntheticRecordingOptions.drift` the drifted one (depth still from the true one).
 ///
 /// Rendering is deterministic and `frame(at:)` may be called from several threads.
 /// Between platforms the last bits of a depth can differ where their math libraries'
@@ -126,7 +132,13 @@ public struct SyntheticRecordingSource: RecordingSource {
       framesPerSecond: options.framesPerSecond, depthWidth: options.depthWidth,
       depthHeight: options.depthHeight, colorWidth: options.colorWidth,
       colorHeight: options.colorHeight,
-      notes: ["room with a box and a sphere, rendered by ray casting; \(noise)"])
+      notes: ["room with a box and a sphere, rendered by ray casting; \(noise)"]
+        + (options.drift.map { drift in
+          [
+            "poses drifted (smoothstep in time) to \(drift.translationMeters) m along +x and "
+              + "\(drift.rotationRadians * 180 / Double.pi)° about +y at the last frame"
+          ]
+        } ?? []))
   }
 
   /// The intrinsics every frame carries, for the colour image's size.
@@ -135,15 +147,40 @@ public struct SyntheticRecordingSource: RecordingSource {
       .scaled(toWidth: options.colorWidth, height: options.colorHeight)
   }
 
-  /// Where the camera is at frame `index`.
+  /// The pose frame `index` stores: the true one, drifted when the options add a drift.
   public func pose(at index: Int) -> CameraPose {
-    let fraction = frameCount > 1 ? Double(index) / Double(frameCount - 1) : 0
-    return CameraPose(
-      worldFromCamera: options.path.worldFromCamera(atFraction: fraction), axes: .openGL)
+    let truePose = truePose(at: index)
+    guard let drift = options.drift else { return truePose }
+    let pivot = options.path.worldFromCamera(atFraction: 0).translation
+    let driftedFromTrue = drift.driftedFromTrue(atFraction: fraction(at: index), pivot: pivot)
+    return CameraPose(worldFromCamera: driftedFromTrue * truePose.worldFromCamera, axes: .openGL)
+  }
+
+  /// Where the camera really was at frame `index` (what its depth is rendered from).
+  public func truePose(at index: Int) -> CameraPose {
+    CameraPose(
+      worldFromCamera: options.path.worldFromCamera(atFraction: fraction(at: index)),
+      axes: .openGL)
+  }
+
+  private func fraction(at index: Int) -> Double {
+    frameCount > 1 ? Double(index) / Double(frameCount - 1) : 0
   }
 
   public func timestampSeconds(at index: Int) -> Double {
     options.startTimestampSeconds + Double(index) / options.framesPerSecond
+  }
+
+  /// Frame `index`'s time, intrinsics and pose, without rendering it.
+  ///
+  /// - Throws: `SyntheticRecordingError.frameOutOfRange` when there is no such frame.
+  public func frameInfo(at index: Int) throws -> FrameInfo {
+    guard index >= 0, index < frameCount else {
+      throw SyntheticRecordingError.frameOutOfRange(index: index, frameCount: frameCount)
+    }
+    return FrameInfo(
+      timestampSeconds: timestampSeconds(at: index), intrinsics: colorIntrinsics,
+      pose: pose(at: index))
   }
 
   /// Renders frame `index`.
@@ -153,10 +190,12 @@ public struct SyntheticRecordingSource: RecordingSource {
     guard index >= 0, index < frameCount else {
       throw SyntheticRecordingError.frameOutOfRange(index: index, frameCount: frameCount)
     }
-    return frame(
-      worldFromCamera: pose(at: index).worldFromCamera,
+    var rendered = frame(
+      worldFromCamera: truePose(at: index).worldFromCamera,
       timestampSeconds: timestampSeconds(at: index),
       noiseStream: UInt64(index))
+    rendered.pose = pose(at: index)
+    return rendered
   }
 
   /// Renders a frame from any camera placement (ARKit camera axes), with this
@@ -200,9 +239,11 @@ public enum SyntheticRecording {
   public static func frames(_ options: SyntheticRecordingOptions = .init()) -> [CapturedFrame] {
     let source = SyntheticRecordingSource(options: options)
     return (0..<source.frameCount).map { index in
-      source.frame(
-        worldFromCamera: source.pose(at: index).worldFromCamera,
+      var frame = source.frame(
+        worldFromCamera: source.truePose(at: index).worldFromCamera,
         timestampSeconds: source.timestampSeconds(at: index), noiseStream: UInt64(index))
+      frame.pose = source.pose(at: index)
+      return frame
     }
   }
 }

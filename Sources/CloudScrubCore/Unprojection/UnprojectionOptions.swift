@@ -9,18 +9,20 @@ public struct UnprojectionOptions: Equatable, Sendable {
   public var depthRangeMeters: ClosedRange<Float>
   /// Drops pixels on depth discontinuities; `nil` keeps them.
   public var flyingPixels: FlyingPixelFilter?
-  /// Uses every `stride`-th pixel in each direction (1: all), for quick previews.
-  public var stride: Int
+  /// Uses every `stride`-th pixel in each direction (1: all), for quick previews. A
+  /// value below 1 counts as 1, so no setting can stall or trap a load.
+  public var stride: Int {
+    didSet { stride = max(1, stride) }
+  }
 
   public init(
     minConfidence: ConfidenceLevel = .low, depthRangeMeters: ClosedRange<Float> = 0...1_000,
     flyingPixels: FlyingPixelFilter? = FlyingPixelFilter(), stride: Int = 1
   ) {
-    precondition(stride >= 1, "stride is at least 1")
     self.minConfidence = minConfidence
     self.depthRangeMeters = depthRangeMeters
     self.flyingPixels = flyingPixels
-    self.stride = stride
+    self.stride = max(1, stride)
   }
 }
 

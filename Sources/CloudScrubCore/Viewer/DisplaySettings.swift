@@ -10,6 +10,9 @@ public enum PointColorMode: String, CaseIterable, Sendable {
   case confidence
   /// A colour per frame, to see which frame contributed which points.
   case frame
+  /// Each point by its frame's alignment error (`FrameAlignmentErrors`): the ramp from
+  /// 0 to the worst frame's error (at least 1 cm), grey for frames not measured.
+  case alignmentError = "error"
 }
 
 /// How points and overlays are drawn: user preferences, independent of the data.

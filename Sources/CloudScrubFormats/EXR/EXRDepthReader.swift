@@ -28,7 +28,16 @@ public struct EXRDepthReader: Sendable {
   ///   is not an EXR, lacks the channel, or is corrupt or truncated.
   public func readDepth(path: String) throws -> DepthMap {
     let file = try MappedFile(path: path)
-    return try withExtendedLifetime(file) { try readDepth(bytes: file.bytes, path: path) }
+    return try withExtendedLifetime(file) {
+      do {
+        let depth = try readDepth(bytes: file.bytes, path: path)
+        try file.checkIntact()
+        return depth
+      } catch {
+        try file.checkIntact()
+        throw error
+      }
+    }
   }
 
   /// Reads the depth channel of an EXR image held in memory; `path` only names the bytes

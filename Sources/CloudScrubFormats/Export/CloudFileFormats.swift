@@ -33,7 +33,8 @@ public protocol CloudFileFormat: SendableMetatype {
 public enum CloudFileFormats {
   /// Tried in order: the signatures first, text last.
   public static let all: [any CloudFileFormat.Type] = [
-    PLYFileFormat.self, PCDFileFormat.self, LASFileFormat.self, XYZFileFormat.self,
+    PLYFileFormat.self, PCDFileFormat.self, LASFileFormat.self, E57FileFormat.self,
+    XYZFileFormat.self,
   ]
 
   /// How many leading bytes detection looks at (text needs a whole line or two).
@@ -119,6 +120,20 @@ public enum LASFileFormat: CloudFileFormat {
       cloud: document.cloud,
       comments: h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [],
       plyHeader: nil)
+  }
+}
+
+/// E57 (ASTM E2807): every cartesian scan, merged in the file's world frame.
+public enum E57FileFormat: CloudFileFormat {
+  public static let name = "E57"
+  public static let lookedFor = "an E57 file (signature 'ASTM-E57')"
+  public static func recognizes(prefix: [UInt8]) -> Bool { E57Reader.hasSignature(prefix) }
+  public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
+    let contents = try E57Reader.contents(of: path)
+    return LoadedCloud(
+      format: "E57, \(contents.scans.count) scan\(contents.scans.count == 1 ? "" : "s")"
+        + (contents.writer.isEmpty ? "" : " (\(contents.writer))"),
+      cloud: contents.cloud, comments: [], plyHeader: nil)
   }
 }
 

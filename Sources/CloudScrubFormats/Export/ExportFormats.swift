@@ -28,10 +28,10 @@ public enum ExportFormatError: Error, Equatable, CustomStringConvertible, Sendab
 /// Every point-cloud format CloudScrub writes, like `InputDetector.formats` for
 /// reading: the output's extension or `--format` picks one.
 public enum ExportFormats {
-  /// The writers, in the order `--help` lists them. E57 joins once its writer exists.
+  /// The writers, in the order `--help` lists them.
   public static let writers: [any CloudFormatWriter] = [
-    PLYFormatWriter(), PCDFormatWriter(), LASFormatWriter(), XYZFormatWriter(),
-    XYZFormatWriter(csv: true),
+    PLYFormatWriter(), PCDFormatWriter(), LASFormatWriter(), E57FormatWriter(),
+    XYZFormatWriter(), XYZFormatWriter(csv: true),
   ]
 
   /// Every extension written, in order.

@@ -35,14 +35,11 @@ public struct Record3DMetadata: Equatable, Sendable {
   /// - Throws: `Record3DError` naming the first key that is missing (`w`, `h`, `K`,
   ///   `poses`; `fps` when `frameTimestamps` is absent) or malformed.
   public init(json: [UInt8], path: String) throws {
-    let object: Any
+    let dictionary: [String: Any]
     do {
-      object = try JSONSerialization.jsonObject(with: Data(json))
+      dictionary = try JSONText.topLevelObject(json)
     } catch {
-      throw Record3DError(.metadataNotJSON(message: "\(error.localizedDescription)"), path: path)
-    }
-    guard let dictionary = object as? [String: Any] else {
-      throw Record3DError(.metadataNotJSON(message: "the top level is not an object"), path: path)
+      throw Record3DError(.metadataNotJSON(message: error.message), path: path)
     }
     let fields = MetadataFields(dictionary: dictionary, path: path)
 

@@ -44,14 +44,11 @@ enum CaptureFolderFiles {
   /// The JSON object in `path`, for typed access to its keys.
   static func jsonObject(_ path: String, what: String) throws(CaptureFolderError) -> JSONFields {
     let bytes = try read(path, what: what)
-    let object: Any
+    let dictionary: [String: Any]
     do {
-      object = try JSONSerialization.jsonObject(with: Data(bytes))
+      dictionary = try JSONText.topLevelObject(bytes)
     } catch {
-      throw CaptureFolderError(.notJSON(message: "\(error.localizedDescription)"), path: path)
-    }
-    guard let dictionary = object as? [String: Any] else {
-      throw CaptureFolderError(.notJSON(message: "the top level is not an object"), path: path)
+      throw CaptureFolderError(.notJSON(message: error.message), path: path)
     }
     return JSONFields(dictionary: dictionary, path: path)
   }

@@ -29,7 +29,8 @@ enum StrayScannerFiles {
       .map {
         (
           number: $0.offset + 1,
-          text: String(decoding: $0.element, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+          text: String(decoding: $0.element, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         )
       }
       .filter { !$0.text.isEmpty }
@@ -51,7 +52,8 @@ enum StrayScannerFiles {
   static func odometry(_ bytes: [UInt8], path: String) throws(CaptureFolderError) -> [OdometryRow] {
     let all = lines(bytes)
     guard let header = all.first else {
-      throw CaptureFolderError(.badLine(line: 1, expected: "a header row naming the columns"), path: path)
+      throw CaptureFolderError(
+        .badLine(line: 1, expected: "a header row naming the columns"), path: path)
     }
     let names = fields(header.text).map { $0.lowercased() }
     var column: [String: Int] = [:]
@@ -81,7 +83,8 @@ enum StrayScannerFiles {
         let value = try number("frame")
         guard value >= 0, value <= 9_999_999, value.rounded() == value else {
           throw CaptureFolderError(
-            .badLine(line: line.number, expected: "a whole frame number from 0 in column 'frame'"), path: path)
+            .badLine(line: line.number, expected: "a whole frame number from 0 in column 'frame'"),
+            path: path)
         }
         frame = Int(value)
       }
@@ -110,17 +113,21 @@ enum StrayScannerFiles {
     for line in all.prefix(3) {
       let values = fields(line.text).compactMap { Double($0) }.filter(\.isFinite)
       guard values.count == 3, fields(line.text).count == 3 else {
-        throw CaptureFolderError(.badLine(line: line.number, expected: "3 comma-separated numbers"), path: path)
+        throw CaptureFolderError(
+          .badLine(line: line.number, expected: "3 comma-separated numbers"), path: path)
       }
       rows.append(values)
     }
     guard rows.count == 3 else {
       throw CaptureFolderError(
-        .badLine(line: (all.last?.number ?? 0) + 1, expected: "3 rows of 3 numbers (the 3×3 camera matrix)"),
+        .badLine(
+          line: (all.last?.number ?? 0) + 1, expected: "3 rows of 3 numbers (the 3×3 camera matrix)"
+        ),
         path: path)
     }
     guard rows[0][0] > 0, rows[1][1] > 0 else {
-      throw CaptureFolderError(.badLine(line: all[0].number, expected: "a positive fx and fy"), path: path)
+      throw CaptureFolderError(
+        .badLine(line: all[0].number, expected: "a positive fx and fy"), path: path)
     }
     return (rows[0][0], rows[1][1], rows[0][2], rows[1][2])
   }
@@ -153,12 +160,15 @@ enum StrayScannerFiles {
     default: throw bad("unknown format version \(major)")
     }
     guard headerLength <= bytes.count - headerStart else {
-      throw bad("header of \(headerLength) bytes runs past the end of the file (\(bytes.count) bytes)")
+      throw bad(
+        "header of \(headerLength) bytes runs past the end of the file (\(bytes.count) bytes)")
     }
     let header = String(decoding: bytes[headerStart..<headerStart + headerLength], as: UTF8.self)
     guard let descr = value(of: "descr", in: header) else { throw bad("header has no 'descr'") }
     let dtype = descr
-    guard dtype == "<u2" else { throw bad("dtype is \(dtype), expected <u2 (little-endian uint16)") }
+    guard dtype == "<u2" else {
+      throw bad("dtype is \(dtype), expected <u2 (little-endian uint16)")
+    }
     guard let order = value(of: "fortran_order", in: header), order.hasPrefix("False") else {
       throw bad("data is not in C order (fortran_order must be False)")
     }
@@ -168,7 +178,8 @@ enum StrayScannerFiles {
     let dimensions = shapeText[shapeText.index(after: shapeText.startIndex)..<close]
       .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     let sizes = dimensions.compactMap { Int($0) }
-    guard sizes.count == dimensions.count, sizes.count == 2 || (sizes.count == 3 && sizes[2] == 1) else {
+    guard sizes.count == dimensions.count, sizes.count == 2 || (sizes.count == 3 && sizes[2] == 1)
+    else {
       throw bad("shape (\(dimensions.joined(separator: ", "))) is not (height, width)")
     }
     let height = sizes[0]
@@ -184,7 +195,8 @@ enum StrayScannerFiles {
     var samples = [UInt16](repeating: 0, count: width * height)
     bytes.withUnsafeBytes { raw in
       for i in 0..<samples.count {
-        samples[i] = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: dataStart + 2 * i, as: UInt16.self))
+        samples[i] = UInt16(
+          littleEndian: raw.loadUnaligned(fromByteOffset: dataStart + 2 * i, as: UInt16.self))
       }
     }
     return Gray16Image(width: width, height: height, samples: samples)
@@ -208,14 +220,17 @@ enum StrayScannerFiles {
   }
 
   /// The (height, width) of a `.npy` file's array from its header alone, for sizing.
-  static func npySize(_ bytes: [UInt8], path: String) throws(CaptureFolderError) -> (width: Int, height: Int) {
+  static func npySize(_ bytes: [UInt8], path: String) throws(CaptureFolderError) -> (
+    width: Int, height: Int
+  ) {
     let image = try npyUInt16(bytes, path: path)
     return (image.width, image.height)
   }
 
   /// A `.npy` file (version 1.0) of `image` as little-endian uint16, shape (height, width).
   static func npyBytes(_ image: Gray16Image) -> [UInt8] {
-    var header = "{'descr': '<u2', 'fortran_order': False, 'shape': (\(image.height), \(image.width)), }"
+    var header =
+      "{'descr': '<u2', 'fortran_order': False, 'shape': (\(image.height), \(image.width)), }"
     // NumPy pads the header with spaces and a newline so the data starts 64-aligned.
     let unpadded = 10 + header.utf8.count + 1
     header += String(repeating: " ", count: (64 - unpadded % 64) % 64) + "\n"

@@ -29,7 +29,8 @@ public struct StrayScannerWriter: Sendable {
   public var videoEncoders: [String]
 
   public init(
-    depthFormat: DepthFormat = .png, writesPerFrameIntrinsics: Bool = false, writesConfidence: Bool = true,
+    depthFormat: DepthFormat = .png, writesPerFrameIntrinsics: Bool = false,
+    writesConfidence: Bool = true,
     framesPerSecond: Int = 60, videoEncoders: [String] = ["libx264", "mpeg4"]
   ) {
     precondition(framesPerSecond > 0, "frame rate positive")
@@ -71,30 +72,38 @@ public struct StrayScannerWriter: Sendable {
       let q = R3DWriter.quaternion(worldFromCamera)
       let t = worldFromCamera.translation
       var values = [frame.timestampSeconds, Double(index), t.x, t.y, t.z, q.x, q.y, q.z, q.w]
-      if writesPerFrameIntrinsics { values += [intrinsics.fx, intrinsics.fy, intrinsics.cx, intrinsics.cy] }
-      odometry += values.enumerated().map { $0.offset == 1 ? String(index) : "\($0.element)" }
+      if writesPerFrameIntrinsics {
+        values += [intrinsics.fx, intrinsics.fy, intrinsics.cx, intrinsics.cy]
+      }
+      odometry +=
+        values.enumerated().map { $0.offset == 1 ? String(index) : "\($0.element)" }
         .joined(separator: ", ") + "\n"
 
       let name = String(format: "%06d", index)
       switch depthFormat {
       case .png:
         try CaptureFolderFiles.write(
-          try CaptureFolderFiles.encodeMillimeters(frame.depth), to: path(folder, "depth/\(name).png"))
+          try CaptureFolderFiles.encodeMillimeters(frame.depth),
+          to: path(folder, "depth/\(name).png"))
       case .numPy:
         try CaptureFolderFiles.write(
-          StrayScannerFiles.npyBytes(Self.millimeters(frame.depth)), to: path(folder, "depth/\(name).npy"))
+          StrayScannerFiles.npyBytes(Self.millimeters(frame.depth)),
+          to: path(folder, "depth/\(name).npy"))
       }
       if writesConfidence, let confidence = frame.confidence {
         try CaptureFolderFiles.write(
-          try CaptureFolderFiles.encodeConfidence(confidence), to: path(folder, "confidence/\(name).png"))
+          try CaptureFolderFiles.encodeConfidence(confidence),
+          to: path(folder, "confidence/\(name).png"))
       }
     }
     try encoder?.finish()
     try CaptureFolderFiles.write(Array(odometry.utf8), to: path(folder, "odometry.csv"))
-    try FileManager.default.createDirectory(atPath: path(folder, "depth"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: path(folder, "depth"), withIntermediateDirectories: true)
     if let k = cameraMatrix {
       let rows = [[k.fx, 0, k.cx], [0, k.fy, k.cy], [0, 0, 1]]
-      let text = rows.map { $0.map { "\($0)" }.joined(separator: ",") }.joined(separator: "\n") + "\n"
+      let text =
+        rows.map { $0.map { "\($0)" }.joined(separator: ",") }.joined(separator: "\n") + "\n"
       try CaptureFolderFiles.write(Array(text.utf8), to: path(folder, "camera_matrix.csv"))
     }
   }
@@ -131,7 +140,8 @@ public struct StrayScannerWriter: Sendable {
         let r = Double(image.chroma[c + 1]) - 128
         let luma = Double(image.luma[y * image.lumaBytesPerRow + x])
         let l = image.range == .video ? 1.164 * (luma - 16) : luma
-        let (kr, kgb, kgr, kb) = image.range == .video ? (1.596, 0.392, 0.813, 2.017) : (1.402, 0.344136, 0.714136, 1.772)
+        let (kr, kgb, kgr, kb) =
+          image.range == .video ? (1.596, 0.392, 0.813, 2.017) : (1.402, 0.344136, 0.714136, 1.772)
         pixels += [clamp(l + kr * r), clamp(l - kgb * b - kgr * r), clamp(l + kb * b)]
       }
     }

@@ -62,7 +62,9 @@ public final class StrayVideoDecoder: @unchecked Sendable {
       throw fail(FFmpegConstants.error("avformat_open_input", status, path: path))
     }
     status = avformat_find_stream_info(openFormat, nil)
-    guard status >= 0 else { throw fail(FFmpegConstants.error("avformat_find_stream_info", status, path: path)) }
+    guard status >= 0 else {
+      throw fail(FFmpegConstants.error("avformat_find_stream_info", status, path: path))
+    }
     var decoder: UnsafePointer<AVCodec>?
     let index = av_find_best_stream(openFormat, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
     guard index >= 0, let decoder, let stream = openFormat.pointee.streams[Int(index)] else {
@@ -75,13 +77,18 @@ public final class StrayVideoDecoder: @unchecked Sendable {
       throw fail(FFmpegConstants.error("avcodec_alloc_context3", -12, path: path))
     }
     status = avcodec_parameters_to_context(openCodec, stream.pointee.codecpar)
-    guard status >= 0 else { throw fail(FFmpegConstants.error("avcodec_parameters_to_context", status, path: path)) }
+    guard status >= 0 else {
+      throw fail(FFmpegConstants.error("avcodec_parameters_to_context", status, path: path))
+    }
     status = avcodec_open2(openCodec, decoder, nil)
-    guard status >= 0 else { throw fail(FFmpegConstants.error("avcodec_open2", status, path: path)) }
+    guard status >= 0 else {
+      throw fail(FFmpegConstants.error("avcodec_open2", status, path: path))
+    }
     let width = Int(openCodec.pointee.width)
     let height = Int(openCodec.pointee.height)
     guard width > 0, height > 0 else {
-      throw fail(StrayVideoError(.badFrame("the stream claims \(width)×\(height) pixels"), path: path))
+      throw fail(
+        StrayVideoError(.badFrame("the stream claims \(width)×\(height) pixels"), path: path))
     }
     self.width = width
     self.height = height
@@ -103,7 +110,8 @@ public final class StrayVideoDecoder: @unchecked Sendable {
   }
 
   private static func release(
-    format: inout UnsafeMutablePointer<AVFormatContext>?, codec: inout UnsafeMutablePointer<AVCodecContext>?,
+    format: inout UnsafeMutablePointer<AVFormatContext>?,
+    codec: inout UnsafeMutablePointer<AVCodecContext>?,
     packet: inout UnsafeMutablePointer<AVPacket>?, frame: inout UnsafeMutablePointer<AVFrame>?
   ) {
     if frame != nil { av_frame_free(&frame) }
@@ -232,11 +240,13 @@ public final class StrayVideoDecoder: @unchecked Sendable {
       scaler, f.width, f.height, pixelFormat, f.width, f.height, AV_PIX_FMT_RGB24, SWS_BILINEAR,
       nil, nil, nil)
     guard let scaler else {
-      throw StrayVideoError(.badFrame("libswscale cannot convert pixel format \(f.format) to RGB"), path: path)
+      throw StrayVideoError(
+        .badFrame("libswscale cannot convert pixel format \(f.format) to RGB"), path: path)
     }
     var pixels = [UInt8](repeating: 0, count: w * h * 3)
     let sources: [UnsafePointer<UInt8>?] = [
-      UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2), UnsafePointer(f.data.3),
+      UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2),
+      UnsafePointer(f.data.3),
     ]
     let strides: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
     let rows = pixels.withUnsafeMutableBufferPointer { out -> Int32 in

@@ -30,7 +30,8 @@ final class StrayVideoEncoder {
   ///
   /// - Throws: `StrayVideoError` naming the FFmpeg call that failed, or `.noEncoder`.
   init(
-    path: String, width: Int, height: Int, framesPerSecond: Int, encoderNames: [String] = ["libx264", "mpeg4"],
+    path: String, width: Int, height: Int, framesPerSecond: Int,
+    encoderNames: [String] = ["libx264", "mpeg4"],
     pixelFormat: AVPixelFormat = AV_PIX_FMT_YUV420P
   ) throws {
     self.path = path
@@ -38,7 +39,8 @@ final class StrayVideoEncoder {
     self.height = height
     self.pixelFormat = pixelFormat
     guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
-      throw StrayVideoError(.badFrame("4:2:0 video needs an even size, not \(width)×\(height)"), path: path)
+      throw StrayVideoError(
+        .badFrame("4:2:0 video needs an even size, not \(width)×\(height)"), path: path)
     }
     // The first named encoder FFmpeg was built with, else its default H.264 encoder.
     guard
@@ -51,9 +53,12 @@ final class StrayVideoEncoder {
 
     var output: UnsafeMutablePointer<AVFormatContext>?
     var status = avformat_alloc_output_context2(&output, nil, "mp4", path)
-    guard status >= 0, let output else { throw FFmpegConstants.error("avformat_alloc_output_context2", status, path: path) }
+    guard status >= 0, let output else {
+      throw FFmpegConstants.error("avformat_alloc_output_context2", status, path: path)
+    }
     self.output = output
-    guard let stream = avformat_new_stream(output, nil), let codec = avcodec_alloc_context3(encoder),
+    guard let stream = avformat_new_stream(output, nil),
+      let codec = avcodec_alloc_context3(encoder),
       let frame = av_frame_alloc(), let packet = av_packet_alloc()
     else { throw FFmpegConstants.error("avformat_new_stream", -12, path: path) }
     self.stream = stream
@@ -86,20 +91,26 @@ final class StrayVideoEncoder {
     av_dict_free(&options)
     guard status >= 0 else { throw FFmpegConstants.error("avcodec_open2", status, path: path) }
     status = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
-    guard status >= 0 else { throw FFmpegConstants.error("avcodec_parameters_from_context", status, path: path) }
+    guard status >= 0 else {
+      throw FFmpegConstants.error("avcodec_parameters_from_context", status, path: path)
+    }
     stream.pointee.time_base = codec.pointee.time_base
     stream.pointee.avg_frame_rate = codec.pointee.framerate
     frame.pointee.format = pixelFormat.rawValue
     frame.pointee.width = Int32(width)
     frame.pointee.height = Int32(height)
     status = av_frame_get_buffer(frame, 0)
-    guard status >= 0 else { throw FFmpegConstants.error("av_frame_get_buffer", status, path: path) }
+    guard status >= 0 else {
+      throw FFmpegConstants.error("av_frame_get_buffer", status, path: path)
+    }
     if output.pointee.oformat.pointee.flags & FFmpegConstants.formatNoFile == 0 {
       status = avio_open(&output.pointee.pb, path, FFmpegConstants.ioWrite)
       guard status >= 0 else { throw FFmpegConstants.error("avio_open", status, path: path) }
     }
     status = avformat_write_header(output, nil)
-    guard status >= 0 else { throw FFmpegConstants.error("avformat_write_header", status, path: path) }
+    guard status >= 0 else {
+      throw FFmpegConstants.error("avformat_write_header", status, path: path)
+    }
   }
 
   deinit {
@@ -119,16 +130,22 @@ final class StrayVideoEncoder {
   func append(_ image: RGBImage) throws {
     guard image.width == width, image.height == height else {
       throw StrayVideoError(
-        .badFrame("frame \(frameNumber) is \(image.width)×\(image.height), the video \(width)×\(height)"),
+        .badFrame(
+          "frame \(frameNumber) is \(image.width)×\(image.height), the video \(width)×\(height)"),
         path: path)
     }
     guard let codec, let frame else { return }
     var status = av_frame_make_writable(frame)
-    guard status >= 0 else { throw FFmpegConstants.error("av_frame_make_writable", status, path: path) }
+    guard status >= 0 else {
+      throw FFmpegConstants.error("av_frame_make_writable", status, path: path)
+    }
     scaler = sws_getCachedContext(
-      scaler, Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height), pixelFormat,
+      scaler, Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
+      pixelFormat,
       SWS_BILINEAR, nil, nil, nil)
-    guard let scaler else { throw StrayVideoError(.badFrame("libswscale cannot convert RGB to YUV"), path: path) }
+    guard let scaler else {
+      throw StrayVideoError(.badFrame("libswscale cannot convert RGB to YUV"), path: path)
+    }
     let f = frame.pointee
     let targets: [UnsafeMutablePointer<UInt8>?] = [f.data.0, f.data.1, f.data.2, nil]
     let targetStrides: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, 0]
@@ -137,7 +154,9 @@ final class StrayVideoEncoder {
       let strides: [Int32] = [Int32(width * 3), 0, 0, 0]
       return sws_scale(scaler, sources, strides, 0, Int32(height), targets, targetStrides)
     }
-    guard rows == Int32(height) else { throw StrayVideoError(.badFrame("libswscale converted \(rows) rows"), path: path) }
+    guard rows == Int32(height) else {
+      throw StrayVideoError(.badFrame("libswscale converted \(rows) rows"), path: path)
+    }
     frame.pointee.pts = frameNumber
     frameNumber += 1
     status = avcodec_send_frame(codec, frame)
@@ -165,12 +184,16 @@ final class StrayVideoEncoder {
     while true {
       let received = avcodec_receive_packet(codec, packet)
       if received == FFmpegConstants.again || received == FFmpegConstants.endOfFile { return }
-      guard received >= 0 else { throw FFmpegConstants.error("avcodec_receive_packet", received, path: path) }
+      guard received >= 0 else {
+        throw FFmpegConstants.error("avcodec_receive_packet", received, path: path)
+      }
       av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
       packet.pointee.stream_index = stream.pointee.index
       // Takes the packet's data and leaves it blank for the next receive.
       let written = av_interleaved_write_frame(output, packet)
-      guard written >= 0 else { throw FFmpegConstants.error("av_interleaved_write_frame", written, path: path) }
+      guard written >= 0 else {
+        throw FFmpegConstants.error("av_interleaved_write_frame", written, path: path)
+      }
     }
   }
 }

@@ -1,6 +1,5 @@
-import CloudScrubCore
-
 import CFFmpeg
+import CloudScrubCore
 
 /// What went wrong reading or writing a Stray Scanner `rgb.mp4`, and which file.
 ///

@@ -8,7 +8,9 @@ enum FileBytes {
   ///   read.
   static func read(_ path: String) throws -> [UInt8] {
     let file = try MappedFile(path: path)
-    return withExtendedLifetime(file) { Array(file.bytes) }
+    let bytes = withExtendedLifetime(file) { Array(file.bytes) }
+    try file.checkIntact()
+    return bytes
   }
 
   /// `error`'s message without the path it ends with, for an error that names the path

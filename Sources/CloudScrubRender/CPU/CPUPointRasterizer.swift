@@ -124,9 +124,11 @@ public final class CPUPointRasterizer {
                 $0.splat($1, points: points, ConfidenceColoring(table: t))
               }
             }
-          case .frame:
+          case .frame, .alignmentError:
             let starts = store.frameRanges
             let frames = max(0, min(uniforms.frameCount, store.frameCount))
+            let errors = uniforms.frameErrors
+            let byError = uniforms.colorMode == .alignmentError
             run(range, parts: parts, points, uniforms) { target, part in
               // A stretch of one frame has one colour.
               var first = part.lowerBound
@@ -135,7 +137,12 @@ public final class CPUPointRasterizer {
                   ofPoint: first, frameStarts: starts, frameCount: frames)
                 let end =
                   frame + 1 < frames ? min(part.upperBound, starts[frame + 1]) : part.upperBound
-                let color = CPUPointShading.frameColor(frame, frameCount: frames, dimmed: dimmed)
+                let color =
+                  byError
+                  ? CPUPointShading.errorColor(
+                    errors.errorMeters(ofFrame: frame), scaleMeters: errors.scaleMeters,
+                    dimmed: dimmed)
+                  : CPUPointShading.frameColor(frame, frameCount: frames, dimmed: dimmed)
                 target.splat(first..<end, points: points, ConstantColoring(packed: color))
                 first = end
               }

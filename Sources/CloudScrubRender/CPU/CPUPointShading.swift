@@ -68,6 +68,19 @@ enum CPUPointShading {
     return packed(ramp(t), dimmed: dimmed)
   }
 
+  /// The grey of a frame whose alignment error was not measured.
+  static let unmeasuredErrorGray: Float = 0.45
+
+  /// The colour of a frame with alignment error `errorMeters` (negative: not
+  /// measured) on a ramp whose red end is `scaleMeters`, in the error mode.
+  static func errorColor(_ errorMeters: Float, scaleMeters: Float, dimmed: Bool) -> UInt32 {
+    guard errorMeters >= 0 else {
+      let g = unmeasuredErrorGray
+      return packed(SIMD3(g, g, g), dimmed: dimmed)
+    }
+    return packed(ramp(errorMeters / scaleMeters), dimmed: dimmed)
+  }
+
   /// The background as the scene target holds it after a clear: alpha 0.
   static func background(_ gray: SIMD3<Float>) -> UInt32 {
     unorm8(gray.x) | unorm8(gray.y) << 8 | unorm8(gray.z) << 16

@@ -22,6 +22,7 @@ public final class GLBackend: RenderBackend {
   private var chunks: [PointChunkID: Chunk] = [:]
   private var nextChunk = 0
   private var frameTable = GLFrameTable()
+  private var errorTable = GLFrameErrorTable()
   private var lineBuffer: GLuint = 0
   private var lineArray: GLuint = 0
   private var emptyArray: GLuint = 0
@@ -63,6 +64,7 @@ public final class GLBackend: RenderBackend {
   deinit {
     releaseChunks(Array(chunks.keys))
     frameTable.release()
+    errorTable.release()
     glDeleteBuffers(1, &lineBuffer)
     glDeleteVertexArrays(1, &lineArray)
     glDeleteVertexArrays(1, &emptyArray)
@@ -221,9 +223,17 @@ public final class GLBackend: RenderBackend {
     points.set("uBaseIndex", baseIndex)
     points.set("uFrameCount", min(u.frameCount, frameTable.count))
     points.set("uDimmed", Float(u.dimmed ? 1 : 0))
+    if u.colorMode == .alignmentError {
+      // Written first: writing binds the buffer texture on the active unit.
+      errorTable.write(u.frameErrors.errorsMeters)
+      glActiveTexture(GLenum(GL_TEXTURE1))
+      errorTable.bind()
+    }
     glActiveTexture(GLenum(GL_TEXTURE0))
     frameTable.bind()
     points.set("uFrameStarts", 0)
+    points.set("uFrameErrors", 1)
+    points.set("uErrorScaleMeters", u.frameErrors.scaleMeters)
     glBindVertexArray(target.vertexArray)
     glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
     glBindVertexArray(0)
@@ -288,6 +298,7 @@ public final class GLBackend: RenderBackend {
     case .depth: return 2
     case .confidence: return 3
     case .frame: return 4
+    case .alignmentError: return 5
     }
   }
 }

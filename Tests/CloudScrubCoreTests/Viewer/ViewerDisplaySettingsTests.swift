@@ -10,14 +10,14 @@ import Testing
     #expect(d.showGrid && d.showAxes && d.showTrajectory && d.showFrustum)
   }
 
-  @Test func cyclingColourModesWrapsAfterFrame() {
+  @Test func cyclingColourModesWrapsAfterAlignmentError() {
     var d = DisplaySettings()
     var seen: [PointColorMode] = []
-    for _ in 0..<5 {
+    for _ in 0..<6 {
       d.apply(.cycleColorMode)
       seen.append(d.colorMode)
     }
-    #expect(seen == [.height, .depth, .confidence, .frame, .rgb])
+    #expect(seen == [.height, .depth, .confidence, .frame, .alignmentError, .rgb])
   }
 
   @Test func pointSizeStaysBetweenOneAndThirtyTwoPixels() {

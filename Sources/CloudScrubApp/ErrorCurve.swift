@@ -1,0 +1,71 @@
+import CImGuiBridge
+import CloudScrubCore
+
+/// The alignment error along the timeline: a curve over the slider's width, one value
+/// a pixel column (the largest of the frames under it, `TimelineErrorCurve`), the
+/// playhead as a line, and a click or drag on it scrubs to the frame under the cursor.
+enum ErrorCurve {
+  /// The curve's height in window pixels.
+  static let heightPixels: Float = 36
+
+  /// Draws the curve across the panel's width at the cursor; returns the frame to seek
+  /// to while the user clicks or drags on it.
+  static func draw(_ errors: FrameAlignmentErrors, playhead: Int, frameCount: Int) -> Int? {
+    let width = csui_available_width()
+    let clicked = csui_invisible_button("##alignment-error", width, heightPixels)
+    let active = csui_item_active()
+    var x0: Float = 0
+    var y0: Float = 0
+    var x1: Float = 0
+    var y1: Float = 0
+    csui_item_rect(&x0, &y0, &x1, &y1)
+    csui_draw_rect_filled(x0, y0, x1, y1, color(25, 25, 30, 255))
+    let frames = min(frameCount, errors.frameCount)
+    let columns = max(1, Int(x1 - x0))
+    let shown = FrameAlignmentErrors(residualsMeters: Array(errors.residualsMeters.prefix(frames)))
+    let curve = TimelineErrorCurve(shown, columns: columns)
+    let scale = errors.scaleMeters
+    let top = y0 + 2
+    let bottom = y1 - 1
+    var last: (x: Float, y: Float)?
+    for (column, value) in curve.columnsMeters.enumerated() {
+      let x = x0 + Float(column) + 0.5
+      guard let value else {
+        // Unmeasured frames: a grey tick on the baseline, and the curve breaks.
+        csui_draw_line(x, bottom - 2, x, bottom, color(110, 110, 110, 255), 1)
+        last = nil
+        continue
+      }
+      let y = bottom - (bottom - top) * min(1, max(0, value / scale))
+      if let last {
+        csui_draw_line(last.x, last.y, x, y, color(245, 150, 50, 255), 1.5)
+      } else {
+        csui_draw_line(x, y, x, y + 1, color(245, 150, 50, 255), 1.5)
+      }
+      last = (x, y)
+    }
+    if frames > 0 {
+      let fraction = TimelineErrorCurve.fraction(ofFrame: playhead, frameCount: frames)
+      let x = x0 + Float(fraction) * (x1 - x0)
+      csui_draw_line(x, y0, x, y1, color(240, 240, 240, 200), 1)
+    }
+    guard (clicked || active), frames > 0, x1 > x0 else { return nil }
+    var mouseX: Float = 0
+    var mouseY: Float = 0
+    csui_mouse_position(&mouseX, &mouseY)
+    return TimelineErrorCurve.frame(
+      atFraction: Double((mouseX - x0) / (x1 - x0)), frameCount: frames)
+  }
+
+  /// The legend line under the curve.
+  static func legend(_ errors: FrameAlignmentErrors) -> String {
+    let worst = errors.worstMeters.map { String(format: "worst %.1f mm", $0 * 1000) } ?? "none yet"
+    return String(format: "alignment error (top of the curve %.1f mm), ", errors.scaleMeters * 1000)
+      + worst + "; click the curve to go there"
+  }
+
+  /// An ImGui colour: red in the low byte, alpha in the high.
+  static func color(_ r: UInt32, _ g: UInt32, _ b: UInt32, _ a: UInt32) -> UInt32 {
+    r | g << 8 | b << 16 | a << 24
+  }
+}

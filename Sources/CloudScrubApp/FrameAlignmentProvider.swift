@@ -1,0 +1,15 @@
+import CloudScrubCore
+
+/// Where the window gets each frame's alignment error from: the layer that measures
+/// it (the alignment pass in Core, run by the command line), polled each frame-loop
+/// turn. Its values draw the timeline's error curve, colour the "alignment error"
+/// mode and fill the picking panel's error line.
+///
+/// The window asks again every turn; a provider answers from what it has measured so
+/// far (nil while nothing is) and does its work elsewhere (a background thread), so
+/// the answer must be cheap.
+public protocol FrameAlignmentProvider: AnyObject {
+  /// The errors of `document`'s loaded frames, one a timeline frame (the loaded
+  /// frames in order, as `content.frameIndices` lists them); nil while none is known.
+  func errors(for document: ViewerDocument, content: ViewerContent) -> FrameAlignmentErrors?
+}

@@ -1,0 +1,138 @@
+import CloudScrubCore
+import Foundation
+
+/// `cloudscrub refine PATH -o POSES.txt`: refines a recording's poses and writes them
+/// as a TUM trajectory.
+enum RefineCommand {
+  static let help = """
+    usage: cloudscrub refine PATH -o POSES.txt [--poses POSES.txt]
+
+    Refines the camera poses of the recording at PATH against its own depth, and
+    writes them as a TUM trajectory: one line a frame of the recording in its order,
+    'timestamp tx ty tz qx qy qz qw', camera-to-world in the recording's world, in the
+    recording's camera axes (a '# camera axes:' comment names them). Each frame is
+    registered to the frames before it (point-to-plane ICP on a subsample of its depth,
+    with a robust kernel), starting from its recorded pose corrected as the frame
+    before it was; the first frame (the first after tracking started) never moves.
+    Prints the alignment error before and after, and where it was worst. The file is
+    written under a temporary name and renamed into place.
+
+    options:
+      -o, --output POSES.txt  where to write (required)
+    \(PosesFlag.help)
+      -h, --help              show this help
+    """
+
+  static let spec = ArgumentSpec(
+    valueOptions: ["-o": "output", "--output": "output"].merging(PosesFlag.valueOptions) {
+      a, _ in a
+    },
+    flags: ["--help": "help", "-h": "help"], positionals: 1...1)
+
+  static func run(_ arguments: [String]) throws {
+    let parsed = try ParsedArguments(arguments, spec: spec)
+    if parsed.has("help") { return Terminal.out(help) }
+    guard let output = parsed.value("output") else {
+      throw UsageError("refine needs an output file: -o POSES.txt")
+    }
+    let path = parsed.positionals[0]
+    guard case .recording(let recordingPath, let source) = try InputLoader.open(path) else {
+      throw UsageError("refine needs a recording, not a point cloud: \(path)")
+    }
+    let recording = try PosesFlag.apply(parsed, to: source)
+    try InputLoader.checkHasFrames(recording, path: recordingPath)
+    let before = try measure(recording, label: "measuring \(recordingPath)", refine: false)
+    let refined = try measure(recording, label: "refining \(recordingPath)", refine: true)
+    let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
+    try TUMTrajectory.write(
+      trajectory, to: output,
+      comments: [
+        "refined by CloudScrub from \(URL(fileURLWithPath: recordingPath).lastPathComponent)"
+      ],
+      protecting: [recordingPath] + (try ExportCommand.recordingFiles(recordingPath)))
+    Terminal.out(summary(before: before, after: refined, output: output))
+  }
+
+  /// `source` with refined poses, for `export --refine`; says on standard error how far
+  /// the cameras moved.
+  static func refined(_ source: any RecordingSource, path: String) throws -> any RecordingSource {
+    let result = try measure(source, label: "refining \(path)", refine: true)
+    return try PosesReplacedRecording(source, poses: result.poses)
+  }
+
+  /// Runs the alignment pass with a progress line.
+  static func measure(_ source: any RecordingSource, label: String, refine: Bool) throws
+    -> DriftAlignment.Result
+  {
+    let progress = Terminal.progress(label)
+    defer { progress?.finish() }
+    return try DriftAlignment.run(source, refine: refine, progress: progress.handler)
+  }
+
+  /// What refine prints: the error's median and worst before and after, how far the
+  /// cameras moved.
+  static func summary(before: DriftAlignment.Result, after: DriftAlignment.Result, output: String)
+    -> String
+  {
+    func millimetres(_ meters: Float?) -> String {
+      meters.map { PLYBenchmark.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
+    }
+    var largest = 0.0
+    var sum = 0.0
+    for (a, b) in zip(after.poses, after.originalPoses) {
+      let d = a.position - b.position
+      let moved = (d * d).sum().squareRoot()
+      largest = max(largest, moved)
+      sum += moved
+    }
+    let count = max(after.poses.count, 1)
+    var lines = [
+      "wrote \(after.poses.count) poses to \(output)",
+      "  alignment error  median \(millimetres(before.errors.medianMeters)) before, "
+        + "\(millimetres(after.errors.medianMeters)) after; worst "
+        + "\(millimetres(before.errors.worstMeters)) before, "
+        + "\(millimetres(after.errors.worstMeters)) after",
+      "  cameras moved    mean \(millimetres(Float(sum / Double(count)))), "
+        + "at most \(millimetres(Float(largest)))",
+    ]
+    lines += RecordingInfo.stretchLines(before.errors, times: before.timestampsSeconds).map {
+      "  before: " + $0
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// `--poses POSES.txt`: a trajectory file in place of the recording's poses, for
+/// export, render, view, info and refine.
+enum PosesFlag {
+  static let valueOptions = ["--poses": "poses"]
+
+  static let help = """
+      --poses POSES.txt     use this TUM trajectory (as `refine` writes it) instead of
+                            the recording's poses; frames matched by line order, and
+                            its pose count must equal the recording's frame count
+    """
+
+  /// `source` with its poses replaced when `--poses` was given, as it is otherwise.
+  ///
+  /// - Throws: `TrajectoryError` for a file that cannot be parsed or whose count is
+  ///   not the recording's (naming both counts and the file), `FileError` when it
+  ///   cannot be read.
+  static func apply(_ parsed: ParsedArguments, to source: any RecordingSource) throws
+    -> any RecordingSource
+  {
+    guard let path = parsed.value("poses") else { return source }
+    return try replacing(source, withPosesFrom: path)
+  }
+
+  static func replacing(_ source: any RecordingSource, withPosesFrom path: String) throws
+    -> any RecordingSource
+  {
+    let trajectory = try TUMTrajectory.read(path: path)
+    do {
+      return try PosesReplacedRecording(source, poses: trajectory.poses)
+    } catch {
+      throw TrajectoryError(error, path: path)
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/// The settings of the alignment pass: how each frame is subsampled, the model it is
+/// compared with, and how refinement registers it.
+public struct AlignmentOptions: Equatable, Sendable {
+  /// About how many depth pixels of each frame are used (a regular grid stride picks
+  /// them: 256 × 192 depth gives a stride of 5, about 1,900 pixels).
+  public var pointsPerFrame: Int
+  /// Depths outside this range are not used (far LiDAR depths are the noisiest).
+  public var depthRangeMeters: ClosedRange<Float>
+  /// Pixels below this confidence are not used (frames without confidence pass).
+  public var minConfidence: ConfidenceLevel
+  /// The model's voxel edge: each voxel keeps the points that fell in it as a small
+  /// plane. nil (the default): the spacing of the first measured frame's subsample at
+  /// its median depth (`AlignmentFrame.pointSpacingMeters`), within 1–6 cm, so that a
+  /// desk seen from 60 cm and a room seen from 3 m are both modelled at their scale.
+  public var voxelSizeMeters: Float?
+  /// The error's model holds the frames of this many seconds before a frame.
+  public var errorWindowSeconds: Double
+  /// Refinement's model holds the frames of this many seconds before a frame; nil: every
+  /// frame before it (so later frames are held to the first ones).
+  public var refinementWindowSeconds: Double?
+  /// The Tukey biweight kernel's width: a point-to-plane distance r weighs
+  /// (1 − (r / c)²)², and nothing past c (so a point on another surface, or on an
+  /// object that moved, does not pull).
+  public var tukeyMeters: Float
+  /// Gauss–Newton iterations at most per frame (refinement).
+  public var maxIterations: Int
+  /// A frame needs this many points on model planes to be measured or refined.
+  public var minMatches: Int
+
+  public init(
+    pointsPerFrame: Int = 2000, depthRangeMeters: ClosedRange<Float> = 0.1...4,
+    minConfidence: ConfidenceLevel = .medium, voxelSizeMeters: Float? = nil,
+    errorWindowSeconds: Double = 2, refinementWindowSeconds: Double? = nil,
+    tukeyMeters: Float = 0.025, maxIterations: Int = 10,
+    minMatches: Int = 50
+  ) {
+    self.pointsPerFrame = pointsPerFrame
+    self.depthRangeMeters = depthRangeMeters
+    self.minConfidence = minConfidence
+    self.voxelSizeMeters = voxelSizeMeters
+    self.errorWindowSeconds = errorWindowSeconds
+    self.refinementWindowSeconds = refinementWindowSeconds
+    self.tukeyMeters = tukeyMeters
+    self.maxIterations = maxIterations
+    self.minMatches = minMatches
+  }
+
+  /// The voxel size for a recording whose first frame is `frame`.
+  public func voxelSize(for frame: AlignmentFrame) -> Float {
+    voxelSizeMeters ?? min(max(frame.pointSpacingMeters, 0.01), 0.06)
+  }
+
+  /// The pixel stride that gives about `pointsPerFrame` pixels of a `width` × `height`
+  /// depth map.
+  public func stride(width: Int, height: Int) -> Int {
+    let perPoint = Double(width * height) / Double(max(pointsPerFrame, 1))
+    return max(1, Int(perPoint.squareRoot().rounded()))
+  }
+}

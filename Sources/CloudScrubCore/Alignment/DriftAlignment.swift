@@ -1,0 +1,100 @@
+import Foundation
+
+/// The alignment pass over a whole recording: every frame's alignment error and, when
+/// asked, refined poses (see `FrameAligner` for what both mean).
+///
+/// Frames are read and subsampled in parallel batches (one a core), then aligned in
+/// timeline order on the calling thread. Frames recorded before tracking started
+/// (`TrackingStart`) keep their poses and get no error; the first tracked frame is the
+/// one that never moves.
+public enum DriftAlignment {
+  /// What the pass found, one entry a frame of the recording.
+  public struct Result: Sendable {
+    public var errors: FrameAlignmentErrors
+    /// The poses in use: refined when the pass refined, the recording's otherwise; each
+    /// in the axes the recording gives.
+    public var poses: [CameraPose]
+    /// The recording's own poses.
+    public var originalPoses: [CameraPose]
+    public var timestampsSeconds: [Double]
+  }
+
+  /// Runs the pass over `source`.
+  ///
+  /// - Parameters:
+  ///   - refine: refine the poses first (else only measure the error under the
+  ///     recording's poses).
+  ///   - progress: called on the calling thread with the fraction of frames done.
+  ///   - isCancelled: polled between batches; true stops the pass.
+  /// - Throws: `FrameLoadError` for a frame that cannot be read or prepared,
+  ///   `CancellationError` when `isCancelled` said so.
+  public static func run(
+    _ source: any RecordingSource, options: AlignmentOptions = AlignmentOptions(),
+    refine: Bool, progress: ((Double) -> Void)? = nil,
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws -> Result {
+    let count = source.frameCount
+    var infos: [FrameInfo] = []
+    infos.reserveCapacity(count)
+    for index in 0..<count {
+      do {
+        infos.append(try source.frameInfo(at: index))
+      } catch {
+        throw FrameLoadError(frameIndex: index, underlying: error)
+      }
+    }
+    let untracked = TrackingStart.untrackedFrameCount(translations: infos.map(\.pose.position))
+    var aligner = FrameAligner(options: options, refines: refine)
+    var residuals = [Float?](repeating: nil, count: count)
+    var poses = infos.map(\.pose)
+    let batch = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    var start = untracked < count ? untracked : count
+    progress?(Double(start) / Double(max(count, 1)))
+    while start < count {
+      if isCancelled?() == true { throw CancellationError() }
+      let end = min(count, start + batch)
+      let frames = try prepare(source, start..<end, options: options)
+      for (offset, frame) in frames.enumerated() {
+        let index = start + offset
+        let alignment = aligner.add(frame)
+        residuals[index] = alignment.residualMeters
+        if refine {
+          poses[index].worldFromCamera =
+            alignment.correctedWorldFromWorld * infos[index].pose.worldFromCamera
+        }
+      }
+      start = end
+      progress?(Double(start) / Double(count))
+    }
+    return Result(
+      errors: FrameAlignmentErrors(residualsMeters: residuals), poses: poses,
+      originalPoses: infos.map(\.pose), timestampsSeconds: infos.map(\.timestampSeconds))
+  }
+
+  /// Reads and subsamples frames `range` on every core.
+  ///
+  /// - Throws: `FrameLoadError` for the first frame that failed.
+  public static func prepare(
+    _ source: any RecordingSource, _ range: Range<Int>, options: AlignmentOptions
+  ) throws -> [AlignmentFrame] {
+    let slots = ParallelSlots<Swift.Result<AlignmentFrame, FrameLoadError>?>(
+      count: range.count, initial: nil)
+    DispatchQueue.concurrentPerform(iterations: range.count) { offset in
+      let index = range.lowerBound + offset
+      do {
+        let frame = try AlignmentFrame(source.frame(at: index), index: index, options: options)
+        slots.modify(offset) { $0 = .success(frame) }
+      } catch {
+        slots.modify(offset) { $0 = .failure(FrameLoadError(frameIndex: index, underlying: error)) }
+      }
+    }
+    return try (0..<range.count).map { offset in
+      switch slots[offset] {
+      case .success(let frame): return frame
+      case .failure(let error): throw error
+      case nil:
+        throw FrameLoadError(frameIndex: range.lowerBound + offset, underlying: CancellationError())
+      }
+    }
+  }
+}
