@@ -18,7 +18,8 @@ import Testing
     let result = try CommandRunner.run(["export", TestData.samplePLY, "-o", output])
     #expect(result.status == 2)
     #expect(
-      result.standardError.contains(".ply .pcd .las .e57 .xyz .txt .csv"), "\(result.standardError)")
+      result.standardError.contains(".ply .pcd .las .e57 .xyz .txt .csv"), "\(result.standardError)"
+    )
     #expect(!FileManager.default.fileExists(atPath: output))
     let ascii = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", folder.appendingPathComponent("a.las").path, "--ascii"])
@@ -34,7 +35,8 @@ import Testing
     let source = try PLYReader.read(path: TestData.samplePLY).cloud
     let cases: [(String, [String], String)] = [
       ("scan.pcd", [], "PCD"), ("scan.PCD", ["--ascii"], "PCD"), ("scan.las", [], "LAS"),
-      ("scan.e57", [], "E57"), ("scan.xyz", [], "XYZ text"), ("scan.txt", [], "XYZ text"), ("scan.csv", [], "XYZ text"),
+      ("scan.e57", [], "E57"), ("scan.xyz", [], "XYZ text"), ("scan.txt", [], "XYZ text"),
+      ("scan.csv", [], "XYZ text"),
       ("scan.dat", ["--format", "pcd"], "PCD"),
     ]
     for (name, flags, format) in cases {
