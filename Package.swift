@@ -26,9 +26,12 @@ let package = Package(
     .systemLibrary(
       name: "CFFmpeg", path: "Sources/CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+    .systemLibrary(name: "CLZF", path: "Sources/CLZF", providers: [.apt(["liblzf-dev"])]),
     .target(
       name: "CloudScrubFormats",
-      dependencies: ["CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG", "CZip", "CFFmpeg"]),
+      dependencies: [
+        "CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG", "CZip", "CFFmpeg", "CLZF",
+      ]),
     .systemLibrary(name: "CGL", path: "Sources/CGL", providers: [.apt(["libgl-dev"])]),
     .systemLibrary(name: "CEGL", path: "Sources/CEGL", providers: [.apt(["libegl-dev"])]),
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),

@@ -34,7 +34,8 @@ public protocol ViewerDocumentOpener {
   /// - Throws: an error naming what is wrong with the file; the window shows it.
   func open(_ path: String) throws -> ViewerDocument
 
-  /// Writes what the window shows as PLY, with the same steps and the same bytes as
+  /// Writes what the window shows, in the format the output's extension names (PLY, PCD,
+  /// LAS, XYZ text), with the same steps and the same bytes as
   /// `cloudscrub export` given the same settings.
   ///
   /// - Returns: a line saying what was written.

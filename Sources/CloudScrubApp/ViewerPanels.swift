@@ -203,7 +203,7 @@ struct ViewerPanels {
       if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
       csui_set_next_item_width(-1)
       _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
-      if csui_button("Export shown points as PLY") {
+      if csui_button("Export shown points (.ply .pcd .las .xyz .csv)") {
         let path = String(
           decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         actions.append(.export(path))

@@ -15,7 +15,8 @@ enum BenchCommand {
       "bench view [RECORDING] [--repeat R]",
       "bench render [--points N] [--repeat R]",
       "bench lzfse [--repeat R]",
-      "bench formats [--repeat R]",
+      "bench formats [--repeat R] [--points N]",
+      "bench e57 [--repeat R] [--points N]",
       "bench scale [RECORDING] [--frames N]",
       "bench drift [RECORDING] [--repeat R]",
     ],
@@ -52,6 +53,14 @@ enum BenchCommand {
       alone and of refinement (on frames already read), and of the whole refine pass;
       the camera-centre error of a synthetic capture with a known drift before and after
       refinement; peak memory.
+
+      formats: ingest speed of every recording format on the same 60 synthetic frames,
+      then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
+      LAS, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
+      (LAS) on the same files (bench/format_peers.py).
+
+      e57: write and read speed of E57 on --points points (default 10000000), beside
+      pye57 (pip install pye57) on the same files (bench/pye57_e57.py).
 
       lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
       root), beside liblzfse through Python (pip install pyliblzfse) when installed.
@@ -111,9 +120,18 @@ enum BenchCommand {
     if mode == "formats" {
       let folder = try scratchFolder("formats")
       defer { try? FileManager.default.removeItem(atPath: folder) }
-      return try FormatsBenchmark(
-        frameCount: 60,
-        repeats: try parsed.count("repeat") ?? 3, folder: folder
+      let repeats = try parsed.count("repeat") ?? 3
+      try FormatsBenchmark(frameCount: 60, repeats: repeats, folder: folder).run()
+      return try CloudFormatsBenchmark(
+        points: try parsed.count("points") ?? 10_000_000, repeats: repeats, folder: folder
+      ).run()
+    }
+    if mode == "e57" {
+      let folder = try scratchFolder("e57")
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try E57Benchmark(
+        pointCount: try parsed.count("points") ?? 10_000_000, folder: folder,
+        repeats: try parsed.count("repeat") ?? 3
       ).run()
     }
     if mode == "scale" {

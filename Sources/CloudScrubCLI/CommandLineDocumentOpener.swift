@@ -33,7 +33,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
       return ViewerDocument(
         path: path, load: load, recording: nil, decoder: nil,
-        summary: "PLY \(input.header.format.rawValue), \(input.cloud.count) points"
+        summary: "\(input.format), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
     case .recording(let recordingPath, let source):
       let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
@@ -64,8 +64,8 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let path = request.document.path
     let output = request.outputPath
     guard !output.isEmpty else { throw UsageError("give a file name to export to") }
-    let options = try ExportCommand.writeOptions(
-      try ParsedArguments([path], command: ExportCommand.spec), source: path)
+    let target = try ExportCommand.target(
+      try ParsedArguments([path], command: ExportCommand.spec), source: path, output: output)
     guard let source = request.document.recording else {
       // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
       // that every property it has (normals, extra attributes) is written too.
@@ -75,7 +75,7 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       let cloud = Self.shownFrames(of: input.cloud, request)
       try ExportCommand.finish(
         cloud, stages: [StageCount(stage: "read", points: cloud.count)], cleaning: request.cleaning,
-        options: options, viewpoint: { _ in nil }, inputs: [path], output: output, dryRun: false)
+        target: target, viewpoint: { _ in nil }, inputs: [path], output: output, dryRun: false)
       return "wrote \(output)"
     }
     // A recording: the window's own copy of the frames shown, filtered by the minimum
@@ -96,12 +96,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0), every: loaded.selection.every)
     var cleaning = request.cleaning
     cleaning.worldUp = source.description.worldUp
-    var withFrames = options
-    withFrames.comments.append(
-      ExportCommand.describe(selection, unprojection, frames: frameIndices))
+    var withFrames = target
+    withFrames.provenance.frames = ExportCommand.describe(
+      selection, unprojection, frames: frameIndices)
     try ExportCommand.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
-      cleaning: cleaning, options: withFrames,
+      cleaning: cleaning, target: withFrames,
       viewpoint: { frame in
         (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
       },

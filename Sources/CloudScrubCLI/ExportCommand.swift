@@ -1,18 +1,34 @@
 import CloudScrubCore
+import CloudScrubFormats
 import Foundation
 
-/// `cloudscrub export PATH -o OUT.ply`: writes a cloud as PLY.
+/// Where and how an export writes: the format's writer, its options and the
+/// provenance the format records.
+struct ExportTarget {
+  var writer: any CloudFormatWriter
+  var options: CloudWriteOptions
+  var provenance: ExportProvenance
+}
+
+/// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, E57 or text.
 enum ExportCommand {
   /// Usage and prose of `export --help`; the options are `OptionTable`'s rows.
   static let spec = CommandSpec(
     name: "export",
-    synopsis: ["export PATH -o OUT.ply [--ascii] [--attributes LIST] [options]"],
+    synopsis: [
+      "export PATH -o OUT.ply|.pcd|.las|.e57|.xyz|.txt|.csv [--format NAME] [--ascii]",
+      "       [--attributes LIST] [options]",
+    ],
     about: """
-      Writes the points of PATH to OUT.ply: a PLY point cloud's points, or the merged
-      cloud of a recording's frames in the recording's own world frame. Binary
-      little-endian by default, x y z as float and red green blue as uchar. The file is
-      written under a temporary name and renamed into place; an input is never
-      overwritten.
+      Writes the points of PATH to OUT: a point cloud's points, or the merged cloud of a
+      recording's frames in the recording's own world frame. The format follows OUT's
+      extension: PLY (binary little-endian, x y z float, red green blue uchar), PCD v0.7
+      (binary, x y z float, PCL's packed rgb), LAS 1.4 point format 7 (0.1 mm steps,
+      16-bit RGB, attributes as extra bytes), E57 (one scan, x y z float and colour),
+      XYZ text (.xyz, .txt: x y z r g b a line) or CSV. Where the export came from is
+      recorded in the file (PLY and PCD comments, a LAS record, E57 metadata, text
+      comments). The file is written under a temporary name and renamed into place; an
+      input is never overwritten.
       """)
 
   static func run(_ arguments: [String]) throws {
@@ -22,7 +38,7 @@ enum ExportCommand {
       throw UsageError("export needs an output file: -o OUT.ply")
     }
     let path = parsed.positionals[0]
-    var options = try writeOptions(parsed, source: path)
+    var target = try target(parsed, source: path, output: output)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
     var cleaning = try CleaningFlags.options(parsed)
@@ -56,35 +72,35 @@ enum ExportCommand {
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
       let request = StreamedExport(
         path: recordingPath, loader: loader, selection: selection, unprojection: unprojection,
-        cleaning: cleaning, options: options, inputs: inputs, output: output,
+        cleaning: cleaning, target: target, inputs: inputs, output: output,
         dryRun: parsed.has("dry-run"))
       if let merged = try request.run() {
-        options.comments.append(merged.framesComment)
+        target.provenance.frames = merged.framesComment
         try finish(
           merged.cloud, stages: merged.stages, cleaning: cleaning, running: merged.remaining,
-          options: options, viewpoint: viewpoint, inputs: inputs, output: output,
+          target: target, viewpoint: viewpoint, inputs: inputs, output: output,
           dryRun: parsed.has("dry-run"))
       }
       return
     }
     try finish(
-      cloud, stages: stages, cleaning: cleaning, options: options, viewpoint: viewpoint,
+      cloud, stages: stages, cleaning: cleaning, target: target, viewpoint: viewpoint,
       inputs: inputs,
       output: output, dryRun: parsed.has("dry-run"))
   }
 
   /// The steps after loading that the command line and the window share, so that the
-  /// same settings write the same bytes: cleaning, the header comments, the attribute
-  /// list, and the write (or, on a dry run, the stage counts).
+  /// same settings write the same bytes: cleaning, the provenance, the attribute list,
+  /// and the write in the target's format (or, on a dry run, the stage counts).
   ///
   /// - Parameter running: the steps still to run, when some of `cleaning` ran while the
   ///   frames streamed in (`nil`: all of `cleaning`); the header describes `cleaning`.
   static func finish(
     _ loaded: PointCloud, stages loadStages: [StageCount], cleaning: CleaningOptions,
-    running: CleaningOptions? = nil, options writeOptions: PLYWriteOptions,
+    running: CleaningOptions? = nil, target writeTarget: ExportTarget,
     viewpoint: @escaping (UInt32) -> SIMD3<Float>?, inputs: [String], output: String, dryRun: Bool
   ) throws {
-    var options = writeOptions
+    var target = writeTarget
     var stages = loadStages
     let stageLine = Terminal.progress("cleaning")
     let cleaned = try CleaningPipeline.run(
@@ -95,20 +111,21 @@ enum ExportCommand {
     stageLine?.finish()
     let cloud = cleaned.cloud
     stages += cleaned.stages
-    if let comment = CleaningFlags.describe(cleaning) { options.comments.append(comment) }
+    target.provenance.cleaning = CleaningFlags.describe(cleaning)
     if cleaning.normalNeighbours != nil {
-      switch options.attributes {
-      case .none: options.attributes = .named(["normal"])
+      switch target.options.attributes {
+      case .none: target.options.attributes = .named(["normal"])
       case .named(let names) where !names.contains("normal"):
-        options.attributes = .named(names + ["normal"])
+        target.options.attributes = .named(names + ["normal"])
       default: break
       }
     }
     if dryRun { return printDryRun(stages, points: cloud.count, output: output) }
     let progress = Terminal.progress("writing \(output)")
     defer { progress?.finish() }
-    try PLYWriter.write(
-      cloud, to: output, options: options, inputs: inputs, progress: progress.handler)
+    try target.writer.write(
+      cloud, provenance: target.provenance, options: target.options, to: output, inputs: inputs,
+      progress: progress.handler)
   }
 
   /// What a dry run prints: the points each stage kept, and what would be written.
@@ -143,15 +160,27 @@ enum ExportCommand {
     return names.map { path + "/" + $0 }
   }
 
-  /// The write options the flags describe.
-  static func writeOptions(_ parsed: ParsedArguments, source: String) throws -> PLYWriteOptions {
-    var options = PLYWriteOptions()
-    options.format = parsed.has("ascii") ? .ascii : .binaryLittleEndian
-    options.attributes = try attributeSelection(parsed.value("attributes"))
-    options.comments = [
-      "exported by CloudScrub from \(URL(fileURLWithPath: source).lastPathComponent)"
-    ]
-    return options
+  /// The format, write options and provenance the flags and the output describe.
+  ///
+  /// - Throws: `UsageError` for an output extension or `--format` naming no format
+  ///   CloudScrub writes (listing those it does), or `--ascii` for a binary-only one.
+  static func target(_ parsed: ParsedArguments, source: String, output: String) throws
+    -> ExportTarget
+  {
+    let writer: any CloudFormatWriter
+    do {
+      writer = try ExportFormats.writer(for: output, format: parsed.value("format"))
+    } catch let error as ExportFormatError {
+      throw UsageError(error.description)
+    }
+    if parsed.has("ascii") && !writer.hasTextForm {
+      throw UsageError(ExportFormatError.noTextForm(format: writer.name.uppercased()).description)
+    }
+    return ExportTarget(
+      writer: writer,
+      options: CloudWriteOptions(
+        ascii: parsed.has("ascii"), attributes: try attributeSelection(parsed.value("attributes"))),
+      provenance: ExportProvenance(source: URL(fileURLWithPath: source).lastPathComponent))
   }
 
   static func attributeSelection(_ value: String?) throws -> PLYAttributeSelection {

@@ -82,22 +82,31 @@ enum InfoCommand {
           ("max", .array([.float(bounds.max.x), .float(bounds.max.y), .float(bounds.max.z)])),
         ])
       } ?? .null
+    let common: [(String, JSON)] = [
+      ("points", .int(cloud.count)),
+      ("bounds", bounds),
+      ("fields", .array(fields(cloud).map(JSON.string))),
+      (
+        "attributes",
+        .array(
+          cloud.attributes.map {
+            .object([("name", .string($0.name)), ("type", .string($0.values.scalarType.plyName))])
+          })
+      ),
+    ]
+    let timelineFrames = timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []
+    guard let header else {
+      return .object(
+        [("path", .string(input.path)), ("format", .string(input.format))] + common
+          + [("comments", .array(input.comments.map(JSON.string)))] + timelineFrames)
+    }
     return .object(
       [
         ("path", .string(input.path)),
         ("format", .string("ply")),
         ("encoding", .string(header.format.rawValue)),
         ("version", .string(header.version)),
-        ("points", .int(cloud.count)),
-        ("bounds", bounds),
-        ("fields", .array(fields(cloud).map(JSON.string))),
-        (
-          "attributes",
-          .array(
-            cloud.attributes.map {
-              .object([("name", .string($0.name)), ("type", .string($0.values.scalarType.plyName))])
-            })
-        ),
+      ] + common + [
         (
           "elements",
           .array(
@@ -117,7 +126,7 @@ enum InfoCommand {
         ),
         ("comments", .array(header.comments.map(JSON.string))),
         ("obj_info", .array(header.objInfo.map(JSON.string))),
-      ] + (timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []))
+      ] + timelineFrames)
   }
 
   // MARK: - Text
@@ -126,7 +135,7 @@ enum InfoCommand {
     let cloud = input.cloud
     let header = input.header
     var rows: [(String, String)] = [
-      ("format", "PLY \(header.format.rawValue) \(header.version)"),
+      ("format", input.format),
       ("points", String(cloud.count)),
     ]
     if let bounds = cloud.bounds {
@@ -151,7 +160,7 @@ enum InfoCommand {
             + "opened as a timeline by view and render"
         ))
     }
-    for (index, element) in header.elements.enumerated() {
+    for (index, element) in (header?.elements ?? []).enumerated() {
       let properties = element.properties.map { "\($0.name) \($0.kind.plyName)" }
       rows.append(
         (
@@ -159,10 +168,10 @@ enum InfoCommand {
           "\(element.name) \(element.count): \(properties.joined(separator: ", "))"
         ))
     }
-    for (index, comment) in header.comments.enumerated() {
+    for (index, comment) in input.comments.enumerated() {
       rows.append((index == 0 ? "comments" : "", comment))
     }
-    for (index, info) in header.objInfo.enumerated() {
+    for (index, info) in (header?.objInfo ?? []).enumerated() {
       rows.append((index == 0 ? "obj_info" : "", info))
     }
     let width = rows.map(\.0.count).max() ?? 0

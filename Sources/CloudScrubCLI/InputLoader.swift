@@ -1,10 +1,15 @@
 import CloudScrubCore
 import CloudScrubFormats
 
-/// A PLY point cloud opened from a file, with its header for `info`.
+/// A point cloud opened from a file (PLY, PCD, LAS, XYZ text), with what `info` shows.
 struct LoadedInput {
   var path: String
-  var header: PLYHeader
+  /// The format in words ("PLY binary_little_endian 1.0", "PCD 0.7 binary").
+  var format: String
+  /// The PLY header, for a PLY file.
+  var header: PLYHeader?
+  /// The file's comments (PLY, PCD) or provenance (LAS).
+  var comments: [String]
   var cloud: PointCloud
 }
 
@@ -28,9 +33,11 @@ enum InputLoader {
       Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
     }
     switch resolved.kind {
-    case .ply:
-      if poses != nil { throw UsageError("--poses applies to recordings, not to a PLY file") }
-      return .cloud(try loadPLY(resolved.path))
+    case .ply, .cloud:
+      if poses != nil {
+        throw UsageError("--poses applies to recordings, not to a point-cloud file")
+      }
+      return .cloud(try loadCloud(resolved.path))
     case .recording:
       var source = try InputDetector.openRecording(resolved.path)
       if let poses { source = try PosesFlag.replacing(source, withPosesFrom: poses) }
@@ -38,11 +45,15 @@ enum InputLoader {
     }
   }
 
-  static func loadPLY(_ path: String) throws -> LoadedInput {
+  /// Reads a point-cloud file of any format whole; a Gaussian-splat PLY comes back as
+  /// its points (`GaussianSplats`).
+  static func loadCloud(_ path: String) throws -> LoadedInput {
     let progress = Terminal.progress("reading \(path)")
     defer { progress?.finish() }
-    let document = try PLYReader.read(path: path, progress: progress.handler)
-    return LoadedInput(path: path, header: document.header, cloud: document.cloud)
+    let loaded = try CloudFileFormats.read(path, progress: progress.handler)
+    return LoadedInput(
+      path: path, format: loaded.format, header: loaded.plyHeader, comments: loaded.comments,
+      cloud: loaded.cloud)
   }
 
   /// Loads a recording's selected frames into a merged store, with progress.

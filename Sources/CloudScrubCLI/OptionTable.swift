@@ -37,8 +37,13 @@ enum OptionTable {
   /// Where and how a command writes.
   static let outputs: [OptionRow] = [
     .value(
-      "output", short: "o", "OUT.ply", default: nil, "where to write (required)",
+      "output", short: "o", "OUT", default: nil,
+      "where to write (required); its extension chooses the format: .ply .pcd .las .e57 .xyz"
+        + " .txt .csv",
       commands: ["export"], window: "Export › file name"),
+    .value(
+      "format", "ply|pcd|las|e57|xyz|csv", default: "OUT's extension",
+      "write this format whatever OUT's extension", commands: ["export"]),
     .value(
       "output", short: "o", "OUT.png", default: nil, "the picture to write (required)",
       commands: ["render"]),
@@ -68,7 +73,8 @@ enum OptionTable {
       "once a recording has loaded, measure each frame's alignment error in the background"
         + " for the timeline's curve, the error colours and the pick panel",
       commands: ["view"], window: "Timeline › the error curve"),
-    .flag("ascii", "write ASCII PLY instead of binary", commands: ["export", "synth"]),
+    .flag("ascii", "write ASCII PLY (or PCD) instead of binary", commands: ["export"]),
+    .flag("ascii", "write ASCII PLY instead of binary", commands: ["synth"]),
     .value(
       "attributes", "LIST", default: "none",
       "also write these fields, comma-separated: 'normal' and any attribute the cloud carries"

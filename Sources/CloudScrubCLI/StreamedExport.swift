@@ -4,6 +4,8 @@ import Foundation
 /// The export of a recording, with memory bounded by what it writes rather than by the
 /// capture's length: frames stream through the crop straight into the file, or into a
 /// voxel merge; only outlier removal and normals without voxel merging hold every point.
+/// Every format streams: its records are spooled beside the target until the count
+/// (and for LAS the bounds) that its header needs is known.
 struct StreamedExport {
   /// A cloud that still has cleaning steps to run before it is written.
   struct Merged {
@@ -20,7 +22,7 @@ struct StreamedExport {
   var selection: FrameSelection
   var unprojection: UnprojectionOptions
   var cleaning: CleaningOptions
-  var options: PLYWriteOptions
+  var target: ExportTarget
   var inputs: [String]
   var output: String
   var dryRun: Bool
@@ -60,8 +62,9 @@ struct StreamedExport {
     let writer =
       dryRun
       ? nil
-      : try PLYStreamWriter(
-        path: output, fields: FramePoints().cloud(frameIndex: 0), options: options, inputs: inputs)
+      : try target.writer.streamWriter(
+        path: output, fields: FramePoints().cloud(frameIndex: 0), options: target.options,
+        inputs: inputs)
     let summary = try loader.streamFrames(crop: crop, progress: progress) {
       points, frameIndex, keep in
       try writer?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
@@ -74,9 +77,10 @@ struct StreamedExport {
     }
     let writing = Terminal.progress("writing \(output)")
     defer { writing?.finish() }
-    try writer.finish(
-      comments: [framesComment(summary)] + [CleaningFlags.describe(cleaning)].compactMap { $0 },
-      progress: writing.handler)
+    var provenance = target.provenance
+    provenance.frames = framesComment(summary)
+    provenance.cleaning = CleaningFlags.describe(cleaning)
+    try writer.finish(provenance: provenance, progress: writing.handler)
     return nil
   }
 

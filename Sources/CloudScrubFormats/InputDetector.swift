@@ -5,6 +5,8 @@ import Foundation
 /// never by its name.
 public enum InputKind: Equatable, Sendable {
   case ply
+  /// A point cloud in another format (`CloudFileFormat.name`: PCD, LAS, XYZ text).
+  case cloud(format: String)
   /// A recording in the format with this name (`RecordingFormat.name`).
   case recording(format: String)
 }
@@ -60,12 +62,14 @@ public enum InputDetector {
     }) {
       return .recording(format: format.name)
     }
-    if !isFolder.boolValue
-      && (prefix.starts(with: Array("ply\n".utf8)) || prefix.starts(with: Array("ply\r\n".utf8)))
-    {
-      return .ply
+    if !isFolder.boolValue {
+      let longer = try firstBytes(of: path, count: CloudFileFormats.prefixBytes)
+      if let name = CloudFileFormats.formatName(of: longer) {
+        return name == PLYFileFormat.name ? .ply : .cloud(format: name)
+      }
     }
-    let tried = ["a PLY file (first line 'ply')"] + formats.map { "\($0.name): \($0.lookedFor)" }
+    let tried =
+      CloudFileFormats.all.map { $0.lookedFor } + formats.map { "\($0.name): \($0.lookedFor)" }
     throw FileError(
       .unsupportedFormat(
         (isFolder.boolValue
@@ -134,6 +138,8 @@ public enum InputDetector {
       }
       return try format.open(path)
     case .ply: throw FileError(.unsupportedFormat("a PLY point cloud, not a recording"), path: path)
+    case .cloud(let format):
+      throw FileError(.unsupportedFormat("a \(format) point cloud, not a recording"), path: path)
     }
   }
 

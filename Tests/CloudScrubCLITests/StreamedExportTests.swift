@@ -94,7 +94,7 @@ import Testing
   /// The export as it was before streaming: every frame loaded into one store.
   static func exportHoldingEveryPoint(_ path: String, flags: [String], to output: String) throws {
     let parsed = try ParsedArguments([path, "-o", output] + flags, command: ExportCommand.spec)
-    var options = try ExportCommand.writeOptions(parsed, source: path)
+    var target = try ExportCommand.target(parsed, source: path, output: output)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
     let source = try InputDetector.openRecording(path)
@@ -102,10 +102,10 @@ import Testing
       source: source, selection: selection, unprojection: unprojection,
       decoder: TurboJPEGDecoder()
     ).load()
-    options.comments.append(
-      ExportCommand.describe(selection, unprojection, frames: store.frameIndices))
+    target.provenance.frames = ExportCommand.describe(
+      selection, unprojection, frames: store.frameIndices)
     try ExportCommand.finish(
-      store.cloud(), stages: [], cleaning: try CleaningFlags.options(parsed), options: options,
+      store.cloud(), stages: [], cleaning: try CleaningFlags.options(parsed), target: target,
       viewpoint: { frame in
         (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
       },

@@ -1,0 +1,70 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+
+/// The point-cloud half of `cloudscrub bench formats`: write and read speed of every
+/// export format on the same synthetic cloud, beside Open3D (PCD) and laspy (LAS) on
+/// the same files in the same run (`bench/format_peers.py`).
+struct CloudFormatsBenchmark {
+  let points: Int
+  let repeats: Int
+  /// An empty folder for the files; the caller removes it.
+  let folder: String
+  var peerScript = "bench/format_peers.py"
+
+  func run() throws {
+    var cloud = SyntheticCloud.scene(count: points, normals: false)
+    cloud.attributes = [
+      PointAttribute(name: "confidence", values: .uint8((0..<points).map { UInt8($0 % 3) })),
+      PointAttribute(name: "frame", values: .uint32((0..<points).map { UInt32($0 / 50_000) })),
+    ]
+    Terminal.out(
+      "\nCloudScrub point-cloud formats: \(points) points (x y z, colour, confidence and frame "
+        + "attributes), best of \(repeats) runs; cores: "
+        + "\(ProcessInfo.processInfo.activeProcessorCount)")
+    var report = BenchReport()
+    report.section("write and read (seconds; million points a second)")
+    var ours: [String: Double] = [:]
+    var files: [String: String] = [:]
+    let cases: [(String, String, Bool)] = [
+      ("ply", "ply", false), ("pcd", "pcd", false), ("pcd ascii", "pcd", true),
+      ("las", "las", false), ("xyz", "xyz", false),
+    ]
+    let provenance = ExportProvenance(source: "bench")
+    for (label, ext, ascii) in cases {
+      let path = (folder as NSString).appendingPathComponent(
+        label.replacingOccurrences(of: " ", with: "-") + "." + ext)
+      let writer = try ExportFormats.writer(for: path)
+      let options = CloudWriteOptions(ascii: ascii, attributes: .all)
+      let written = try Stopwatch.best(runs: repeats) {
+        try writer.write(
+          cloud, provenance: provenance, options: options, to: path, inputs: [], progress: nil)
+      }
+      var count = 0
+      let read = try Stopwatch.best(runs: repeats) {
+        count = try CloudFileFormats.read(path).cloud.count
+      }
+      guard count == points else {
+        throw BenchError("\(label): read \(count) points back, wrote \(points)")
+      }
+      let millions = Double(points) / 1e6
+      report.row(
+        label, PLYBenchmark.seconds(written),
+        "write, \(PLYBenchmark.seconds(read)) read  (\(PLYBenchmark.fixed(millions / written, 1))"
+          + " / \(PLYBenchmark.fixed(millions / read, 1)) M points/s, "
+          + "\(PLYBenchmark.megabytes(try FormatsBenchmark.bytesOnDisk(path))) MB)")
+      ours["\(label) write"] = written
+      ours["\(label) read"] = read
+      files[label] = path
+    }
+    if let pcd = files["pcd"], let las = files["las"] {
+      report.peer(
+        PythonPeer(
+          script: peerScript, name: "Open3D (PCD) and laspy (LAS)",
+          install: "pip install open3d laspy"
+        )
+        .run(arguments: ["bench", pcd, las, String(repeats)]), ours: ours)
+    }
+    Terminal.out(report.text)
+  }
+}

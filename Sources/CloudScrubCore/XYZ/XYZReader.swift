@@ -1,0 +1,183 @@
+import Foundation
+
+/// A text point file that cannot be read: what is wrong and where, and the path.
+public typealias XYZError = InputFileError<XYZErrorReason>
+
+/// What is wrong with a text point file, without the path.
+public enum XYZErrorReason: Error, Equatable, Sendable, CustomStringConvertible {
+  case noPoints
+  case tooFewColumns(line: Int, got: Int)
+  case columnCount(line: Int, expected: Int, got: Int)
+  case badNumber(line: Int, column: Int, token: String)
+  case noCoordinateColumns(header: [String])
+
+  public var description: String {
+    switch self {
+    case .noPoints: return "text point file has no line of numbers"
+    case .tooFewColumns(let line, let got):
+      return "line \(line) has \(got) values; a point needs x y z at least"
+    case .columnCount(let line, let expected, let got):
+      return "line \(line) has \(got) values, the lines before it \(expected)"
+    case .badNumber(let line, let column, let token):
+      return "line \(line), column \(column + 1) is not a number: '\(token)'"
+    case .noCoordinateColumns(let header):
+      return "header line names no x, y and z columns (\(header.joined(separator: " ")))"
+    }
+  }
+}
+
+/// Reads points from text: XYZ, TXT or CSV, one point a line, values separated by
+/// spaces, tabs or commas; `#` lines are comments. An optional first line of column
+/// names (or CloudScrub's `# columns:` comment) says which column is what (`x y z`,
+/// `r g b` or `red green blue`, `nx ny nz`, anything else an attribute); without one,
+/// the columns are `x y z`, then `r g b` when there are six or more, the rest
+/// attributes named `column_N`. Colours in 0–1 (every value at most 1, some
+/// fractional) are scaled to 0–255; others are rounded and clamped.
+public enum XYZReader {
+  /// A text point file read: its points and its `#` comment lines (without the `#`).
+  public struct Document: Sendable {
+    public var cloud: PointCloud
+    public var comments: [String]
+  }
+
+  /// Reads the text point file at `path` through a memory map.
+  ///
+  /// - Throws: `XYZError` naming the line at fault, with the path; `FileError` when
+  ///   the file cannot be opened.
+  public static func read(path: String) throws -> Document {
+    let file = try MappedFile(path: path)
+    do {
+      return try read(bytes: file.bytes)
+    } catch {
+      throw XYZError(error, path: path)
+    }
+  }
+
+  /// Reads text points held in memory.
+  ///
+  /// - Throws: `XYZErrorReason` naming the line at fault.
+  public static func read(bytes: UnsafeRawBufferPointer) throws(XYZErrorReason) -> Document {
+    var lines = TextLines(bytes)
+    var names: [String]?
+    var comments: [String] = []
+    var columns: [[Double]] = []
+    var expected = 0
+    while let line = lines.next() {
+      let number = lines.lineNumber - 1
+      if lines.isBlank(line) { continue }
+      if lines.firstByte(line) == UInt8(ascii: "#") {
+        let text = lines.text(line)
+        if columns.isEmpty, let range = text.range(of: "# columns:") {
+          names = text[range.upperBound...].split(separator: " ").map(String.init)
+        } else if comments.count < 1000 {
+          comments.append(
+            String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " }))
+        }
+        continue
+      }
+      let tokens = lines.tokens(line, commas: true)
+      if columns.isEmpty && names == nil && tokens.contains(where: { lines.double($0) == nil }) {
+        names = tokens.map { lines.text($0) }
+        continue
+      }
+      if columns.isEmpty {
+        guard tokens.count >= 3 else { throw .tooFewColumns(line: number, got: tokens.count) }
+        expected = tokens.count
+        columns = Array(repeating: [], count: expected)
+        for k in 0..<expected { columns[k].reserveCapacity(bytes.count / (8 * expected)) }
+      }
+      guard tokens.count == expected else {
+        throw .columnCount(line: number, expected: expected, got: tokens.count)
+      }
+      for (k, token) in tokens.enumerated() {
+        guard let value = lines.double(token) else {
+          throw .badNumber(line: number, column: k, token: lines.text(token))
+        }
+        columns[k].append(value)
+      }
+    }
+    guard !columns.isEmpty else { throw .noPoints }
+    return Document(cloud: try cloud(columns, names: names), comments: comments)
+  }
+
+  static func cloud(_ columns: [[Double]], names given: [String]?) throws(XYZErrorReason)
+    -> PointCloud
+  {
+    let names = roles(count: columns.count, header: given)
+    func index(_ role: String) -> Int? { names.firstIndex(of: role) }
+    guard let x = index("x"), let y = index("y"), let z = index("z") else {
+      throw .noCoordinateColumns(header: given ?? [])
+    }
+    let count = columns[0].count
+    var cloud = PointCloud(
+      positions: (0..<count).map {
+        Point3(Float(columns[x][$0]), Float(columns[y][$0]), Float(columns[z][$0]))
+      })
+    var used = [x, y, z]
+    if let r = index("r"), let g = index("g"), let b = index("b") {
+      let channels = [columns[r], columns[g], columns[b]]
+      let unit =
+        channels.allSatisfy { $0.allSatisfy { $0 <= 1 } }
+        && channels.contains { $0.contains { $0 != $0.rounded() } }
+      func byte(_ value: Double) -> UInt8 {
+        let scaled = unit ? value * 255 : value
+        return scaled.isNaN ? 0 : UInt8(min(255, max(0, scaled.rounded())))
+      }
+      cloud.colors = (0..<count).map {
+        RGB8(byte(channels[0][$0]), byte(channels[1][$0]), byte(channels[2][$0]))
+      }
+      used += [r, g, b]
+    }
+    if let nx = index("nx"), let ny = index("ny"), let nz = index("nz") {
+      cloud.normals = (0..<count).map {
+        Point3(Float(columns[nx][$0]), Float(columns[ny][$0]), Float(columns[nz][$0]))
+      }
+      used += [nx, ny, nz]
+    }
+    for k in columns.indices where !used.contains(k) {
+      cloud.attributes.append(
+        PointAttribute(name: names[k], values: .float32(columns[k].map { Float($0) })))
+    }
+    return cloud
+  }
+
+  /// Each column's role: `x y z r g b nx ny nz` or an attribute name.
+  static func roles(count: Int, header: [String]?) -> [String] {
+    guard let header, header.count == count else {
+      let standard = count >= 6 ? ["x", "y", "z", "r", "g", "b"] : ["x", "y", "z"]
+      return (0..<count).map { $0 < standard.count ? standard[$0] : "column_\($0)" }
+    }
+    let aliases = [
+      "red": "r", "green": "g", "blue": "b", "normal_x": "nx", "normal_y": "ny",
+      "normal_z": "nz",
+    ]
+    return header.map { raw in
+      let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: "/\"' ")).lowercased()
+      return aliases[name] ?? name
+    }
+  }
+
+  /// Whether `prefix` (a file's first bytes) looks like text points: printable text
+  /// whose first line that is no comment (after an optional header line) holds at
+  /// least three numbers. `isWholeFile`: the prefix is the whole file, so its last
+  /// line is complete even without a line break.
+  public static func looksLikeText(_ prefix: [UInt8], isWholeFile: Bool) -> Bool {
+    guard !prefix.isEmpty,
+      prefix.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+    else { return false }
+    return prefix.withUnsafeBytes { bytes in
+      var lines = TextLines(bytes)
+      var sawHeader = false
+      while let line = lines.next() {
+        // The last line of a prefix may be cut: judge only complete lines.
+        guard isWholeFile || line.upperBound < bytes.count else { return false }
+        if lines.isBlank(line) || lines.firstByte(line) == UInt8(ascii: "#") { continue }
+        let tokens = lines.tokens(line, commas: true)
+        if tokens.allSatisfy({ lines.double($0) != nil }) { return tokens.count >= 3 }
+        if sawHeader { return false }
+        sawHeader = true
+      }
+      return false
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import CloudScrubCore
+import Foundation
+
+/// E57 in the registry of export formats: `E57Writer`, one scan of x y z (float) and
+/// colour at the identity pose; the provenance becomes the file's description and
+/// entries. E57 writes its sections whole, so a streamed export holds the cloud
+/// (`HeldCloudStreamWriter`). Normals and attributes are not written (E57Writer's
+/// prototype has none of them).
+public struct E57FormatWriter: CloudFormatWriter {
+  public let name = "e57"
+  public let extensions = ["e57"]
+  public let hasTextForm = false
+
+  public init() {}
+
+  /// The E57 form of the provenance.
+  static func provenance(_ provenance: ExportProvenance) -> E57Provenance {
+    let named: [(String, String?)] = [
+      ("source", provenance.source), ("frames", provenance.frames),
+      ("cleaning", provenance.cleaning),
+    ]
+    return E57Provenance(
+      software: "CloudScrub", description: provenance.lines.joined(separator: "; "),
+      entries: named.compactMap { name, value in
+        value.map { E57Provenance.Entry(name: name, value: $0) }
+      })
+  }
+
+  public func write(
+    _ cloud: PointCloud, provenance: ExportProvenance, options: CloudWriteOptions,
+    to path: String, inputs: [String], progress: ProgressHandler?
+  ) throws {
+    // The selection is checked as for every format, though E57 writes no attribute.
+    _ = try CloudFieldSelection(cloud, options.attributes)
+    try E57Writer.write(
+      cloud: cloud, provenance: Self.provenance(provenance), to: URL(fileURLWithPath: path),
+      protecting: inputs)
+    progress?(1)
+  }
+
+  public func streamWriter(
+    path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String]
+  ) throws -> any CloudStreamWriter {
+    _ = try CloudFieldSelection(fields, options.attributes)
+    return HeldCloudStreamWriter(fields: fields) { cloud, provenance, progress in
+      try self.write(
+        cloud, provenance: provenance, options: options, to: path, inputs: inputs,
+        progress: progress)
+    }
+  }
+}
