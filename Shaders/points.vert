@@ -16,6 +16,7 @@ uniform vec2 uDepthRange;     // view distance in metres mapped to the ramp's en
 uniform int uBaseIndex;       // index in the whole cloud of this buffer's first point
 uniform isamplerBuffer uFrameStarts;  // first point index of each frame
 uniform int uFrameCount;
+uniform int uFixedFrame;       // >= 0: the frame of every point of this draw
 uniform float uDimmed;        // 1 draws the points darkened (previews)
 
 out vec3 vColor;
@@ -72,7 +73,7 @@ void main() {
     else if (confidence == 2) color = vec3(0.20, 0.80, 0.30);
     else color = vec3(0.75, 0.75, 0.75);
   } else if (uColorMode == 4) {
-    int frame = frameOf(uBaseIndex + gl_VertexID);
+    int frame = uFixedFrame >= 0 ? uFixedFrame : frameOf(uBaseIndex + gl_VertexID);
     color = ramp(uFrameCount > 1 ? float(frame) / float(uFrameCount - 1) : 0.0);
   }
   vColor = mix(color, color * 0.25, uDimmed);

@@ -114,6 +114,7 @@ public final class ViewerApp {
   private func open(_ path: String) {
     session.document?.load.cancel()
     renderer.mirror.reset()
+    renderer.nodeCache.reset()
     cleaningPreview.clear()
     previews.clear()
     wholeFrame.clear()
@@ -139,7 +140,9 @@ public final class ViewerApp {
     while !window.shouldClose {
       let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
       let waiting = previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
-      let wait = moving || refinement.isRefining || session.isLoading ? 0 : waiting ? 0.02 : 0.5
+      let growing = !session.content.levelOfDetailIsComplete
+      let wait =
+        moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
       if !events.isEmpty { panelFramesLeft = 3 }
@@ -148,6 +151,7 @@ public final class ViewerApp {
       lastTime = now
 
       pending += session.takeLoadedFrames()
+      session.content.growLevelOfDetail(maxPoints: Self.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
       {
@@ -158,7 +162,12 @@ public final class ViewerApp {
       pending = []
 
       do {
-        try renderer.sync(with: session.content.store)
+        // With a level of detail, the node cache uploads what passes need instead.
+        if session.content.levelOfDetail == nil {
+          try renderer.sync(with: session.content.store)
+        } else if renderer.mirror.uploadedPoints > 0 {
+          renderer.mirror.reset()
+        }
       } catch {
         session.message = .error("\(error)")
       }
@@ -168,7 +177,8 @@ public final class ViewerApp {
       let lines = cropLines()
       let replacement = wholeFrame.update(for: session)
       let signature = SceneSignature(
-        state: session.state, points: session.content.store.count,
+        state: session.state,
+        points: session.content.levelOfDetail?.count ?? session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame)
       let panelSignature = PanelSignature(
@@ -176,8 +186,15 @@ public final class ViewerApp {
         summary: cleaningPreview.summary,
         refining: refinement.isRefining)
       let frameRanges = session.content.store.frameRanges
-      let step = refinement.step(for: signature) { budget in
-        DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
+      let step: SceneRefinement<SceneSignature>.Step
+      if let octree = session.content.levelOfDetail {
+        step = refinement.step(for: signature) { budget in
+          LODPlan(octree: octree, state: session.state, budgetPoints: budget)
+        }
+      } else {
+        step = refinement.step(for: signature) { budget in
+          DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
+        }
       }
       updateTitle()
       guard
@@ -199,6 +216,19 @@ public final class ViewerApp {
         renderer.draw(
           state: session.state, store: session.content.store, pass: pass, continuing: continuing,
           preview: preview, extraLines: lines, replacement: continuing ? nil : replacement)
+        glFinish()
+        refinement.record(points: points, seconds: glfwGetTime() - started)
+      case .drawNodes(let pass, let continuing, let points):
+        let started = glfwGetTime()
+        if let octree = session.content.levelOfDetail {
+          do {
+            try renderer.draw(
+              state: session.state, octree: octree, nodes: pass, continuing: continuing,
+              preview: preview, extraLines: lines, replacement: continuing ? nil : replacement)
+          } catch {
+            session.message = .error("\(error)")
+          }
+        }
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .idle:
@@ -226,6 +256,10 @@ public final class ViewerApp {
       }
     }
   }
+
+  /// Points the level of detail takes in a frame-loop turn (about a fifth of a second
+  /// here), so that input is answered while a large cloud is sorted into it.
+  static let levelOfDetailPointsPerTurn = 1 << 19
 
   /// What the panel says of the drawing: the budget, the points drawn, and how far the
   /// picture has refined.

@@ -11,14 +11,15 @@ struct ViewerSession {
   /// The open document; opening one starts empty content in its world's up axis.
   var document: ViewerDocument? {
     didSet {
-      content = ViewerContent(worldUp: document?.recording?.description.worldUp ?? .y)
+      content = ViewerContent(
+        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: true)
       untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
     }
   }
   /// How many leading frames of the recording were recorded before tracking started
   /// (`TrackingStart`): marked on the timeline, and the user may hide them.
   private(set) var untrackedFrames = 0
-  var content = ViewerContent()
+  var content = ViewerContent(levelOfDetail: true)
   var state: ViewerState
   var message: Message?
 

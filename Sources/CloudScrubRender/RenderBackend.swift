@@ -38,12 +38,16 @@ public struct PointUniforms: Equatable, Sendable {
   public var depthRangeMeters: ClosedRange<Float>
   public var frameCount: Int
   public var dimmed: Bool
+  /// The frame every point of the draw belongs to, for colouring by frame; nil: found
+  /// from each point's index in the frame table (a level-of-detail node's points are
+  /// not in whole-store order, so its draws are split by frame and name it).
+  public var fixedFrame: Int?
 
   public init(
     viewProjection: Matrix4, view: Matrix4, pointSizePixels: Float, colorMode: PointColorMode,
     minConfidence: ConfidenceLevel, roundPoints: Bool, upAxis: SIMD3<Float>,
     heightRangeMeters: ClosedRange<Float>, depthRangeMeters: ClosedRange<Float>, frameCount: Int,
-    dimmed: Bool = false
+    dimmed: Bool = false, fixedFrame: Int? = nil
   ) {
     self.viewProjection = viewProjection
     self.view = view
@@ -56,6 +60,7 @@ public struct PointUniforms: Equatable, Sendable {
     self.depthRangeMeters = depthRangeMeters
     self.frameCount = frameCount
     self.dimmed = dimmed
+    self.fixedFrame = fixedFrame
   }
 }
 

@@ -7,6 +7,8 @@ import Foundation
 public final class SceneRenderer {
   public let backend: any RenderBackend
   public let mirror: PointBufferMirror
+  /// The level-of-detail nodes on the GPU (`draw(state:octree:nodes:…)`).
+  public private(set) lazy var nodeCache = LODNodeCache(backend: backend)
 
   public init(backend: any RenderBackend, mirror: PointBufferMirror? = nil) {
     self.backend = backend
@@ -57,7 +59,20 @@ public final class SceneRenderer {
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
     replacement: OverlayPoints? = nil
   ) {
-    let frameRanges = store.frameRanges
+    drawScene(
+      state: state, frameCount: store.frameCount, continuing: continuing, preview: preview,
+      extraLines: extraLines, replacement: replacement
+    ) { uniforms in
+      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
+    }
+  }
+
+  /// The frame around a pass: begin or resume, the points `drawMain` draws with the
+  /// state's uniforms (or the replacement's), the preview, the overlays, the composite.
+  func drawScene(
+    state: ViewerState, frameCount: Int, continuing: Bool, preview: OverlayPoints?,
+    extraLines: [LineVertex], replacement: OverlayPoints?, drawMain: (PointUniforms) -> Void
+  ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
@@ -74,7 +89,8 @@ public final class SceneRenderer {
     }
 
     var uniforms = pointUniforms(
-      state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges)
+      state: state, view: view, viewProjection: viewProjection, frameRanges: [0])
+    uniforms.frameCount = frameCount
     uniforms.dimmed = preview != nil
     if let replacement {
       var own = uniforms
@@ -83,7 +99,7 @@ public final class SceneRenderer {
       drawPoints(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
     } else {
-      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
+      drawMain(uniforms)
     }
     if let preview {
       var kept = uniforms
@@ -109,7 +125,7 @@ public final class SceneRenderer {
 
   /// Points `range` of `store`: from the CPU store when the backend rasterizes there,
   /// else as the mirror's draw calls (clipped to what it has uploaded).
-  private func drawPoints(
+  func drawPoints(
     _ store: PointStore, mirror: PointBufferMirror, range: Range<Int>, uniforms: PointUniforms
   ) {
     if backend.drawsPointsFromStore {

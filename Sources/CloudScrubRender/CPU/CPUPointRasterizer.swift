@@ -124,6 +124,12 @@ public final class CPUPointRasterizer {
                 $0.splat($1, points: points, ConfidenceColoring(table: t))
               }
             }
+          case .frame where uniforms.fixedFrame != nil:
+            let color = CPUPointShading.frameColor(
+              uniforms.fixedFrame ?? 0, frameCount: uniforms.frameCount, dimmed: dimmed)
+            run(range, parts: parts, points, uniforms) {
+              $0.splat($1, points: points, ConstantColoring(packed: color))
+            }
           case .frame:
             let starts = store.frameRanges
             let frames = max(0, min(uniforms.frameCount, store.frameCount))
