@@ -151,7 +151,7 @@ public final class ViewerApp {
       lastTime = now
 
       pending += session.takeLoadedFrames()
-      session.content.growLevelOfDetail(maxPoints: Self.levelOfDetailPointsPerTurn)
+      session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
       {
@@ -257,20 +257,22 @@ public final class ViewerApp {
     }
   }
 
-  /// Points the level of detail takes in a frame-loop turn (about a fifth of a second
-  /// here), so that input is answered while a large cloud is sorted into it.
-  static let levelOfDetailPointsPerTurn = 1 << 19
-
   /// What the panel says of the drawing: the budget, the points drawn, and how far the
   /// picture has refined.
   private func drawingLine() -> String {
     let (drawn, total) = refinement.progress
     let budget = Self.rounded(refinement.budgetPoints)
-    guard total > 0 else { return "point budget \(budget) a pass" }
+    var sorting = ""
+    let content = session.content
+    if let octree = content.levelOfDetail, !content.levelOfDetailIsComplete {
+      sorting =
+        "; level of detail \(Self.rounded(octree.count)) of \(Self.rounded(content.store.count))"
+    }
+    guard total > 0 else { return "point budget \(budget) a pass" + sorting }
     let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))
     return
       "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
-      + "point budget \(budget) a pass"
+      + "point budget \(budget) a pass" + sorting
   }
 
   /// A count to two significant figures ("3.2 M"), steady while the measured speed

@@ -59,6 +59,7 @@ struct ScaleBenchmark {
       try? FileManager.default.removeItem(atPath: out + ".ply")
       try? FileManager.default.removeItem(atPath: out + ".png")
     }
+    try levelOfDetail(source, into: &report)
     Terminal.out(report.text)
   }
 

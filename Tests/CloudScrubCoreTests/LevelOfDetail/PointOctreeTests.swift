@@ -157,6 +157,52 @@ import Testing
     #expect(tree.nodes[tree.root].cube.sizeMeters == 0.01)
   }
 
+  @Test func viewerContentGrowsItsLevelOfDetailAFewPointsAtATime() throws {
+    let store = try Self.syntheticStore(frames: 6)
+    // Frames 0–4 as they are; frame 5 is every point again, as one large frame (a PLY
+    // cloud), which goes in over several calls.
+    var frames: [LoadedFrame] = (0..<5).map { k in
+      let range = store.pointRange(ofAppendedFrames: k...k)
+      var points = FramePoints()
+      points.positions = Array(store.positions[range])
+      points.colors = Array(store.colors[range])
+      points.confidence = Array(store.confidence[range])
+      return LoadedFrame(frameIndex: k, timestampSeconds: Double(k), info: nil, points: points)
+    }
+    var all = FramePoints()
+    all.positions = store.positions
+    all.colors = store.colors.map { RGB8($0.r, $0.g, $0.b) }
+    all.confidence = store.confidence
+    frames.append(LoadedFrame(frameIndex: 9, timestampSeconds: 9, info: nil, points: all))
+    var content = ViewerContent(levelOfDetail: true)
+    _ = content.absorb(frames)
+    #expect(!content.levelOfDetailIsComplete)
+    var calls = 0
+    while !content.levelOfDetailIsComplete {
+      content.growLevelOfDetail(maxPoints: 1_000)
+      calls += 1
+    }
+    let total = content.store.count
+    #expect(calls == (total + 999) / 1_000)
+    guard let tree = content.levelOfDetail else {
+      Issue.record("no level of detail")
+      return
+    }
+    #expect(tree.count == total && tree.frameCount == 6)
+    // Frame 5's points, in every node, are one range after the earlier frames'.
+    let lastFrame = tree.nodes.reduce(0) { $0 + $1.pointRange(ofFrames: 5...5).count }
+    #expect(lastFrame == store.count)
+    for node in tree.nodes {
+      #expect(Set(node.points.frameIndices).count == node.points.frameCount)
+    }
+    let ids = tree.nodes.flatMap { node in (0..<node.pointCount).map { Self.id(node.points, $0) } }
+    // The ids of frames 0–4 twice (there and in the large frame), frame 5's once.
+    let firstFive = store.frameRanges[5]
+    let expected = (0..<store.count).flatMap { $0 < firstFive ? [$0, $0] : [$0] }
+    #expect(ids.sorted() == expected, "points lost or doubled")
+    #expect(ViewerContent().levelOfDetail == nil)
+  }
+
   @Test func aCloudIsOneFrame() throws {
     let store = try Self.syntheticStore(frames: 3)
     var one = PointStore()
