@@ -21,14 +21,15 @@ extension ScaleBenchmark {
       decoder: TurboJPEGDecoder())
     let store = try loader.load()
     var tree = PointOctree()
-    let started = Date()
-    tree.sync(with: store)
-    let seconds = Date().timeIntervalSince(started)
-    let rate = Double(store.count) / max(seconds, 1e-9) / 1e6
+    // Wall time, and processor time (what the code costs on a machine shared with
+    // other work; the build is single-threaded).
+    let (seconds, cpu) = CPUStopwatch.best(runs: 1) { tree.sync(with: store) }
+    let rate = Double(store.count) / max(cpu, 1e-9) / 1e6
     report.row(
-      "level of detail, \(store.frameCount) frames, \(PLYBenchmark.fixed(Double(store.count) / 1e6, 1)) M points",
-      PLYBenchmark.seconds(seconds),
-      "\(PLYBenchmark.fixed(rate, 1)) M points/s on one core (PotreeConverter: 6–9 M/s), "
+      "level of detail built", PLYBenchmark.seconds(seconds),
+      "\(store.frameCount) frames, \(PLYBenchmark.fixed(Double(store.count) / 1e6, 1)) M points: "
+        + "\(PLYBenchmark.fixed(rate, 1)) M points/s of one core's time "
+        + "(\(PLYBenchmark.fixed(cpu, 2)) s; PotreeConverter: 6–9 M/s), "
         + "\(tree.nodes.count) nodes, \(PLYBenchmark.megabytes(tree.byteCount)) MB")
 
     // The first picture: one turn's points into a new tree, the plan, the first pass.
@@ -53,7 +54,7 @@ extension ScaleBenchmark {
     _ = rasterizer.resolvedImage()
     let firstSeconds = Date().timeIntervalSince(firstStarted)
     report.row(
-      "first level-of-detail picture", PLYBenchmark.seconds(firstSeconds),
+      "first LOD picture", PLYBenchmark.seconds(firstSeconds),
       "\(first.count) points sorted in, \(plan.pointCount(ofPass: 0)) drawn, 1280×800 CPU",
       target: firstSeconds <= 1, goal: "≤ 1 s")
   }

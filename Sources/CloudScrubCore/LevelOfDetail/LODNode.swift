@@ -56,8 +56,6 @@ public struct LODNode: Sendable {
   /// Points the node held when it turned inner (nil for a leaf, and for a root added
   /// above the tree, which was inner from the start).
   public internal(set) var leafPointCount: Int?
-  /// The occupied cells of an inner node's grid.
-  var cells = LODCellSet()
 
   init(cube: LODCube, level: Int) {
     self.cube = cube

@@ -46,9 +46,18 @@ public struct PointOctree: Sendable {
   public private(set) var count = 0
   /// Frames inserted (some may have no points): the next frame's position.
   public private(set) var frameCount = 0
-  /// Per node, its slot in `pending` while a frame is being inserted; -1 otherwise.
-  private var pendingSlot: [Int] = []
-  private var pending: [(node: Int, points: FramePoints)] = []
+  // The descent reads these flat copies of the nodes' shape, not `nodes`, so that the
+  // loop over points touches no array inside a node.
+  private var cubes: [LODCube] = []
+  private var innerFlags: [Bool] = []
+  /// Eight child numbers a node (−1: none).
+  private var childTable: [Int32] = []
+  /// The occupied grid cells of each node (empty for a leaf).
+  private var cellSets: [LODCellSet] = []
+  /// Per node, its slot in a frame's grouping while the frame is inserted; -1 otherwise.
+  private var pendingSlot: [Int32] = []
+  /// The node each point of the piece being inserted goes to.
+  private var targets: [Int32] = []
 
   public init(options: Options = Options()) { self.options = options }
 
@@ -103,9 +112,8 @@ public struct PointOctree: Sendable {
 
   /// Bytes the tree holds: its points (16 a point) and its tables.
   public var byteCount: Int {
-    nodes.reduce(0) {
-      $0 + $1.points.storageByteCount + $1.cells.byteCount + $1.points.frameCount * 16 + 128
-    }
+    nodes.reduce(0) { $0 + $1.points.storageByteCount + $1.points.frameCount * 16 + 128 }
+      + cellSets.reduce(0) { $0 + $1.byteCount } + childTable.count * 4 + cubes.count * 33
   }
 
   // MARK: - Inserting
@@ -120,49 +128,76 @@ public struct PointOctree: Sendable {
     guard !positions.isEmpty else { return }
     if root < 0 { makeRoot(fitting: positions) }
     let resolution = options.gridResolution
-    for i in 0..<positions.count {
-      let p = positions[i]
+    targets.removeAll(keepingCapacity: true)
+    targets.reserveCapacity(positions.count)
+    for p in positions {
       var node = root
       if p.x.isFinite && p.y.isFinite && p.z.isFinite {
         let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
-        if !nodes[root].cube.contains(point) { growRoot(toContain: point) }
+        if !cubes[root].contains(point) { growRoot(toContain: point) }
         node = root
-        while nodes[node].isInner {
-          let cube = nodes[node].cube
-          if nodes[node].cells.insert(Self.cell(of: point, in: cube, resolution: resolution)) {
+        while innerFlags[node] {
+          let cube = cubes[node]
+          if cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution)) {
             break
           }
           let octant = cube.octant(of: point)
-          var child = nodes[node].children[octant]
+          var child = Int(childTable[node * 8 + octant])
           if child < 0 {
             child = addNode(LODNode(cube: cube.child(octant), level: nodes[node].level + 1))
+            childTable[node * 8 + octant] = Int32(child)
             nodes[node].children[octant] = child
           }
           node = child
         }
       }
-      var slot = pendingSlot[node]
-      if slot < 0 {
-        slot = pending.count
-        pendingSlot[node] = slot
-        pending.append((node, FramePoints()))
-      }
-      pending[slot].points.positions.append(p)
-      pending[slot].points.colors.append(i < colors.count ? colors[i] : FramePoints.noColor)
-      pending[slot].points.confidence.append(
-        i < confidence.count ? confidence[i] : FramePoints.unknownConfidence)
+      targets.append(Int32(node))
     }
     count += positions.count
-    let touched = pending
-    pending.removeAll(keepingCapacity: true)
-    for (node, points) in touched {
+    distribute(positions: positions, colors: colors, confidence: confidence, frame: frame)
+  }
+
+  /// Appends the points of a piece to the nodes `targets` names, grouped by node in
+  /// their order (a counting sort), then turns leaves that grew too large inner.
+  private mutating func distribute(
+    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
+    confidence: UnsafeBufferPointer<UInt8>, frame: Int
+  ) {
+    var touched: [Int] = []
+    var counts: [Int] = []
+    for target in targets {
+      let node = Int(target)
+      if pendingSlot[node] < 0 {
+        pendingSlot[node] = Int32(touched.count)
+        touched.append(node)
+        counts.append(0)
+      }
+      counts[Int(pendingSlot[node])] += 1
+    }
+    var starts = [Int](repeating: 0, count: touched.count + 1)
+    for k in 0..<touched.count { starts[k + 1] = starts[k] + counts[k] }
+    var next = Array(starts.dropLast())
+    var order = [Int](repeating: 0, count: targets.count)
+    for (i, target) in targets.enumerated() {
+      let slot = Int(pendingSlot[Int(target)])
+      order[next[slot]] = i
+      next[slot] += 1
+    }
+    for (slot, node) in touched.enumerated() {
       pendingSlot[node] = -1
+      let indices = order[starts[slot]..<starts[slot + 1]]
+      var points = FramePoints()
+      points.positions = indices.map { positions[$0] }
+      points.colors = indices.map { $0 < colors.count ? colors[$0] : FramePoints.noColor }
+      points.confidence = indices.map {
+        $0 < confidence.count ? confidence[$0] : FramePoints.unknownConfidence
+      }
       if nodes[node].points.frameIndices.last == frame {
         nodes[node].points.appendToLastFrame(points)
       } else {
         nodes[node].points.append(points, frameIndex: frame)
       }
-      if !nodes[node].isInner && nodes[node].pointCount > options.leafCapacity {
+      if !innerFlags[node] && nodes[node].pointCount > options.leafCapacity {
         split(node)
       }
     }
@@ -175,17 +210,22 @@ public struct PointOctree: Sendable {
       return
     }
     nodes[node].isInner = true
+    innerFlags[node] = true
     nodes[node].leafPointCount = nodes[node].pointCount
     let resolution = options.gridResolution
     let positions = nodes[node].points.positions
     for p in positions where p.x.isFinite && p.y.isFinite && p.z.isFinite {
       let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
-      _ = nodes[node].cells.insert(Self.cell(of: point, in: cube, resolution: resolution))
+      _ = cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution))
     }
   }
 
   private mutating func addNode(_ node: LODNode) -> Int {
     nodes.append(node)
+    cubes.append(node.cube)
+    innerFlags.append(node.isInner)
+    childTable.append(contentsOf: node.children.map { Int32($0) })
+    cellSets.append(LODCellSet())
     pendingSlot.append(-1)
     return nodes.count - 1
   }
@@ -212,8 +252,8 @@ public struct PointOctree: Sendable {
 
   /// Adds roots above the current one, each twice the size, until `point` is inside.
   private mutating func growRoot(toContain point: SIMD3<Double>) {
-    while !nodes[root].cube.contains(point) {
-      let old = nodes[root].cube
+    while !cubes[root].contains(point) {
+      let old = cubes[root]
       let size = old.sizeMeters
       var minimum = old.minimum
       var octant = 0
