@@ -58,6 +58,13 @@ public struct PointOctree: Sendable {
   private var pendingSlot: [Int32] = []
   /// The node each point of the piece being inserted goes to.
   private var targets: [Int32] = []
+  /// A large frame going in share by share: every `stride`-th point from `next` on.
+  private struct Share: Sendable {
+    var frame: Int
+    var stride: Int
+    var next: Int
+  }
+  private var sharing: Share?
 
   public init(options: Options = Options()) { self.options = options }
 
@@ -69,19 +76,34 @@ public struct PointOctree: Sendable {
   }
 
   /// Inserts the points of `store` that are not in yet (the store only grows), at
-  /// most about `maxPoints` of them (a large frame goes in over several calls, so a
-  /// frame loop can grow the tree a little each turn).
+  /// most about `maxPoints` of them, so that a frame loop can grow the tree a little
+  /// each turn.
+  ///
+  /// A frame larger than what is left of `maxPoints` (a PLY cloud is one frame) goes in
+  /// over several calls as an even sample first: every k-th point (k chosen so that a
+  /// share fits), then the next residue, and so on. So the first call's points already
+  /// cover the whole cloud and the first picture shows all of it, coarsely. Within
+  /// such a frame, a node's points are then in that order rather than the store's.
   ///
   /// - Returns: whether the tree now holds every point of the store.
   @discardableResult
   public mutating func sync(with store: PointStore, maxPoints: Int = .max) -> Bool {
     var left = max(1, maxPoints)
     while left > 0 {
-      let continuing = frameCount > 0 && count < store.frameRanges[frameCount]
-      guard continuing || frameCount < store.frameCount else { return true }
-      let frame = continuing ? frameCount - 1 : frameCount
-      let end = store.frameRanges[frame + 1]
-      let range = count..<min(end, count + min(left, end - count))
+      if var share = sharing {
+        let range = store.pointRange(ofAppendedFrames: share.frame...share.frame)
+        let inserted = insertShare(of: range, share, from: store)
+        share.next += 1
+        sharing = share.next < share.stride ? share : nil
+        left -= max(1, inserted)
+        continue
+      }
+      guard frameCount < store.frameCount else { return true }
+      let range = store.pointRange(ofAppendedFrames: frameCount...frameCount)
+      if range.count > left {
+        sharing = Share(frame: frameCount, stride: (range.count + left - 1) / left, next: 0)
+        continue
+      }
       store.positions.withUnsafeBufferPointer { positions in
         store.colors.withUnsafeBufferPointer { colors in
           store.confidence.withUnsafeBufferPointer { confidence in
@@ -89,13 +111,35 @@ public struct PointOctree: Sendable {
               positions: UnsafeBufferPointer(rebasing: positions[range]),
               colors: UnsafeBufferPointer(rebasing: colors[range]),
               confidence: UnsafeBufferPointer(rebasing: confidence[range]),
-              continuingFrame: continuing)
+              continuingFrame: false)
           }
         }
       }
       left -= max(1, range.count)
     }
-    return frameCount == store.frameCount && count == store.count
+    return sharing == nil && frameCount == store.frameCount
+  }
+
+  /// Inserts every `share.stride`-th point of the frame's `range`, from its
+  /// `share.next`-th point on; the first share starts the frame. Returns the count.
+  private mutating func insertShare(of range: Range<Int>, _ share: Share, from store: PointStore)
+    -> Int
+  {
+    let indices = stride(
+      from: range.lowerBound + share.next, to: range.upperBound, by: share.stride)
+    let positions = indices.map { store.positions[$0] }
+    let colors = indices.map { store.colors[$0] }
+    let confidence = indices.map { store.confidence[$0] }
+    positions.withUnsafeBufferPointer { positions in
+      colors.withUnsafeBufferPointer { colors in
+        confidence.withUnsafeBufferPointer { confidence in
+          insert(
+            positions: positions, colors: colors, confidence: confidence,
+            continuingFrame: share.next > 0)
+        }
+      }
+    }
+    return positions.count
   }
 
   /// Inserts one frame's points as the next frame.

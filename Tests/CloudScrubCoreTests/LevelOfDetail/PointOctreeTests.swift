@@ -178,12 +178,16 @@ import Testing
     _ = content.absorb(frames)
     #expect(!content.levelOfDetailIsComplete)
     var calls = 0
-    while !content.levelOfDetailIsComplete {
+    var before = 0
+    while !content.levelOfDetailIsComplete && calls < 10_000 {
       content.growLevelOfDetail(maxPoints: 1_000)
+      let now = content.levelOfDetail?.count ?? 0
+      // At most one share past the budget.
+      #expect(now - before <= 2_000 && now > before)
+      before = now
       calls += 1
     }
     let total = content.store.count
-    #expect(calls == (total + 999) / 1_000)
     guard let tree = content.levelOfDetail else {
       Issue.record("no level of detail")
       return
@@ -201,6 +205,26 @@ import Testing
     let expected = (0..<store.count).flatMap { $0 < firstFive ? [$0, $0] : [$0] }
     #expect(ids.sorted() == expected, "points lost or doubled")
     #expect(ViewerContent().levelOfDetail == nil)
+  }
+
+  @Test func aLargeFrameGoesInAsAnEvenSampleFirst() throws {
+    // One frame of 10 000 points, 3 000 a call: every 4th point (2 500), then the next
+    // residue…; the first call's points span the whole cloud.
+    var store = PointStore()
+    store.append(
+      Self.tagged((0..<10_000).map { Point3(Float($0) / 1000, 0, 0) }, firstID: 0), frameIndex: 0)
+    var tree = PointOctree(options: .init(gridResolution: 8, leafCapacity: 400))
+    let firstDone = tree.sync(with: store, maxPoints: 3_000)
+    #expect(!firstDone)
+    let ids = tree.nodes.flatMap { node in (0..<node.pointCount).map { Self.id(node.points, $0) } }
+    // Shares 0 and 1 (the second starts while 500 of the budget is left).
+    #expect(ids.sorted() == (0..<10_000).filter { $0 % 4 < 2 })
+    #expect(tree.frameCount == 1 && tree.count == 5_000)
+    // Shares 2 and 3 finish it.
+    let secondDone = tree.sync(with: store, maxPoints: 3_000)
+    #expect(secondDone)
+    #expect(tree.count == 10_000)
+    #expect(tree.nodes.reduce(0) { $0 + $1.pointRange(ofFrames: 0...0).count } == 10_000)
   }
 
   @Test func aCloudIsOneFrame() throws {
