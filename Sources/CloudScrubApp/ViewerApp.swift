@@ -16,6 +16,9 @@ public struct ViewerOptions {
   public var exitAfterFirstFrame = false
   /// Who draws the points (`--renderer`); the panel can switch.
   public var renderer: PointRendererChoice = .auto
+  /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
+  /// off draws by frames (`DrawPlan`) from the whole store.
+  public var levelOfDetail = true
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -75,6 +78,7 @@ public final class ViewerApp {
   private var panelFramesLeft = 0
   private var lastPanelSignature: PanelSignature?
   private let exitAfterFirstFrame: Bool
+  private let levelOfDetail: Bool
   private let started = Date()
   private var title = ""
 
@@ -98,7 +102,9 @@ public final class ViewerApp {
     self.opener = opener
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
-    session = ViewerSession(width: size.width, height: size.height)
+    levelOfDetail = options.levelOfDetail
+    session = ViewerSession(
+      width: size.width, height: size.height, levelOfDetail: options.levelOfDetail)
     previews = PreviewTextures()
     guard csui_init(window.handle) else {
       throw ViewerError("Dear ImGui could not start on this window")
@@ -120,7 +126,7 @@ public final class ViewerApp {
     wholeFrame.clear()
     refinement.invalidate()
     let size = window.framebufferSize
-    session = ViewerSession(width: size.width, height: size.height)
+    session = ViewerSession(width: size.width, height: size.height, levelOfDetail: levelOfDetail)
     mapper = InputMapper()
     do {
       let document = try opener.open(path)

@@ -33,6 +33,11 @@ enum ViewCommand {
                    who draws the points: OpenGL, or the CPU point rasterizer
                    (default auto: the CPU when OpenGL is a software renderer such
                    as Mesa's llvmpipe); the View panel shows it and can switch
+      --level-of-detail on|off
+                   draw through a spatial level of detail built while the points
+                   load (nodes in view by size on screen, coarse first, GPU memory
+                   as a cache of nodes; the default); off draws every k-th frame a
+                   pass from the whole store, as before
       --exit-after-first-frame
                    print how long the first frame with points took to reach the
                    screen, then close (for benchmarks)
@@ -40,7 +45,10 @@ enum ViewCommand {
     """
 
   static let spec = ArgumentSpec(
-    valueOptions: ["--size": "size", "--merge": "merge", "--renderer": "renderer"],
+    valueOptions: [
+      "--size": "size", "--merge": "merge", "--renderer": "renderer",
+      "--level-of-detail": "level-of-detail",
+    ],
     flags: ["--help": "help", "-h": "help", "--exit-after-first-frame": "exit-after-first-frame"],
     positionals: 0...1)
 
@@ -54,6 +62,12 @@ enum ViewCommand {
       path: parsed.positionals.first ?? samplePath,
       exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
     if let text = parsed.value("renderer") { options.renderer = try RenderRequest.renderer(text) }
+    if let text = parsed.value("level-of-detail") {
+      guard text == "on" || text == "off" else {
+        throw UsageError("--level-of-detail takes on or off, not '\(text)'")
+      }
+      options.levelOfDetail = text == "on"
+    }
     if let text = parsed.value("size") {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       guard parts.count == 2, (320...8192).contains(parts[0]), (240...8192).contains(parts[1])
