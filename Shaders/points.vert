@@ -16,6 +16,7 @@ uniform vec2 uDepthRange;     // view distance in metres mapped to the ramp's en
 uniform int uBaseIndex;       // index in the whole cloud of this buffer's first point
 uniform isamplerBuffer uFrameStarts;  // first point index of each frame
 uniform int uFrameCount;
+uniform int uFixedFrame;       // >= 0: the frame of every point of this draw
 uniform float uDimmed;        // 1 draws the points darkened (previews)
 uniform samplerBuffer uFrameErrors;  // each frame's alignment error, metres; < 0 not measured
 uniform float uErrorScaleMeters;     // the error at the red end of the ramp
@@ -74,10 +75,11 @@ void main() {
     else if (confidence == 2) color = vec3(0.20, 0.80, 0.30);
     else color = vec3(0.75, 0.75, 0.75);
   } else if (uColorMode == 4) {
-    int frame = frameOf(uBaseIndex + gl_VertexID);
+    int frame = uFixedFrame >= 0 ? uFixedFrame : frameOf(uBaseIndex + gl_VertexID);
     color = ramp(uFrameCount > 1 ? float(frame) / float(uFrameCount - 1) : 0.0);
   } else if (uColorMode == 5) {
-    float error = texelFetch(uFrameErrors, frameOf(uBaseIndex + gl_VertexID)).r;
+    int frame = uFixedFrame >= 0 ? uFixedFrame : frameOf(uBaseIndex + gl_VertexID);
+    float error = texelFetch(uFrameErrors, frame).r;
     color = error < 0.0 ? vec3(0.45) : ramp(error / uErrorScaleMeters);
   }
   vColor = mix(color, color * 0.25, uDimmed);

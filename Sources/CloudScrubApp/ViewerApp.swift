@@ -16,6 +16,9 @@ public struct ViewerOptions {
   public var exitAfterFirstFrame = false
   /// Who draws the points (`--renderer`); the panel can switch.
   public var renderer: PointRendererChoice = .auto
+  /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
+  /// off draws by frames (`DrawPlan`) from the whole store.
+  public var levelOfDetail = true
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -80,6 +83,7 @@ public final class ViewerApp {
   private var panelFramesLeft = 0
   private var lastPanelSignature: PanelSignature?
   private let exitAfterFirstFrame: Bool
+  private let levelOfDetail: Bool
   private let started = Date()
   private var title = ""
 
@@ -113,7 +117,9 @@ public final class ViewerApp {
     self.alignment = alignment
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
-    session = ViewerSession(width: size.width, height: size.height)
+    levelOfDetail = options.levelOfDetail
+    session = ViewerSession(
+      width: size.width, height: size.height, levelOfDetail: options.levelOfDetail)
     previews = PreviewTextures()
     guard csui_init(window.handle) else {
       throw ViewerError("Dear ImGui could not start on this window")
@@ -129,12 +135,13 @@ public final class ViewerApp {
   private func open(_ path: String) {
     session.document?.load.cancel()
     renderer.mirror.reset()
+    renderer.nodeCache.reset()
     cleaningPreview.clear()
     previews.clear()
     wholeFrame.clear()
     refinement.invalidate()
     let size = window.framebufferSize
-    session = ViewerSession(width: size.width, height: size.height)
+    session = ViewerSession(width: size.width, height: size.height, levelOfDetail: levelOfDetail)
     mapper = InputMapper()
     do {
       let document = try opener.open(path)
@@ -154,7 +161,9 @@ public final class ViewerApp {
     while !window.shouldClose {
       let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
       let waiting = previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
-      let wait = moving || refinement.isRefining || session.isLoading ? 0 : waiting ? 0.02 : 0.5
+      let growing = !session.content.levelOfDetailIsComplete
+      let wait =
+        moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
       if !events.isEmpty { panelFramesLeft = 3 }
@@ -164,6 +173,7 @@ public final class ViewerApp {
 
       pending += session.takeLoadedFrames()
       updateAlignmentErrors()
+      session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
       {
@@ -174,7 +184,12 @@ public final class ViewerApp {
       pending = []
 
       do {
-        try renderer.sync(with: session.content.store)
+        // With a level of detail, the node cache uploads what passes need instead.
+        if session.content.levelOfDetail == nil {
+          try renderer.sync(with: session.content.store)
+        } else if renderer.mirror.uploadedPoints > 0 {
+          renderer.mirror.reset()
+        }
       } catch {
         session.message = .error("\(error)")
       }
@@ -184,7 +199,8 @@ public final class ViewerApp {
       let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
       let signature = SceneSignature(
-        state: session.state, points: session.content.store.count,
+        state: session.state,
+        points: session.content.levelOfDetail?.count ?? session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame,
         frameErrors: session.state.display.colorMode == .alignmentError
@@ -194,8 +210,15 @@ public final class ViewerApp {
         summary: cleaningPreview.summary,
         refining: refinement.isRefining)
       let frameRanges = session.content.store.frameRanges
-      let step = refinement.step(for: signature) { budget in
-        DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
+      let step: SceneRefinement<SceneSignature>.Step
+      if let octree = session.content.levelOfDetail {
+        step = refinement.step(for: signature) { budget in
+          LODPlan(octree: octree, state: session.state, budgetPoints: budget)
+        }
+      } else {
+        step = refinement.step(for: signature) { budget in
+          DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
+        }
       }
       updateTitle()
       guard
@@ -218,6 +241,20 @@ public final class ViewerApp {
           state: session.state, store: session.content.store, pass: pass, continuing: continuing,
           preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
           frameErrors: session.alignmentErrors)
+        glFinish()
+        refinement.record(points: points, seconds: glfwGetTime() - started)
+      case .drawNodes(let pass, let continuing, let points):
+        let started = glfwGetTime()
+        if let octree = session.content.levelOfDetail {
+          do {
+            try renderer.draw(
+              state: session.state, octree: octree, nodes: pass, continuing: continuing,
+              preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
+              frameErrors: session.alignmentErrors)
+          } catch {
+            session.message = .error("\(error)")
+          }
+        }
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .idle:
@@ -251,11 +288,17 @@ public final class ViewerApp {
   private func drawingLine() -> String {
     let (drawn, total) = refinement.progress
     let budget = Self.rounded(refinement.budgetPoints)
-    guard total > 0 else { return "point budget \(budget) a pass" }
+    var sorting = ""
+    let content = session.content
+    if let octree = content.levelOfDetail, !content.levelOfDetailIsComplete {
+      sorting =
+        "; level of detail \(Self.rounded(octree.count)) of \(Self.rounded(content.store.count))"
+    }
+    guard total > 0 else { return "point budget \(budget) a pass" + sorting }
     let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))
     return
       "drawn \(ViewerPanels.grouped(drawn)) of \(ViewerPanels.grouped(total)) points (\(percent)%), "
-      + "point budget \(budget) a pass"
+      + "point budget \(budget) a pass" + sorting
   }
 
   /// A count to two significant figures ("3.2 M"), steady while the measured speed

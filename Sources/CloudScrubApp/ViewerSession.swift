@@ -11,14 +11,15 @@ struct ViewerSession {
   /// The open document; opening one starts empty content in its world's up axis.
   var document: ViewerDocument? {
     didSet {
-      content = ViewerContent(worldUp: document?.recording?.description.worldUp ?? .y)
+      content = ViewerContent(
+        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail)
       untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
     }
   }
   /// How many leading frames of the recording were recorded before tracking started
   /// (`TrackingStart`): marked on the timeline, and the user may hide them.
   private(set) var untrackedFrames = 0
-  var content = ViewerContent()
+  var content: ViewerContent
   var state: ViewerState
   var message: Message?
   /// The picked point and the measurement under way.
@@ -26,9 +27,13 @@ struct ViewerSession {
   /// Each loaded frame's alignment error, as the provider last told it; nil when none is
   /// known.
   var alignmentErrors: FrameAlignmentErrors?
+  /// Whether the content keeps a spatial level of detail, which the window then draws.
+  let levelOfDetail: Bool
 
-  init(width: Int, height: Int) {
+  init(width: Int, height: Int, levelOfDetail: Bool) {
     state = ViewerState(viewportWidth: width, viewportHeight: height)
+    self.levelOfDetail = levelOfDetail
+    content = ViewerContent(levelOfDetail: levelOfDetail)
   }
 
   var isLoading: Bool { document?.load.hasFramesToCome ?? false }

@@ -45,7 +45,9 @@ enum BenchCommand {
 
       scale: export (raw, --voxel 0.005, --merge 0.005) and render (--merge 0.005) of a
       long capture, each a child process: wall time and peak resident memory, beside
-      reading the file with 'cat' and what holding every raw point takes. RECORDING
+      reading the file with 'cat' and what holding every raw point takes; then, in this
+      process, the level of detail's build rate (up to 20 M points) and the time to its
+      first picture (one frame-loop turn's points, planned, drawn on the CPU). RECORDING
       defaults to a synthetic capture of --frames N frames (default 600) made first.
 
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):

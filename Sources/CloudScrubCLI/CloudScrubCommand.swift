@@ -15,7 +15,7 @@ public enum CloudScrubCommand {
     [(name: String, summary: String, writesFiles: Bool, run: @Sendable ([String]) throws -> Void)] =
       [
         ("info", "describe a point cloud file", false, InfoCommand.run),
-        ("export", "write a point cloud to PLY", true, ExportCommand.run),
+        ("export", "write a point cloud: PLY, PCD, LAS, E57 or XYZ text", true, ExportCommand.run),
         (
           "render", "draw a cloud or recording into a PNG, with no display", true,
           RenderCommand.run

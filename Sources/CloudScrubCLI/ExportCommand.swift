@@ -15,10 +15,7 @@ enum ExportCommand {
   /// Usage and prose of `export --help`; the options are `OptionTable`'s rows.
   static let spec = CommandSpec(
     name: "export",
-    synopsis: [
-      "export PATH -o OUT.ply|.pcd|.las|.e57|.xyz|.txt|.csv [--format NAME] [--ascii]",
-      "       [--attributes LIST] [options]",
-    ],
+    synopsis: ["export PATH -o OUT [--format NAME] [--ascii] [--attributes LIST] [options]"],
     about: """
       Writes the points of PATH to OUT: a point cloud's points, or the merged cloud of a
       recording's frames in the recording's own world frame. The format follows OUT's

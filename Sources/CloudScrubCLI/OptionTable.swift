@@ -119,6 +119,12 @@ enum OptionTable {
       default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",
       "who draws the points: OpenGL, or the CPU point rasterizer",
       commands: ["render", "view"], window: "the OpenGL / CPU switch"),
+    .value(
+      "level-of-detail", "on|off", default: "on",
+      "draw through a spatial level of detail built while the points load (nodes in view by"
+        + " size on screen, coarse first, GPU memory as a cache of nodes); off draws every"
+        + " k-th frame a pass from the whole store",
+      commands: ["view"]),
     .flag(
       "exit-after-first-frame",
       "print how long the first frame with points took to reach the screen, then close (for"

@@ -38,6 +38,9 @@ enum ViewCommand {
       path: parsed.positionals.first ?? samplePath,
       exitAfterFirstFrame: parsed.has("exit-after-first-frame"))
     options.renderer = try parsed.choice("renderer", of: PointRendererChoice.self) ?? .auto
+    if let levelOfDetail = try parsed.onOff("level-of-detail") {
+      options.levelOfDetail = levelOfDetail
+    }
     if let size = try parsed.size("size", widths: 320...8192, heights: 240...8192) {
       (options.widthPixels, options.heightPixels) = size
     }

@@ -40,12 +40,17 @@ public struct PointUniforms: Equatable, Sendable {
   public var dimmed: Bool
   /// Each frame's alignment error, for the alignment-error colour mode.
   public var frameErrors: FrameErrorTable
+  /// The frame every point of the draw belongs to, for colouring by frame; nil: found
+  /// from each point's index in the frame table (a level-of-detail node's points are
+  /// not in whole-store order, so its draws are split by frame and name it).
+  public var fixedFrame: Int?
 
   public init(
     viewProjection: Matrix4, view: Matrix4, pointSizePixels: Float, colorMode: PointColorMode,
     minConfidence: ConfidenceLevel, roundPoints: Bool, upAxis: SIMD3<Float>,
     heightRangeMeters: ClosedRange<Float>, depthRangeMeters: ClosedRange<Float>, frameCount: Int,
-    dimmed: Bool = false, frameErrors: FrameErrorTable = FrameErrorTable()
+    dimmed: Bool = false, frameErrors: FrameErrorTable = FrameErrorTable(),
+    fixedFrame: Int? = nil
   ) {
     self.viewProjection = viewProjection
     self.view = view
@@ -59,6 +64,7 @@ public struct PointUniforms: Equatable, Sendable {
     self.frameCount = frameCount
     self.dimmed = dimmed
     self.frameErrors = frameErrors
+    self.fixedFrame = fixedFrame
   }
 }
 

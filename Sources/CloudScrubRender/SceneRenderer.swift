@@ -7,6 +7,8 @@ import Foundation
 public final class SceneRenderer {
   public let backend: any RenderBackend
   public let mirror: PointBufferMirror
+  /// The level-of-detail nodes on the GPU (`draw(state:octree:nodes:…)`).
+  public private(set) lazy var nodeCache = LODNodeCache(backend: backend)
 
   public init(backend: any RenderBackend, mirror: PointBufferMirror? = nil) {
     self.backend = backend
@@ -59,7 +61,21 @@ public final class SceneRenderer {
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
     replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil
   ) {
-    let frameRanges = store.frameRanges
+    drawScene(
+      state: state, frameCount: store.frameCount, continuing: continuing, preview: preview,
+      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors
+    ) { uniforms in
+      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
+    }
+  }
+
+  /// The frame around a pass: begin or resume, the points `drawMain` draws with the
+  /// state's uniforms (or the replacement's), the preview, the overlays, the composite.
+  func drawScene(
+    state: ViewerState, frameCount: Int, continuing: Bool, preview: OverlayPoints?,
+    extraLines: [LineVertex], replacement: OverlayPoints?, frameErrors: FrameAlignmentErrors?,
+    drawMain: (PointUniforms) -> Void
+  ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
@@ -76,8 +92,11 @@ public final class SceneRenderer {
     }
 
     var uniforms = pointUniforms(
-      state: state, view: view, viewProjection: viewProjection, frameRanges: frameRanges,
-      frameErrors: frameErrors)
+      state: state, view: view, viewProjection: viewProjection, frameRanges: [0])
+    uniforms.frameCount = frameCount
+    if state.display.colorMode == .alignmentError {
+      uniforms.frameErrors = FrameErrorTable(frameErrors, frameCount: frameCount)
+    }
     uniforms.dimmed = preview != nil
     // Points drawn as one frame of their own take the shown frame's error.
     let singleFrameErrors = uniforms.frameErrors.single(
@@ -90,7 +109,7 @@ public final class SceneRenderer {
       drawPoints(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
     } else {
-      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
+      drawMain(uniforms)
     }
     if let preview {
       var kept = uniforms
@@ -117,7 +136,7 @@ public final class SceneRenderer {
 
   /// Points `range` of `store`: from the CPU store when the backend rasterizes there,
   /// else as the mirror's draw calls (clipped to what it has uploaded).
-  private func drawPoints(
+  func drawPoints(
     _ store: PointStore, mirror: PointBufferMirror, range: Range<Int>, uniforms: PointUniforms
   ) {
     if backend.drawsPointsFromStore {

@@ -57,18 +57,18 @@ import Testing
 
   @Test func theViewerMergesOnlyWhatWouldNotFit() {
     let gb = 1 << 30
-    // 240 frames of 256 × 192: 11.8 M points, 377 MB: every point.
+    // 240 frames of 256 × 192: 11.8 M points, 566 MB: every point.
     let desk = ViewerMemoryPlan(
       choice: .automatic, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(desk.mergeMeters == nil)
     #expect(desk.note == nil)
-    #expect(desk.rawBytes == 240 * 256 * 192 * 32)
-    // 36 000 frames: 56 GB; merged at 5 mm, and said.
+    #expect(desk.rawBytes == 240 * 256 * 192 * 48)
+    // 36 000 frames: 85 GB; merged at 5 mm, and said.
     let long = ViewerMemoryPlan(
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(long.mergeMeters == 0.005)
-    #expect(long.note?.contains("56.6 GB") == true)
-    #expect(long.pointLimit == 2 * gb / 32)
+    #expect(long.note?.contains("84.9 GB") == true)
+    #expect(long.pointLimit == 2 * gb / 48)
     // Sizes no recording has (a hostile header) cannot overflow the estimate.
     let huge = ViewerMemoryPlan(
       choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)
@@ -91,7 +91,7 @@ import Testing
     let stop = try #require(counts.firstIndex { $0 > 2_000 }) - 1
     #expect(stop > 1 && stop < 29)
     let memory = ViewerMemoryPlan(
-      choice: .off, frames: 30, depthWidth: 32, depthHeight: 24, budgetBytes: 2_000 * 32)
+      choice: .off, frames: 30, depthWidth: 32, depthHeight: 24, budgetBytes: 2_000 * 48)
     let load = StreamingLoad(recording: RecordingLoader(source: source), memory: memory)
     #expect(load.waitUntilStopped(timeout: 60))
     guard case .failed(let message) = load.status else {

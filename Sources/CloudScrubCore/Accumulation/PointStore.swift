@@ -43,6 +43,16 @@ public struct PointStore: Equatable, Sendable {
     frameIndices.append(frameIndex)
   }
 
+  /// Appends points to the last appended frame (a frame that arrives in pieces, as a
+  /// level-of-detail node receives a large frame).
+  public mutating func appendToLastFrame(_ points: FramePoints) {
+    assert(!frameIndices.isEmpty, "a frame to add to")
+    positions.append(contentsOf: points.positions)
+    colors.append(contentsOf: points.colors)
+    confidence.append(contentsOf: points.confidence)
+    frameRanges[frameRanges.count - 1] = positions.count
+  }
+
   /// The range of points of the appended frames `first…last` (positions in
   /// `frameIndices`, not recording indices).
   public func pointRange(ofAppendedFrames frames: ClosedRange<Int>) -> Range<Int> {

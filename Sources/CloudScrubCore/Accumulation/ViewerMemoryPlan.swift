@@ -4,8 +4,10 @@ import Foundation
 /// else an ingest-time merge, and a limit past which loading stops with a message
 /// instead of running the machine out of memory.
 ///
-/// A point the viewer shows is held twice, in the CPU store (the source of truth) and
-/// in the GPU's buffers (with a software renderer, also in main memory): 32 bytes.
+/// A point the viewer shows is held three times, 16 bytes each: in the CPU store (the
+/// source of truth), in its level of detail (`PointOctree`, whose nodes keep their own
+/// points), and in the GPU's node cache (with a software renderer, also in main
+/// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes.
 public struct ViewerMemoryPlan: Equatable, Sendable {
   /// What the user asked for.
   public enum Choice: Equatable, Sendable {
@@ -15,7 +17,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     case voxel(meters: Float)
   }
 
-  public static let bytesPerShownPoint = 2 * PointStore.bytesPerPoint
+  public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint
   /// The voxel size an automatic merge uses: finer than the depth noise of a phone's
   /// LiDAR at arm's length, so nothing visible is lost.
   public static let automaticVoxelMeters: Float = 0.005

@@ -10,9 +10,35 @@ public struct ViewerContent: Sendable {
   public private(set) var frameInfos: [FrameInfo?] = []
   /// The world's up axis, told to the state with the first frames.
   public var worldUp: WorldUp
+  /// The spatial level of detail over `store`, when the content keeps one (the window
+  /// does; `render` does not). It follows the store through `growLevelOfDetail`.
+  public private(set) var levelOfDetail: PointOctree?
 
-  /// Content to be filled from a recording whose world has `worldUp` up.
-  public init(worldUp: WorldUp = .y) { self.worldUp = worldUp }
+  /// Content to be filled from a recording whose world has `worldUp` up; with
+  /// `levelOfDetail`, a `PointOctree` grows beside the store.
+  public init(worldUp: WorldUp = .y, levelOfDetail: Bool = false) {
+    self.worldUp = worldUp
+    if levelOfDetail { self.levelOfDetail = PointOctree() }
+  }
+
+  /// Points the window's frame loop sorts into the level of detail a turn (about a
+  /// fifth of a second on one core here), so that input is answered while a large
+  /// cloud goes in.
+  public static let levelOfDetailPointsPerTurn = 1 << 19
+
+  /// Whether the level of detail (if any) holds every point of the store.
+  public var levelOfDetailIsComplete: Bool {
+    levelOfDetail.map { $0.count == store.count && $0.frameCount == store.frameCount } ?? true
+  }
+
+  /// Inserts up to about `maxPoints` of the store's points that the level of detail
+  /// lacks, so that a frame-loop turn stays short however large a frame is.
+  public mutating func growLevelOfDetail(maxPoints: Int) {
+    guard var tree = levelOfDetail, !levelOfDetailIsComplete else { return }
+    levelOfDetail = nil  // one owner while it grows, so its arrays are not copied
+    tree.sync(with: store, maxPoints: maxPoints)
+    levelOfDetail = tree
+  }
 
   public var frameCount: Int { frameIndices.count }
 

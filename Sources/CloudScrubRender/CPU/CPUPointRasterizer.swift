@@ -124,6 +124,19 @@ public final class CPUPointRasterizer {
                 $0.splat($1, points: points, ConfidenceColoring(table: t))
               }
             }
+          case .frame where uniforms.fixedFrame != nil,
+            .alignmentError where uniforms.fixedFrame != nil:
+            // A level-of-detail draw of one frame's points: one colour.
+            let frame = uniforms.fixedFrame ?? 0
+            let color =
+              uniforms.colorMode == .alignmentError
+              ? CPUPointShading.errorColor(
+                uniforms.frameErrors.errorMeters(ofFrame: frame),
+                scaleMeters: uniforms.frameErrors.scaleMeters, dimmed: dimmed)
+              : CPUPointShading.frameColor(frame, frameCount: uniforms.frameCount, dimmed: dimmed)
+            run(range, parts: parts, points, uniforms) {
+              $0.splat($1, points: points, ConstantColoring(packed: color))
+            }
           case .frame, .alignmentError:
             let starts = store.frameRanges
             let frames = max(0, min(uniforms.frameCount, store.frameCount))

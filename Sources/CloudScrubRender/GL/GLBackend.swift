@@ -221,7 +221,9 @@ public final class GLBackend: RenderBackend {
       "uHeightRange", SIMD2(u.heightRangeMeters.lowerBound, u.heightRangeMeters.upperBound))
     points.set("uDepthRange", SIMD2(u.depthRangeMeters.lowerBound, u.depthRangeMeters.upperBound))
     points.set("uBaseIndex", baseIndex)
-    points.set("uFrameCount", min(u.frameCount, frameTable.count))
+    let frames = u.fixedFrame == nil ? min(u.frameCount, frameTable.count) : u.frameCount
+    points.set("uFrameCount", frames)
+    points.set("uFixedFrame", u.fixedFrame ?? -1)
     points.set("uDimmed", Float(u.dimmed ? 1 : 0))
     if u.colorMode == .alignmentError {
       // Written first: writing binds the buffer texture on the active unit.

@@ -1,0 +1,333 @@
+/// A spatial level of detail that grows while points arrive, frame by frame, with no
+/// conversion step (SimLOD-style incremental building).
+///
+/// Every point lives in exactly one node. A leaf keeps every point that reaches it
+/// until it holds more than `Options.leafCapacity`; then it turns inner: the cells of
+/// a grid over its cube (`Options.gridResolution` a side) that its points occupy are
+/// marked, and from then on a point reaching it stays only if its cell is still free
+/// (the first point of each cell), else it goes on to the child of its octant. So the
+/// nodes near the root hold a coarse, evenly spread subsample, their children the
+/// rest, and no node ever gives up a point: node stores only grow, and a point once
+/// uploaded to a GPU never has to move.
+///
+/// Within each node the points keep their frames' order, with a node-local frame
+/// table (`LODNode.points.frameRanges`, `frameIndices` = positions in the whole
+/// store's frame list), so "up to the playhead", "this frame only" and "the last N
+/// frames" are one contiguous range of each node (`LODNode.pointRange(ofFrames:)`).
+///
+/// The root is fitted to the first frame; a point outside it grows the tree upward
+/// (the root becomes an octant of a cube twice its size) until it fits. Points with a
+/// non-finite coordinate stay in the root of their time (drawing clips them anyway).
+public struct PointOctree: Sendable {
+  /// How nodes are shaped.
+  public struct Options: Equatable, Sendable {
+    /// Cells a side of an inner node's grid.
+    public var gridResolution: Int
+    /// Points a leaf holds before it turns inner.
+    public var leafCapacity: Int
+    /// Grid cells are never smaller than this: a node that small stays a leaf, so
+    /// repeated points cannot split it forever.
+    public var minimumCellMeters: Double
+
+    public init(
+      gridResolution: Int = 64, leafCapacity: Int = 32_768, minimumCellMeters: Double = 1e-4
+    ) {
+      self.gridResolution = max(1, min(gridResolution, 1024))
+      self.leafCapacity = max(1, leafCapacity)
+      self.minimumCellMeters = minimumCellMeters
+    }
+  }
+
+  public let options: Options
+  public private(set) var nodes: [LODNode] = []
+  /// The root's node number (it changes when the tree grows upward); -1 while empty.
+  public private(set) var root = -1
+  /// Points inserted.
+  public private(set) var count = 0
+  /// Frames inserted (some may have no points): the next frame's position.
+  public private(set) var frameCount = 0
+  // The descent reads these flat copies of the nodes' shape, not `nodes`, so that the
+  // loop over points touches no array inside a node.
+  private var cubes: [LODCube] = []
+  private var innerFlags: [Bool] = []
+  /// Eight child numbers a node (−1: none).
+  private var childTable: [Int32] = []
+  /// The occupied grid cells of each node (empty for a leaf).
+  private var cellSets: [LODCellSet] = []
+  /// Per node, its slot in a frame's grouping while the frame is inserted; -1 otherwise.
+  private var pendingSlot: [Int32] = []
+  /// The node each point of the piece being inserted goes to.
+  private var targets: [Int32] = []
+  /// A large frame going in share by share: every `stride`-th point from `next` on.
+  private struct Share: Sendable {
+    var frame: Int
+    var stride: Int
+    var next: Int
+  }
+  private var sharing: Share?
+
+  public init(options: Options = Options()) { self.options = options }
+
+  /// The level of detail of a whole store (a recording loaded, or a PLY cloud as one
+  /// frame).
+  public init(store: PointStore, options: Options = Options()) {
+    self.init(options: options)
+    sync(with: store)
+  }
+
+  /// Inserts the points of `store` that are not in yet (the store only grows), at
+  /// most about `maxPoints` of them, so that a frame loop can grow the tree a little
+  /// each turn.
+  ///
+  /// A frame larger than what is left of `maxPoints` (a PLY cloud is one frame) goes in
+  /// over several calls as an even sample first: every k-th point (k chosen so that a
+  /// share fits), then the next residue, and so on. So the first call's points already
+  /// cover the whole cloud and the first picture shows all of it, coarsely. Within
+  /// such a frame, a node's points are then in that order rather than the store's.
+  ///
+  /// - Returns: whether the tree now holds every point of the store.
+  @discardableResult
+  public mutating func sync(with store: PointStore, maxPoints: Int = .max) -> Bool {
+    var left = max(1, maxPoints)
+    while left > 0 {
+      if var share = sharing {
+        let range = store.pointRange(ofAppendedFrames: share.frame...share.frame)
+        let inserted = insertShare(of: range, share, from: store)
+        share.next += 1
+        sharing = share.next < share.stride ? share : nil
+        left -= max(1, inserted)
+        continue
+      }
+      guard frameCount < store.frameCount else { return true }
+      let range = store.pointRange(ofAppendedFrames: frameCount...frameCount)
+      if range.count > left {
+        sharing = Share(frame: frameCount, stride: (range.count + left - 1) / left, next: 0)
+        continue
+      }
+      store.positions.withUnsafeBufferPointer { positions in
+        store.colors.withUnsafeBufferPointer { colors in
+          store.confidence.withUnsafeBufferPointer { confidence in
+            insert(
+              positions: UnsafeBufferPointer(rebasing: positions[range]),
+              colors: UnsafeBufferPointer(rebasing: colors[range]),
+              confidence: UnsafeBufferPointer(rebasing: confidence[range]),
+              continuingFrame: false)
+          }
+        }
+      }
+      left -= max(1, range.count)
+    }
+    return sharing == nil && frameCount == store.frameCount
+  }
+
+  /// Inserts every `share.stride`-th point of the frame's `range`, from its
+  /// `share.next`-th point on; the first share starts the frame. Returns the count.
+  private mutating func insertShare(of range: Range<Int>, _ share: Share, from store: PointStore)
+    -> Int
+  {
+    let indices = stride(
+      from: range.lowerBound + share.next, to: range.upperBound, by: share.stride)
+    let positions = indices.map { store.positions[$0] }
+    let colors = indices.map { store.colors[$0] }
+    let confidence = indices.map { store.confidence[$0] }
+    positions.withUnsafeBufferPointer { positions in
+      colors.withUnsafeBufferPointer { colors in
+        confidence.withUnsafeBufferPointer { confidence in
+          insert(
+            positions: positions, colors: colors, confidence: confidence,
+            continuingFrame: share.next > 0)
+        }
+      }
+    }
+    return positions.count
+  }
+
+  /// Inserts one frame's points as the next frame.
+  public mutating func append(_ frame: FramePoints) {
+    frame.positions.withUnsafeBufferPointer { positions in
+      frame.colors.withUnsafeBufferPointer { colors in
+        frame.confidence.withUnsafeBufferPointer { confidence in
+          insert(
+            positions: positions, colors: colors, confidence: confidence, continuingFrame: false)
+        }
+      }
+    }
+  }
+
+  /// Bytes the tree holds: its points (16 a point) and its tables.
+  public var byteCount: Int {
+    nodes.reduce(0) { $0 + $1.points.storageByteCount + $1.points.frameCount * 16 + 128 }
+      + cellSets.reduce(0) { $0 + $1.byteCount } + childTable.count * 4 + cubes.count * 33
+  }
+
+  // MARK: - Inserting
+
+  /// Inserts points as the next frame, or as more of the last frame.
+  private mutating func insert(
+    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
+    confidence: UnsafeBufferPointer<UInt8>, continuingFrame: Bool
+  ) {
+    if !continuingFrame { frameCount += 1 }
+    let frame = frameCount - 1
+    guard !positions.isEmpty else { return }
+    if root < 0 { makeRoot(fitting: positions) }
+    let resolution = options.gridResolution
+    targets.removeAll(keepingCapacity: true)
+    targets.reserveCapacity(positions.count)
+    for p in positions {
+      var node = root
+      if p.x.isFinite && p.y.isFinite && p.z.isFinite {
+        let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
+        if !cubes[root].contains(point) { growRoot(toContain: point) }
+        node = root
+        while innerFlags[node] {
+          let cube = cubes[node]
+          if cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution)) {
+            break
+          }
+          let octant = cube.octant(of: point)
+          var child = Int(childTable[node * 8 + octant])
+          if child < 0 {
+            child = addNode(LODNode(cube: cube.child(octant), level: nodes[node].level + 1))
+            childTable[node * 8 + octant] = Int32(child)
+            nodes[node].children[octant] = child
+          }
+          node = child
+        }
+      }
+      targets.append(Int32(node))
+    }
+    count += positions.count
+    distribute(positions: positions, colors: colors, confidence: confidence, frame: frame)
+  }
+
+  /// Appends the points of a piece to the nodes `targets` names, grouped by node in
+  /// their order (a counting sort), then turns leaves that grew too large inner.
+  private mutating func distribute(
+    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
+    confidence: UnsafeBufferPointer<UInt8>, frame: Int
+  ) {
+    var touched: [Int] = []
+    var counts: [Int] = []
+    for target in targets {
+      let node = Int(target)
+      if pendingSlot[node] < 0 {
+        pendingSlot[node] = Int32(touched.count)
+        touched.append(node)
+        counts.append(0)
+      }
+      counts[Int(pendingSlot[node])] += 1
+    }
+    var starts = [Int](repeating: 0, count: touched.count + 1)
+    for k in 0..<touched.count { starts[k + 1] = starts[k] + counts[k] }
+    var next = Array(starts.dropLast())
+    var order = [Int](repeating: 0, count: targets.count)
+    for (i, target) in targets.enumerated() {
+      let slot = Int(pendingSlot[Int(target)])
+      order[next[slot]] = i
+      next[slot] += 1
+    }
+    for (slot, node) in touched.enumerated() {
+      pendingSlot[node] = -1
+      let indices = order[starts[slot]..<starts[slot + 1]]
+      var points = FramePoints()
+      points.positions = indices.map { positions[$0] }
+      points.colors = indices.map { $0 < colors.count ? colors[$0] : FramePoints.noColor }
+      points.confidence = indices.map {
+        $0 < confidence.count ? confidence[$0] : FramePoints.unknownConfidence
+      }
+      if nodes[node].points.frameIndices.last == frame {
+        nodes[node].points.appendToLastFrame(points)
+      } else {
+        nodes[node].points.append(points, frameIndex: frame)
+      }
+      if !innerFlags[node] && nodes[node].pointCount > options.leafCapacity {
+        split(node)
+      }
+    }
+  }
+
+  /// Turns a full leaf inner: the cells its points occupy are taken.
+  private mutating func split(_ node: Int) {
+    let cube = nodes[node].cube
+    guard cube.sizeMeters / Double(options.gridResolution) >= options.minimumCellMeters else {
+      return
+    }
+    nodes[node].isInner = true
+    innerFlags[node] = true
+    nodes[node].leafPointCount = nodes[node].pointCount
+    let resolution = options.gridResolution
+    let positions = nodes[node].points.positions
+    for p in positions where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+      let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
+      _ = cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution))
+    }
+  }
+
+  private mutating func addNode(_ node: LODNode) -> Int {
+    nodes.append(node)
+    cubes.append(node.cube)
+    innerFlags.append(node.isInner)
+    childTable.append(contentsOf: node.children.map { Int32($0) })
+    cellSets.append(LODCellSet())
+    pendingSlot.append(-1)
+    return nodes.count - 1
+  }
+
+  /// A root cube around the first frame's finite points, a little larger so that
+  /// its maximum side (open) holds the largest point.
+  private mutating func makeRoot(fitting positions: UnsafeBufferPointer<Point3>) {
+    var low = SIMD3<Double>(repeating: .infinity)
+    var high = SIMD3<Double>(repeating: -.infinity)
+    for p in positions where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+      let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
+      low = pointwiseMin(low, point)
+      high = pointwiseMax(high, point)
+    }
+    if low.x > high.x {
+      low = .zero
+      high = .zero
+    }
+    let extent = max(high.x - low.x, high.y - low.y, high.z - low.z)
+    let size = max(extent * 1.01, 0.01)
+    let margin = (size - extent) / 2
+    root = addNode(LODNode(cube: LODCube(minimum: low - margin, sizeMeters: size), level: 0))
+  }
+
+  /// Adds roots above the current one, each twice the size, until `point` is inside.
+  private mutating func growRoot(toContain point: SIMD3<Double>) {
+    while !cubes[root].contains(point) {
+      let old = cubes[root]
+      let size = old.sizeMeters
+      var minimum = old.minimum
+      var octant = 0
+      if point.x < old.minimum.x {
+        minimum.x -= size
+        octant |= 1
+      }
+      if point.y < old.minimum.y {
+        minimum.y -= size
+        octant |= 2
+      }
+      if point.z < old.minimum.z {
+        minimum.z -= size
+        octant |= 4
+      }
+      var grown = LODNode(
+        cube: LODCube(minimum: minimum, sizeMeters: size * 2), level: nodes[root].level - 1)
+      grown.isInner = true
+      grown.children[octant] = root
+      root = addNode(grown)
+    }
+  }
+
+  /// The grid cell of `point` in `cube`: x + resolution × (y + resolution × z).
+  static func cell(of point: SIMD3<Double>, in cube: LODCube, resolution: Int) -> UInt32 {
+    let scaled = (point - cube.minimum) * (Double(resolution) / cube.sizeMeters)
+    let top = Double(resolution - 1)
+    let x = Int(min(max(scaled.x, 0), top))
+    let y = Int(min(max(scaled.y, 0), top))
+    let z = Int(min(max(scaled.z, 0), top))
+    return UInt32(x + resolution * (y + resolution * z))
+  }
+}

@@ -1,0 +1,55 @@
+import CloudScrubCore
+
+extension SceneRenderer {
+  /// Draws one pass of an `LODPlan`: its node ranges (from the CPU nodes when the
+  /// backend rasterizes there, else from the node cache, which uploads the nodes the
+  /// pass needs that the GPU lacks), the preview and the overlays, then composites.
+  ///
+  /// Colouring by frame splits each node range at the node's frame starts and names
+  /// the frame in the uniforms (`PointUniforms.fixedFrame`), since a node's points are
+  /// not in whole-store order.
+  ///
+  /// - Parameters:
+  ///   - octree: the level of detail `pass` was planned on.
+  ///   - continuing, preview, extraLines, replacement, frameErrors: as for
+  ///     `draw(state:store:pass:…)`.
+  /// - Throws: `RenderError` when the GPU cannot hold a node; what was drawn stays.
+  public func draw(
+    state: ViewerState, octree: PointOctree, nodes pass: [LODDrawItem], continuing: Bool,
+    preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
+    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil
+  ) throws {
+    let fromStore = backend.drawsPointsFromStore
+    var failure: (any Error)?
+    if fromStore {
+      if !nodeCache.residentNodes.isEmpty { nodeCache.reset() }
+    } else {
+      do { try nodeCache.prepare(pass, of: octree) } catch { failure = error }
+    }
+    // The whole store's frame count: a node's frame table names whole-store positions.
+    drawScene(
+      state: state, frameCount: octree.frameCount, continuing: continuing, preview: preview,
+      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors
+    ) { uniforms in
+      let byFrame = uniforms.colorMode == .frame || uniforms.colorMode == .alignmentError
+      for item in pass {
+        let node = octree.nodes[item.node]
+        let pieces: [(points: Range<Int>, frame: Int?)] =
+          byFrame ? node.framePieces(of: item.range) : [(item.range, nil)]
+        for (range, frame) in pieces where !range.isEmpty {
+          var own = uniforms
+          own.fixedFrame = frame
+          if fromStore {
+            backend.drawPoints(from: node.points, range: range, uniforms: own)
+          } else {
+            for call in nodeCache.drawCalls(node: item.node, range: range) {
+              backend.drawPoints(
+                chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: own)
+            }
+          }
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+}
