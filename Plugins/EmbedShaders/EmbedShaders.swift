@@ -8,8 +8,10 @@ struct EmbedShaders: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     let folder = context.package.directoryURL.appending(path: "Shaders")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    let shaders = names.filter { $0.hasSuffix(".vert") || $0.hasSuffix(".frag") || $0.hasSuffix(".glsl") }
-      .sorted().map { folder.appending(path: $0) }
+    let shaders = names.filter {
+      $0.hasSuffix(".vert") || $0.hasSuffix(".frag") || $0.hasSuffix(".glsl")
+    }
+    .sorted().map { folder.appending(path: $0) }
     let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShaders.swift")
     return [
       .buildCommand(

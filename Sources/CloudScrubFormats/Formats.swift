@@ -1,5 +1,5 @@
-import CTurboJPEG
 import COpenEXR
+import CTurboJPEG
 import CloudScrubCore
 
 /// The version of the C libraries this build links, for `info` and bug reports.

@@ -31,7 +31,9 @@ public struct GPUPoint: Equatable, Sendable {
 extension PointStore {
   /// Interleaves points `range` of the store into `destination`, which holds at least
   /// `range.count` points.
-  public func interleave(_ range: Range<Int>, into destination: UnsafeMutableBufferPointer<GPUPoint>) {
+  public func interleave(
+    _ range: Range<Int>, into destination: UnsafeMutableBufferPointer<GPUPoint>
+  ) {
     precondition(range.count <= destination.count && range.upperBound <= count)
     positions.withUnsafeBufferPointer { positions in
       colors.withUnsafeBufferPointer { colors in

@@ -71,9 +71,12 @@ public enum OverlayGeometry {
   /// World axes at the origin: x red, y green, z blue.
   public static func axes(lengthMeters: Float) -> [LineVertex] {
     [
-      LineVertex(.zero, (230, 60, 60, 255)), LineVertex(SIMD3(lengthMeters, 0, 0), (230, 60, 60, 255)),
-      LineVertex(.zero, (60, 200, 60, 255)), LineVertex(SIMD3(0, lengthMeters, 0), (60, 200, 60, 255)),
-      LineVertex(.zero, (70, 110, 240, 255)), LineVertex(SIMD3(0, 0, lengthMeters), (70, 110, 240, 255)),
+      LineVertex(.zero, (230, 60, 60, 255)),
+      LineVertex(SIMD3(lengthMeters, 0, 0), (230, 60, 60, 255)),
+      LineVertex(.zero, (60, 200, 60, 255)),
+      LineVertex(SIMD3(0, lengthMeters, 0), (60, 200, 60, 255)),
+      LineVertex(.zero, (70, 110, 240, 255)),
+      LineVertex(SIMD3(0, 0, lengthMeters), (70, 110, 240, 255)),
     ]
   }
 
@@ -99,7 +102,8 @@ public enum OverlayGeometry {
     worldFromOpenCVCamera: Transform3D, intrinsics k: CameraIntrinsics, depthMeters: Double
   ) -> [LineVertex] {
     func world(_ u: Double, _ v: Double) -> SIMD3<Float> {
-      let camera = SIMD3((u - k.cx) / k.fx * depthMeters, (v - k.cy) / k.fy * depthMeters, depthMeters)
+      let camera = SIMD3(
+        (u - k.cx) / k.fx * depthMeters, (v - k.cy) / k.fy * depthMeters, depthMeters)
       let p = worldFromOpenCVCamera.apply(to: camera)
       return SIMD3(Float(p.x), Float(p.y), Float(p.z))
     }

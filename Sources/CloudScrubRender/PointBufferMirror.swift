@@ -42,7 +42,8 @@ public final class PointBufferMirror {
   ///   - firstChunkCapacity: points in the first chunk; each next chunk doubles, up to
   ///     `largestChunkCapacity`.
   public init(
-    backend: any RenderBackend, firstChunkCapacity: Int = 1 << 18, largestChunkCapacity: Int = 1 << 23,
+    backend: any RenderBackend, firstChunkCapacity: Int = 1 << 18,
+    largestChunkCapacity: Int = 1 << 23,
     uploadsFrameTable: Bool = true
   ) {
     precondition(firstChunkCapacity > 0 && largestChunkCapacity >= firstChunkCapacity)
@@ -59,18 +60,23 @@ public final class PointBufferMirror {
   /// - Throws: what the backend throws when it cannot create a chunk; the watermark
   ///   then stays where it was.
   public func sync(with store: PointStore) throws {
-    precondition(store.count >= uploadedPoints, "the store only grows; call reset() for a new cloud")
+    precondition(
+      store.count >= uploadedPoints, "the store only grows; call reset() for a new cloud")
     while uploadedPoints < store.count {
       if uploadedPoints == capacity {
-        let size = chunks.last.map { min($0.capacity * 2, largestChunkCapacity) } ?? firstChunkCapacity
+        let size =
+          chunks.last.map { min($0.capacity * 2, largestChunkCapacity) } ?? firstChunkCapacity
         let id = try backend.makePointChunk(capacityPoints: size)
         chunks.append(Chunk(id: id, firstPoint: capacity, capacity: size))
       }
       guard let chunk = chunks.last else { return }
-      let end = min(store.count, chunk.firstPoint + chunk.capacity, uploadedPoints + Self.stagingPoints)
+      let end = min(
+        store.count, chunk.firstPoint + chunk.capacity, uploadedPoints + Self.stagingPoints)
       let range = uploadedPoints..<end
       if staging.count < Self.stagingPoints {
-        staging = Array(repeating: GPUPoint(x: 0, y: 0, z: 0, r: 0, g: 0, b: 0, confidence: 0), count: Self.stagingPoints)
+        staging = Array(
+          repeating: GPUPoint(x: 0, y: 0, z: 0, r: 0, g: 0, b: 0, confidence: 0),
+          count: Self.stagingPoints)
       }
       staging.withUnsafeMutableBufferPointer { buffer in
         store.interleave(range, into: buffer)

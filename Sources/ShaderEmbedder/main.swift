@@ -45,6 +45,7 @@ do {
     try Data(output.utf8).write(to: url, options: .atomic)
   }
 } catch {
-  FileHandle.standardError.write(Data("ShaderEmbedder: cannot write \(outputPath): \(error)\n".utf8))
+  FileHandle.standardError.write(
+    Data("ShaderEmbedder: cannot write \(outputPath): \(error)\n".utf8))
   exit(1)
 }

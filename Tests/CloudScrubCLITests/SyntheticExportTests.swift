@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The whole path a user takes: `synth` writes a recording of the analytic scene,
 /// `export` merges it into a PLY, and every exported point lies on the scene.
@@ -71,7 +71,8 @@ import TestSupport
     #expect(try CommandRunner.run(["synth", recording, "--frames", "6"]).status == 0)
     let all = folder.appendingPathComponent("all.ply").path
     let some = folder.appendingPathComponent("some.ply").path
-    #expect(try CommandRunner.run(["export", recording, "-o", all, "--attributes", "all"]).status == 0)
+    #expect(
+      try CommandRunner.run(["export", recording, "-o", all, "--attributes", "all"]).status == 0)
     let result = try CommandRunner.run([
       "export", recording, "-o", some, "--frames", "1-5", "--every", "2", "--min-confidence",
       "high", "--depth-range", "1-3", "--stride", "2", "--attributes", "all",

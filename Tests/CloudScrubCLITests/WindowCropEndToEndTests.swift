@@ -11,7 +11,8 @@ import Testing
     if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
 struct WindowCropEndToEndTests {
   @Test func dragACropHandleThenUndo() throws {
-    try ViewerProcess.withSmallRecording { viewer, display, folder in
+    try ViewerProcess.withSmallRecording(options: ["--level-of-detail", "off"]) {
+      viewer, display, folder in
       try Self.drive(viewer, on: display, export: folder.appendingPathComponent("small-export.ply"))
     }
   }

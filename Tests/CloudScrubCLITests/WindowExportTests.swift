@@ -1,8 +1,8 @@
 import CloudScrubApp
 import CloudScrubCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCLI
 
@@ -30,7 +30,8 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
-    #expect(try CommandRunner.run(["synth", recording, "--frames", "6", "--noise", "0.002"]).status == 0)
+    #expect(
+      try CommandRunner.run(["synth", recording, "--frames", "6", "--noise", "0.002"]).status == 0)
     let fromCommandLine = folder.appendingPathComponent("cli.ply").path
     let result = try CommandRunner.run([
       "export", recording, "-o", fromCommandLine, "--frames", "1-4", "--min-confidence", "medium",
@@ -55,7 +56,8 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
-    #expect(try CommandRunner.run(["synth", recording, "--frames", "4", "--noise", "0.002"]).status == 0)
+    #expect(
+      try CommandRunner.run(["synth", recording, "--frames", "4", "--noise", "0.002"]).status == 0)
     let fromCommandLine = folder.appendingPathComponent("cli.ply").path
     let result = try CommandRunner.run([
       "export", recording, "-o", fromCommandLine, "--frames", "0-3", "--crop", "-3,0.05,-3,3,3,3",
@@ -69,7 +71,8 @@ import TestSupport
       statistical: StatisticalOutlierOptions(neighbours: 10, stdRatio: 2), normalNeighbours: 20)
     _ = try CommandLineDocumentOpener().export(
       WindowExportRequest(
-        document: document, content: content, visibleFrames: 0...3, minConfidence: .low, cleaning: cleaning,
+        document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
+        cleaning: cleaning,
         outputPath: fromWindow))
     let a = try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
     #expect(a.count > 1_000)
@@ -80,14 +83,17 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let fromCommandLine = folder.appendingPathComponent("cli.ply").path
-    #expect(try CommandRunner.run(["export", "Assets/sample.ply", "-o", fromCommandLine]).status == 0)
+    #expect(
+      try CommandRunner.run(["export", "Assets/sample.ply", "-o", fromCommandLine]).status == 0)
     let (document, content) = try Self.openAndLoad(TestData.samplePLY)
     let fromWindow = folder.appendingPathComponent("window.ply").path
     _ = try CommandLineDocumentOpener().export(
       WindowExportRequest(
-        document: document, content: content, visibleFrames: 0...0, minConfidence: .low, outputPath: fromWindow))
+        document: document, content: content, visibleFrames: 0...0, minConfidence: .low,
+        outputPath: fromWindow))
     #expect(
-      try Data(contentsOf: URL(fileURLWithPath: fromCommandLine)) == Data(contentsOf: URL(fileURLWithPath: fromWindow)))
+      try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
+        == Data(contentsOf: URL(fileURLWithPath: fromWindow)))
   }
 
   @Test func windowExportNeverOverwritesItsInput() throws {
@@ -100,7 +106,8 @@ import TestSupport
     #expect(throws: (any Error).self) {
       try CommandLineDocumentOpener().export(
         WindowExportRequest(
-          document: document, content: content, visibleFrames: 0...1, minConfidence: .low, outputPath: recording))
+          document: document, content: content, visibleFrames: 0...1, minConfidence: .low,
+          outputPath: recording))
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: recording)) == before)
   }
@@ -109,8 +116,11 @@ import TestSupport
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let bad = folder.appendingPathComponent("bad.ply").path
-    try Data("ply\nformat binary_little_endian 1.0\nelement vertex 1000000\nproperty float x\nend_header\n".utf8)
-      .write(to: URL(fileURLWithPath: bad))
+    try Data(
+      "ply\nformat binary_little_endian 1.0\nelement vertex 1000000\nproperty float x\nend_header\n"
+        .utf8
+    )
+    .write(to: URL(fileURLWithPath: bad))
     do {
       _ = try CommandLineDocumentOpener().open(bad)
       Issue.record("a truncated PLY opened")

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubCore
 
@@ -193,8 +193,10 @@ import TestSupport
     #expect(cloud.positions == [Point3(1.5, -2.5, 3)])
     #expect(
       cloud.attributes.map { $0.values }
-        == [.int8([-1]), .uint8([254]), .int16([-2]), .uint16([65533]), .int32([-4]),
-          .uint32([4_294_967_291])])
+        == [
+          .int8([-1]), .uint8([254]), .int16([-2]), .uint16([65533]), .int32([-4]),
+          .uint32([4_294_967_291]),
+        ])
   }
 
   @Test func listInsideBinaryVertexIsReadPast() throws {
@@ -232,7 +234,8 @@ import TestSupport
   @Test func emptyElementsAndHeaderOnlyFilesAreEmptyClouds() throws {
     let empty = try read(
       "ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\n"
-        + "property float y\nproperty float z\nelement face 0\nproperty list uchar int v\nend_header\n")
+        + "property float y\nproperty float z\nelement face 0\nproperty list uchar int v\nend_header\n"
+    )
     #expect(empty.cloud.count == 0)
     let headerOnly = try read("ply\nformat ascii 1.0\nend_header\n")
     #expect(headerOnly.cloud.count == 0)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudScrubCore
 
 extension SharedPLYHeaderCase {
@@ -30,7 +31,7 @@ extension SharedPLYHeaderCase {
         .init(
           name: "point", count: 1,
           properties: i8("a", "b") + u8("c", "d") + i16("e", "f") + u16("g", "h")
-            + i32("i", "j") + u32("k", "l") + f32("m", "n") + f64("o", "p")),
+            + i32("i", "j") + u32("k", "l") + f32("m", "n") + f64("o", "p"))
       ],
       comments: ["Hi, I'm your friendly comment."],
       objInfo: ["And I'm your object information."],
@@ -64,7 +65,7 @@ extension SharedPLYHeaderCase {
       "Fluci+ply-rs/example_plys/exponent_values_ok_ascii.ply",
       .ascii, bodyOffset: 163,
       elements: [
-        .init(name: "point", count: 1, properties: f32("x", "y")),
+        .init(name: "point", count: 1, properties: f32("x", "y"))
       ],
       comments: ["Hi, I'm your friendly comment."],
       objInfo: ["And I'm your object information."]),
@@ -129,7 +130,7 @@ extension SharedPLYHeaderCase {
       "Fluci+ply-rs/example_plys/leading_spaces_ok_ascii.ply",
       .ascii, bodyOffset: 163,
       elements: [
-        .init(name: "point", count: 4, properties: f32("x", "y")),
+        .init(name: "point", count: 4, properties: f32("x", "y"))
       ],
       comments: ["Hi, I'm your friendly comment."],
       objInfo: ["And I'm your object information."]),
@@ -137,7 +138,7 @@ extension SharedPLYHeaderCase {
       "Fluci+ply-rs/example_plys/single_elements_ok_ascii.ply",
       .ascii, bodyOffset: 159,
       elements: [
-        .init(name: "point", count: 1, properties: i32("x", "y")),
+        .init(name: "point", count: 1, properties: i32("x", "y"))
       ],
       comments: ["Hi, I'm your friendly comment."],
       objInfo: ["And I'm your object information."]),
@@ -190,7 +191,7 @@ extension SharedPLYHeaderCase {
       elements: [
         .init(
           name: "vertex", count: 4,
-          properties: f32("x", "y", "z") + u8("red", "green", "blue") + f32("nx", "ny", "nz")),
+          properties: f32("x", "y", "z") + u8("red", "green", "blue") + f32("nx", "ny", "nz"))
       ]),
     .init(
       "ddiakopoulos+tinyply/assets/icosahedron.ply",
@@ -387,7 +388,7 @@ extension SharedPLYHeaderCase {
       "mikedh+trimesh/models/points_ascii.ply",
       .ascii, bodyOffset: 100,
       elements: [
-        .init(name: "vertex", count: 5, properties: f32("x", "y", "z")),
+        .init(name: "vertex", count: 5, properties: f32("x", "y", "z"))
       ]),
     .init(
       "mikedh+trimesh/models/points_ascii_with_lists.ply",

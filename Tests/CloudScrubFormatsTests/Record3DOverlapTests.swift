@@ -1,6 +1,6 @@
 import CloudScrubCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import CloudScrubFormats
 
@@ -48,7 +48,8 @@ struct Record3DOverlapTests {
     let points = try Unprojector.unproject(
       frame, options: UnprojectionOptions(flyingPixels: nil), decoder: TurboJPEGDecoder())
     // Not all grey: the colours vary across the desk scene.
-    let distinct = Set(points.colors.map { Int($0.r) / 32 * 64 + Int($0.g) / 32 * 8 + Int($0.b) / 32 })
+    let distinct = Set(
+      points.colors.map { Int($0.r) / 32 * 64 + Int($0.g) / 32 * 8 + Int($0.b) / 32 })
     #expect(distinct.count > 20)
     #expect(!points.colors.contains(FramePoints.noColor) || distinct.count > 1)
   }

@@ -19,6 +19,8 @@ public final class RecordSpool {
   /// Adds records to the spool.
   public func append(_ bytes: [UInt8]) throws { try spool.write(bytes) }
 
+  public func append(_ bytes: UnsafeRawBufferPointer) throws { try spool.write(bytes) }
+
   /// Writes `header`, then the spooled records, and renames the target into place.
   ///
   /// - Throws: `FileError` on an I/O error; the target is then left as it was.

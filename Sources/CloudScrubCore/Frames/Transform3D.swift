@@ -53,7 +53,8 @@ public struct Transform3D: Equatable, Sendable {
 
   /// A pure scaling of each axis (used for flipping camera axes).
   public static func scale(_ s: SIMD3<Double>) -> Transform3D {
-    Transform3D(columns: (SIMD4(s.x, 0, 0, 0), SIMD4(0, s.y, 0, 0), SIMD4(0, 0, s.z, 0), SIMD4(0, 0, 0, 1)))
+    Transform3D(
+      columns: (SIMD4(s.x, 0, 0, 0), SIMD4(0, s.y, 0, 0), SIMD4(0, 0, s.z, 0), SIMD4(0, 0, 0, 1)))
   }
 
   public subscript(row: Int, column: Int) -> Double {
@@ -73,7 +74,9 @@ public struct Transform3D: Equatable, Sendable {
       lhs.columns.0 * c.x + lhs.columns.1 * c.y + lhs.columns.2 * c.z + lhs.columns.3 * c.w
     }
     return Transform3D(
-      columns: (apply(rhs.columns.0), apply(rhs.columns.1), apply(rhs.columns.2), apply(rhs.columns.3)))
+      columns: (
+        apply(rhs.columns.0), apply(rhs.columns.1), apply(rhs.columns.2), apply(rhs.columns.3)
+      ))
   }
 
   /// The transform of a point.

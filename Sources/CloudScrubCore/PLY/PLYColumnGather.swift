@@ -14,7 +14,8 @@ struct PLYColumnGather<Source: PLYColumnSource> {
   private var count: Int { element.count }
 
   func cloud() -> PointCloud {
-    let fieldCount = 1 + (layout.color == nil ? 0 : 1) + (layout.normal == nil ? 0 : 1)
+    let fieldCount =
+      1 + (layout.color == nil ? 0 : 1) + (layout.normal == nil ? 0 : 1)
       + layout.attributes.count
     var done = 0
     func step() {

@@ -11,8 +11,7 @@ import Foundation
 public final class PLYStreamWriter {
   private let options: PLYWriteOptions
   private let template: PointCloud
-  private let file: AtomicFileWriter
-  private let spool: AtomicFileWriter
+  private let spool: RecordSpool
   /// Records spooled so far.
   public private(set) var count = 0
 
@@ -30,8 +29,7 @@ public final class PLYStreamWriter {
     _ = try PLYWritePlan(cloud: fields, options: options)
     self.options = options
     template = fields.subset(indices: [])
-    file = try AtomicFileWriter(path: path, protecting: inputs)
-    spool = try AtomicFileWriter(path: path, protecting: inputs)
+    spool = try RecordSpool(path: path, inputs: inputs)
   }
 
   /// Spools the records of `piece`, which has the fields the writer was opened with.
@@ -42,7 +40,7 @@ public final class PLYStreamWriter {
     guard piece.count > 0 else { return }
     guard Self.sameFields(piece, template) else { throw PLYWriteError.inconsistentCloud }
     let plan = try PLYWritePlan(cloud: piece, options: options)
-    try plan.encodeBody(progress: nil) { chunk in try spool.write(chunk) }
+    try plan.encodeBody(progress: nil) { chunk in try spool.append(chunk) }
     count += piece.count
   }
 
@@ -51,44 +49,13 @@ public final class PLYStreamWriter {
   ///
   /// - Throws: `FileError` on an I/O error; the target is then left as it was.
   public func finish(comments: [String] = [], progress: ProgressHandler? = nil) throws {
-    defer { spool.abandon() }
     let plan = try PLYWritePlan(cloud: template, options: options)
-    try file.write(
-      Array(plan.header(vertexCount: count, comments: options.comments + comments).utf8))
-    try copySpool(progress: progress)
-    try file.commit()
+    let header = plan.header(vertexCount: count, comments: options.comments + comments)
+    try spool.finish(header: Array(header.utf8), progress: progress)
   }
 
   /// Removes both temporary files; the target stays as it was.
-  public func abandon() {
-    spool.abandon()
-    file.abandon()
-  }
-
-  private func copySpool(progress: ProgressHandler?) throws {
-    let input = open(spool.temporaryPath, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else {
-      throw FileError(.cannotRead(String(cString: strerror(errno))), path: spool.temporaryPath)
-    }
-    defer { close(input) }
-    let total = Double(max(1, lseek(input, 0, SEEK_END)))
-    lseek(input, 0, SEEK_SET)
-    let bufferSize = 4 << 20
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
-    defer { buffer.deallocate() }
-    var copied = 0
-    while true {
-      let got = read(input, buffer.baseAddress, bufferSize)
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw FileError(.cannotRead(String(cString: strerror(errno))), path: spool.temporaryPath)
-      }
-      if got == 0 { break }
-      try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-      copied += got
-      progress?(Double(copied) / total)
-    }
-  }
+  public func abandon() { spool.abandon() }
 
   private static func sameFields(_ a: PointCloud, _ b: PointCloud) -> Bool {
     (a.colors == nil) == (b.colors == nil) && (a.normals == nil) == (b.normals == nil)

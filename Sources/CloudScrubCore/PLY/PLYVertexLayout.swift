@@ -38,14 +38,16 @@ struct PLYVertexLayout {
     }
     position.append(scalarIndex["z"])
     self.position = position
-    color = Self.colorNames.lazy.compactMap { names in
-      let found = names.compactMap { scalarIndex[$0] }
-      return found.count == 3 ? found : nil
-    }.first
-    normal = Self.normalNames.lazy.compactMap { names in
-      let found = names.compactMap { scalarIndex[$0] }
-      return found.count == 3 ? found : nil
-    }.first
+    color =
+      Self.colorNames.lazy.compactMap { names in
+        let found = names.compactMap { scalarIndex[$0] }
+        return found.count == 3 ? found : nil
+      }.first
+    normal =
+      Self.normalNames.lazy.compactMap { names in
+        let found = names.compactMap { scalarIndex[$0] }
+        return found.count == 3 ? found : nil
+      }.first
     let used = Set(position.compactMap { $0 } + (color ?? []) + (normal ?? []))
     attributes = element.properties.indices.filter { index in
       guard case .scalar = element.properties[index].kind else { return false }

@@ -55,7 +55,8 @@ struct E57PageWriter {
   private mutating func finishPage() throws {
     let start = filled
     let crc = buffer.withUnsafeBytes {
-      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + E57Pages.payloadSize]))
+      CRC32.checksum(
+        UnsafeRawBufferPointer(rebasing: $0[start..<start + E57Pages.payloadSize]), .castagnoli)
     }
     for k in 0..<4 {
       buffer[start + E57Pages.payloadSize + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k))

@@ -104,7 +104,7 @@ final class E57PagedFile {
     let start = page * E57Pages.pageSize
     let bytes = file.bytes
     let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<start + E57Pages.payloadSize])
-    let computed = CRC32C.checksum(payload)
+    let computed = CRC32.checksum(payload, .castagnoli)
     let stored = (0..<4).reduce(UInt32(0)) {
       $0 << 8 | UInt32(bytes[start + E57Pages.payloadSize + $1])
     }

@@ -230,8 +230,8 @@ public enum E57Writer {
     var low = fnv1a(Array(text.utf8), seed: 0xCBF2_9CE4_8422_2325)
     var high = fnv1a(Array(text.utf8), seed: 0x8422_2325_CBF2_9CE4)
     for (index, cloud) in scans.enumerated() {
-      let positions = cloud.positions.withUnsafeBytes { CRC32C.checksum($0) }
-      let colors = cloud.colors.map { $0.withUnsafeBytes { CRC32C.checksum($0) } } ?? 0
+      let positions = cloud.positions.withUnsafeBytes { CRC32.checksum($0, .castagnoli) }
+      let colors = cloud.colors.map { $0.withUnsafeBytes { CRC32.checksum($0, .castagnoli) } } ?? 0
       var summary: [UInt8] = Array(names[index].utf8)
       appendLittleEndian(UInt64(cloud.count), to: &summary)
       appendLittleEndian(positions, to: &summary)

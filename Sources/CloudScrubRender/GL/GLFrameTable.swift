@@ -21,7 +21,8 @@ struct GLFrameTable {
     glBindBuffer(GLenum(GL_TEXTURE_BUFFER), buffer)
     if starts.count > capacity {
       capacity = max(1024, capacity * 2, starts.count)
-      glBufferData(GLenum(GL_TEXTURE_BUFFER), GLsizeiptr(capacity * 4), nil, GLenum(GL_DYNAMIC_DRAW))
+      glBufferData(
+        GLenum(GL_TEXTURE_BUFFER), GLsizeiptr(capacity * 4), nil, GLenum(GL_DYNAMIC_DRAW))
       starts.withUnsafeBytes { raw in
         glBufferSubData(GLenum(GL_TEXTURE_BUFFER), 0, GLsizeiptr(raw.count), raw.baseAddress)
       }
@@ -29,7 +30,9 @@ struct GLFrameTable {
       glTexBuffer(GLenum(GL_TEXTURE_BUFFER), GLenum(GL_R32I), buffer)
     } else {
       newStarts.withUnsafeBytes { raw in
-        glBufferSubData(GLenum(GL_TEXTURE_BUFFER), GLintptr(firstFrame * 4), GLsizeiptr(raw.count), raw.baseAddress)
+        glBufferSubData(
+          GLenum(GL_TEXTURE_BUFFER), GLintptr(firstFrame * 4), GLsizeiptr(raw.count),
+          raw.baseAddress)
       }
     }
     glBindBuffer(GLenum(GL_TEXTURE_BUFFER), 0)

@@ -21,7 +21,8 @@ public enum ShaderLibrary {
   public static func source(_ name: String) throws -> String {
     if let folder = ProcessInfo.processInfo.environment["CLOUDSCRUB_SHADER_DIR"], !folder.isEmpty {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-      guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+      guard let data = FileManager.default.contents(atPath: path),
+        let text = String(data: data, encoding: .utf8)
       else { throw RenderError("cannot read shader \(name) from CLOUDSCRUB_SHADER_DIR: \(path)") }
       return text
     }
@@ -38,7 +39,8 @@ final class GLProgram {
   private var locations: [String: GLint] = [:]
 
   init(vertex: String, fragment: String) throws {
-    let vertexShader = try Self.compile(try ShaderLibrary.source(vertex), kind: GLenum(GL_VERTEX_SHADER), name: vertex)
+    let vertexShader = try Self.compile(
+      try ShaderLibrary.source(vertex), kind: GLenum(GL_VERTEX_SHADER), name: vertex)
     defer { glDeleteShader(vertexShader) }
     let fragmentShader = try Self.compile(
       try ShaderLibrary.source(fragment), kind: GLenum(GL_FRAGMENT_SHADER), name: fragment)
@@ -68,11 +70,15 @@ final class GLProgram {
   func set(_ name: String, _ value: Float) { glUniform1f(location(name), value) }
   func set(_ name: String, _ value: Int) { glUniform1i(location(name), GLint(value)) }
   func set(_ name: String, _ value: SIMD2<Float>) { glUniform2f(location(name), value.x, value.y) }
-  func set(_ name: String, _ value: SIMD3<Float>) { glUniform3f(location(name), value.x, value.y, value.z) }
+  func set(_ name: String, _ value: SIMD3<Float>) {
+    glUniform3f(location(name), value.x, value.y, value.z)
+  }
   func set(_ name: String, _ value: Matrix4) {
     var m = value.columnMajor
     withUnsafeBytes(of: &m) { raw in
-      glUniformMatrix4fv(location(name), 1, GLboolean(GL_FALSE), raw.baseAddress?.assumingMemoryBound(to: GLfloat.self))
+      glUniformMatrix4fv(
+        location(name), 1, GLboolean(GL_FALSE),
+        raw.baseAddress?.assumingMemoryBound(to: GLfloat.self))
     }
   }
 
@@ -107,6 +113,7 @@ final class GLProgram {
     } else {
       glGetShaderInfoLog(object, length, nil, &buffer)
     }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

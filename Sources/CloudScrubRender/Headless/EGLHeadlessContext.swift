@@ -41,16 +41,19 @@ public final class EGLHeadlessContext {
 
   private static func displays() -> [(name: String, display: EGLDisplay?)] {
     var result: [(String, EGLDisplay?)] = []
-    result.append(("surfaceless", eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil)))
+    result.append(
+      ("surfaceless", eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil)))
     if let query = eglGetProcAddress("eglQueryDevicesEXT") {
-      typealias QueryDevices = @convention(c) (
-        EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?
-      ) -> EGLBoolean
+      typealias QueryDevices =
+        @convention(c) (
+          EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?
+        ) -> EGLBoolean
       let queryDevices = unsafeBitCast(query, to: QueryDevices.self)
       var device: EGLDeviceEXT?
       var count: EGLint = 0
       if queryDevices(1, &device, &count) == EGL_TRUE, count > 0, let device {
-        result.append(("device", eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)))
+        result.append(
+          ("device", eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)))
       }
     }
     result.append(("default", eglGetDisplay(nil)))
@@ -60,14 +63,19 @@ public final class EGLHeadlessContext {
   private static func makeContext(on display: EGLDisplay) throws -> EGLContext {
     var major: EGLint = 0
     var minor: EGLint = 0
-    guard eglInitialize(display, &major, &minor) == EGL_TRUE else { throw RenderError("eglInitialize failed") }
-    guard eglBindAPI(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else { throw RenderError("no desktop OpenGL in EGL") }
+    guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
+      throw RenderError("eglInitialize failed")
+    }
+    guard eglBindAPI(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
+      throw RenderError("no desktop OpenGL in EGL")
+    }
     let configAttributes: [EGLint] = [
       EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE,
     ]
     var config: EGLConfig?
     var count: EGLint = 0
-    guard eglChooseConfig(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0 else {
+    guard eglChooseConfig(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0
+    else {
       throw RenderError("no EGL config for OpenGL")
     }
     let contextAttributes: [EGLint] = [
@@ -79,7 +87,8 @@ public final class EGLHeadlessContext {
     }
     guard eglMakeCurrent(display, nil, nil, context) == EGL_TRUE else {
       eglDestroyContext(display, context)
-      throw RenderError("eglMakeCurrent with no surface failed (error 0x\(String(eglGetError(), radix: 16)))")
+      throw RenderError(
+        "eglMakeCurrent with no surface failed (error 0x\(String(eglGetError(), radix: 16)))")
     }
     return context
   }

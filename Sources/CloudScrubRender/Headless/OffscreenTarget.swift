@@ -17,12 +17,16 @@ public final class OffscreenTarget {
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
     glGenRenderbuffers(1, &colorBuffer)
     glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colorBuffer)
-    glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+    glRenderbufferStorage(
+      GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
     glFramebufferRenderbuffer(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colorBuffer)
-    let complete = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)
+    let complete =
+      glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
-    guard complete else { throw RenderError("cannot make a \(width)×\(height) offscreen framebuffer") }
+    guard complete else {
+      throw RenderError("cannot make a \(width)×\(height) offscreen framebuffer")
+    }
   }
 
   deinit {
@@ -36,7 +40,8 @@ public final class OffscreenTarget {
     glFinish()
     var rgba = [UInt8](repeating: 0, count: width * height * 4)
     glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-    glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &rgba)
+    glReadPixels(
+      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &rgba)
     return Self.flippedRGB(rgba, width: width, height: height)
   }
 

@@ -161,8 +161,10 @@ import Testing
     state.apply(
       .sceneAppended(
         ViewerScene(
-          bounds: Bounds3(min: Point3(-1, -1, -1), max: Point3(1, 1, 1)), worldFromCamera: [worldFromCamera],
-          intrinsics: [CameraIntrinsics(fx: 100, fy: 100, cx: 50, cy: 50, width: 100, height: 100)])))
+          bounds: Bounds3(min: Point3(-1, -1, -1), max: Point3(1, 1, 1)),
+          worldFromCamera: [worldFromCamera],
+          intrinsics: [CameraIntrinsics(fx: 100, fy: 100, cx: 50, cy: 50, width: 100, height: 100)])
+      ))
     // The orbit camera looks along −x too (from above), so its eye is on the +x side.
     #expect(state.camera.forward.x < -0.5)
     #expect(abs(state.camera.forward.z) < 1e-4)

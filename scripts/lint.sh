@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Checks every Swift file against the repository's .swift-format, strictly (warnings
+# fail too). swift-format ships with the Swift toolchain; prints nothing when clean.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/env.sh
+if ! command -v swift-format >/dev/null 2>&1; then
+  echo "error: swift-format is not on PATH (it ships with the Swift toolchain)" >&2
+  exit 1
+fi
+swift-format lint --strict --recursive Sources Tests Fuzz Plugins Package.swift
