@@ -47,11 +47,17 @@ struct WindowPickingEndToEndTests {
       let beforeHover = try WindowScreen.waitForSteadyScreen(display: display, timeout: 30)
       try x.moveMouse(x: Self.goToFrameButton.x, y: Self.goToFrameButton.y)
       // ImGui takes the press only once a frame has seen the pointer over the button.
-      try WindowScreen.waitForScreen(timeout: 30, display: display, "the button to show hover") {
+      let hovered = try WindowScreen.waitForScreen(
+        timeout: 30, display: display, "the button to show hover"
+      ) {
         WindowScreen.changedPixels(beforeHover, $0, in: Self.panel) > 100
       }
+      // Released only once a frame has drawn the button pressed (its active colour), so
+      // the press cannot be lost between two frames however slow they are.
       try x.mouseDown()
-      Thread.sleep(forTimeInterval: 0.3)
+      try WindowScreen.waitForScreen(timeout: 30, display: display, "the button to show pressed") {
+        WindowScreen.changedPixels(hovered, $0, in: Self.panel) > 20
+      }
       try x.mouseUp()
       try x.waitForName(of: window, timeout: 30, stillRunning: alive, "back at frame 5") {
         $0.contains("frame 5/12")
