@@ -57,8 +57,11 @@ enum ErrorCurve {
       atFraction: Double((mouseX - x0) / (x1 - x0)), frameCount: frames)
   }
 
-  /// The legend line under the curve.
-  static func legend(_ errors: FrameAlignmentErrors) -> String {
+  /// The legend line under the curve; nil errors: not measured yet.
+  static func legend(_ errors: FrameAlignmentErrors?) -> String {
+    guard let errors else {
+      return "alignment error: measured once the recording has loaded"
+    }
     let worst = errors.worstMeters.map { String(format: "worst %.1f mm", $0 * 1000) } ?? "none yet"
     return String(format: "alignment error (top of the curve %.1f mm), ", errors.scaleMeters * 1000)
       + worst + "; click the curve to go there"

@@ -119,7 +119,8 @@ public final class ViewerApp {
     let size = window.framebufferSize
     levelOfDetail = options.levelOfDetail
     session = ViewerSession(
-      width: size.width, height: size.height, levelOfDetail: options.levelOfDetail)
+      width: size.width, height: size.height, levelOfDetail: options.levelOfDetail,
+      measuresAlignment: alignment != nil)
     previews = PreviewTextures()
     guard csui_init(window.handle) else {
       throw ViewerError("Dear ImGui could not start on this window")
@@ -141,7 +142,9 @@ public final class ViewerApp {
     wholeFrame.clear()
     refinement.invalidate()
     let size = window.framebufferSize
-    session = ViewerSession(width: size.width, height: size.height, levelOfDetail: levelOfDetail)
+    session = ViewerSession(
+      width: size.width, height: size.height, levelOfDetail: levelOfDetail,
+      measuresAlignment: alignment != nil)
     mapper = InputMapper()
     do {
       let document = try opener.open(path)
@@ -339,7 +342,7 @@ public final class ViewerApp {
     let layout = ViewerPanels.sceneArea(
       width: Float(size.width) / scale, height: Float(size.height) / scale,
       hasFramePanel: session.document?.recording != nil,
-      hasErrorCurve: session.alignmentErrors != nil)
+      hasErrorCurve: session.showsErrorCurve)
     return (
       Int(layout.x * scale), Int(layout.y * scale), max(1, Int(layout.width * scale)),
       max(1, Int(layout.height * scale))

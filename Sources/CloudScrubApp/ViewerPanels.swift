@@ -54,7 +54,7 @@ struct ViewerPanels {
     drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
-    let timelineHeight = Self.timelineHeight(errorCurve: session.alignmentErrors != nil)
+    let timelineHeight = Self.timelineHeight(errorCurve: session.showsErrorCurve)
     controls(
       session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
       height: height, timelineHeight: timelineHeight)
@@ -68,7 +68,7 @@ struct ViewerPanels {
       timelineHeight: timelineHeight)
     let scene = Self.sceneArea(
       width: width, height: height, hasFramePanel: session.document?.recording != nil,
-      hasErrorCurve: session.alignmentErrors != nil)
+      hasErrorCurve: session.showsErrorCurve)
     PickingPanel.draw(session, &actions, scene: scene)
     return actions
   }
@@ -297,7 +297,8 @@ struct ViewerPanels {
           .command(.playback(.hideLeadingFrames(hide ? untracked : 0))))
       }
     }
-    if let errors = session.alignmentErrors {
+    if session.showsErrorCurve {
+      let errors = session.alignmentErrors ?? FrameAlignmentErrors(frameCount: 0)
       if let frame = ErrorCurve.draw(errors, playhead: playback.currentFrame, frameCount: count),
         frame != playback.currentFrame
       {
@@ -310,8 +311,8 @@ struct ViewerPanels {
       actions.append(.command(.playback(.seek(frame: Int(frame)))))
     }
     csui_text_colored(0.6, 0.6, 0.6, drawing)
-    if let errors = session.alignmentErrors {
-      csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.legend(errors))
+    if session.showsErrorCurve {
+      csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.legend(session.alignmentErrors))
     }
   }
 

@@ -27,14 +27,22 @@ struct ViewerSession {
   /// Each loaded frame's alignment error, as the provider last told it; nil when none is
   /// known.
   var alignmentErrors: FrameAlignmentErrors?
+  /// Whether the window has a source of alignment errors (`view --alignment on`).
+  let measuresAlignment: Bool
   /// Whether the content keeps a spatial level of detail, which the window then draws.
   let levelOfDetail: Bool
 
-  init(width: Int, height: Int, levelOfDetail: Bool) {
+  init(width: Int, height: Int, levelOfDetail: Bool, measuresAlignment: Bool) {
     state = ViewerState(viewportWidth: width, viewportHeight: height)
     self.levelOfDetail = levelOfDetail
+    self.measuresAlignment = measuresAlignment
     content = ViewerContent(levelOfDetail: levelOfDetail)
   }
+
+  /// Whether the timeline holds the alignment-error curve: for a recording, whenever
+  /// errors are measured, from the moment it opens, so that the layout never moves when
+  /// the errors arrive.
+  var showsErrorCurve: Bool { measuresAlignment && document?.recording != nil }
 
   var isLoading: Bool { document?.load.hasFramesToCome ?? false }
 

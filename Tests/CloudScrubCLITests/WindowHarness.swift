@@ -133,8 +133,8 @@ final class ViewerProcess {
   /// private X server and `cloudscrub view` on it, and runs `drive` with the viewer, the
   /// display and the folder. A failure in `drive` is recorded with the viewer's output.
   /// `options` go to `view` after the path (`--renderer cpu`). The alignment error is
-  /// not measured unless `alignment` says so: its curve, which appears once the pass
-  /// is done, would move the panels under a test's fixed pointer positions.
+  /// not measured unless `alignment` says so: the timeline then holds no curve, which is
+  /// the layout `Layout`'s positions were measured in.
   static func withSmallRecording(
     options: [String] = [], alignment: Bool = false,
     _ drive: (ViewerProcess, String, URL) throws -> Void
