@@ -99,24 +99,58 @@ final class CleaningPreview {
       } catch {
         return (request, .failure(error))
       }
-      var cleaned = FramePoints()
-      cleaned.positions = result.cloud.positions
-      cleaned.colors =
-        result.cloud.colors ?? Array(repeating: FramePoints.noColor, count: result.cloud.count)
-      // The cleaned points keep their confidence, so that colouring by it stays right.
-      if case .uint8(let values)? = result.cloud.attribute(named: "confidence")?.values,
-        values.count == result.cloud.count
-      {
-        cleaned.confidence = values
-      } else {
-        cleaned.confidence = Array(
-          repeating: FramePoints.unknownConfidence, count: result.cloud.count)
-      }
-      var preview = PointStore()
-      preview.append(cleaned, frameIndex: 0)
+      let preview = Self.previewStore(result.cloud, timeline: frameIndices)
       let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
       return (request, .success((preview, stages)))
     }
     if !started { running = nil }
+  }
+
+  /// The cleaned points as the preview's store: grouped by their frame, one appended
+  /// frame for each timeline position that kept points, named by that position (the
+  /// cloud's `frame` attribute holds recording frame indices; `timeline` maps positions
+  /// to them), so that colouring by frame or alignment error gives each point its own
+  /// frame's colour. Confidence is kept too. Points of no known frame go with position 0.
+  static func previewStore(_ cloud: PointCloud, timeline: [Int]) -> PointStore {
+    var positionOf: [UInt32: Int] = [:]
+    for (position, frame) in timeline.enumerated() where frame >= 0 {
+      positionOf[UInt32(truncatingIfNeeded: frame)] = position
+    }
+    var frames: [UInt32]?
+    if case .uint32(let values)? = cloud.attribute(named: "frame")?.values,
+      values.count == cloud.count
+    {
+      frames = values
+    }
+    var confidence: [UInt8]?
+    if case .uint8(let values)? = cloud.attribute(named: "confidence")?.values,
+      values.count == cloud.count
+    {
+      confidence = values
+    }
+    // A counting sort by position: each group keeps the cloud's order.
+    let slots = max(timeline.count, 1)
+    let positions = (0..<cloud.count).map { index in
+      frames.flatMap { positionOf[$0[index]] } ?? 0
+    }
+    var starts = [Int](repeating: 0, count: slots + 1)
+    for position in positions { starts[position + 1] += 1 }
+    for slot in 0..<slots { starts[slot + 1] += starts[slot] }
+    var order = [Int](repeating: 0, count: cloud.count)
+    var next = starts
+    for (index, position) in positions.enumerated() {
+      order[next[position]] = index
+      next[position] += 1
+    }
+    var store = PointStore()
+    for slot in 0..<slots where starts[slot + 1] > starts[slot] {
+      let indices = order[starts[slot]..<starts[slot + 1]]
+      var points = FramePoints()
+      points.positions = indices.map { cloud.positions[$0] }
+      points.colors = indices.map { cloud.colors?[$0] ?? FramePoints.noColor }
+      points.confidence = indices.map { confidence?[$0] ?? FramePoints.unknownConfidence }
+      store.append(points, frameIndex: slot)
+    }
+    return store
   }
 }

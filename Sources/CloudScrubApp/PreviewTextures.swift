@@ -17,8 +17,11 @@ final class PreviewTextures {
   private(set) var depth: PreviewTexture?
   private(set) var confidence: PreviewTexture?
   private(set) var depthRangeMeters: ClosedRange<Float>?
+  /// Why the playhead's frame has no images ("could not decode frame 7: …"), nil when
+  /// it has them or they are coming. The panel shows it in place of the images.
+  private(set) var failure: String?
   private var requestedFrame: Int?
-  private let work = BackgroundWork<Result<FramePreview, any Error>>()
+  private let work = BackgroundWork<(frame: Int, result: Result<FramePreview, any Error>)>()
 
   /// Whether images are being made on the background thread.
   var isWorking: Bool { work.isBusy }
@@ -29,10 +32,19 @@ final class PreviewTextures {
   /// - Returns: whether new images were uploaded (the panel must be drawn again).
   @discardableResult
   func update(for session: ViewerSession) -> Bool {
-    let finished = work.take()
     var uploaded = false
-    if let finished, case .success(let preview) = finished {
-      upload(preview)
+    if let finished = work.take() {
+      switch finished.result {
+      case .success(let preview):
+        upload(preview)
+        failure = nil
+      case .failure(let error):
+        // The images shown are another frame's: take them down, and say why.
+        deleteTextures()
+        let reason = "could not decode frame \(finished.frame): \(error)"
+        failure = reason
+        FileHandle.standardError.write(Data("cloudscrub: \(reason)\n".utf8))
+      }
       uploaded = true
     }
 
@@ -44,10 +56,11 @@ final class PreviewTextures {
     guard frame != requestedFrame else { return uploaded }
     let decoder = document.decoder
     let started = work.start {
-      Result { () throws -> FramePreview in
+      let result = Result { () throws -> FramePreview in
         let captured = try source.frame(at: frame)
         return try FramePreview.make(from: captured, frameIndex: frame, decoder: decoder)
       }
+      return (frame, result)
     }
     if started { requestedFrame = frame }
     return uploaded
@@ -56,6 +69,12 @@ final class PreviewTextures {
   /// Forgets the images (a new document is opening).
   func clear() {
     work.invalidate()
+    deleteTextures()
+    failure = nil
+    requestedFrame = nil
+  }
+
+  private func deleteTextures() {
     for texture in [color, depth, confidence] {
       if var id = texture?.id { glDeleteTextures(1, &id) }
     }
@@ -63,7 +82,6 @@ final class PreviewTextures {
     depth = nil
     confidence = nil
     depthRangeMeters = nil
-    requestedFrame = nil
   }
 
   private func upload(_ preview: FramePreview) {

@@ -86,6 +86,7 @@ public final class ViewerApp {
   private let levelOfDetail: Bool
   private let started = Date()
   private var title = ""
+  private var reportedSceneTarget: String?
 
   /// Opens the window (and `options.path`, if given) and runs until it is closed.
   ///
@@ -201,6 +202,7 @@ public final class ViewerApp {
         enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
       let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
+      if let failure = wholeFrame.takeFailure() { session.message = .error(failure) }
       let signature = SceneSignature(
         state: session.state,
         points: session.content.levelOfDetail?.count ?? session.content.store.count,
@@ -263,6 +265,7 @@ public final class ViewerApp {
       case .idle:
         renderer.recomposite()
       }
+      reportSceneTarget()
 
       csui_new_frame()
       let scale = window.pixelScale
@@ -284,6 +287,17 @@ public final class ViewerApp {
         return
       }
     }
+  }
+
+  /// A scene framebuffer that cannot be made leaves the 3D view empty: say why, once
+  /// for each new reason, in the panel's message and on standard error.
+  private func reportSceneTarget() {
+    let failure = backend.sceneTargetError.map { "cannot draw the 3D view: \($0)" }
+    guard failure != reportedSceneTarget else { return }
+    reportedSceneTarget = failure
+    guard let failure else { return }
+    session.message = .error(failure)
+    FileHandle.standardError.write(Data("cloudscrub: \(failure)\n".utf8))
   }
 
   /// What the panel says of the drawing: the budget, the points drawn, and how far the
@@ -315,7 +329,8 @@ public final class ViewerApp {
 
   /// The title says what is open and where the playhead is, so that scripts driving
   /// the window (the end-to-end test) can read the state: "CloudScrub — NAME — frame
-  /// K/N", with " — loading" while frames are still coming.
+  /// K/N", with " — playing" while playback runs and " — loading" while frames are
+  /// still coming.
   private func updateTitle() {
     var text = "CloudScrub"
     if let document = session.document {
@@ -325,6 +340,7 @@ public final class ViewerApp {
       if frames.indices.contains(playback.currentFrame) {
         text += " — frame \(frames[playback.currentFrame])/\(frames.count)"
       }
+      if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }
     }
     if case .error = session.message { text += " — error" }

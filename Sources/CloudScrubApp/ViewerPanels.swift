@@ -225,6 +225,7 @@ struct ViewerPanels {
     // Three images share the panel's height: each gets a third, less its caption,
     // and keeps its aspect (portrait captures are tall).
     let slot = (height - timelineHeight - 3 * Self.margin - 90) / 3
+    if let failure = previews.failure { csui_text_colored(0.95, 0.4, 0.35, failure) }
     for (title, texture) in [
       ("colour", previews.color), ("depth", previews.depth), ("confidence", previews.confidence),
     ] {

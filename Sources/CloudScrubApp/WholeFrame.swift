@@ -12,7 +12,9 @@ final class WholeFrame {
   /// The recording index of the frame in the mirror, nil when it holds none.
   private(set) var shownFrame: Int?
   private var requestedFrame: Int?
-  private let work = BackgroundWork<(frame: Int, points: FramePoints)>()
+  /// Why the last frame asked for could not be unprojected, until `takeFailure`.
+  private var failure: String?
+  private let work = BackgroundWork<(frame: Int, points: Result<FramePoints, any Error>)>()
 
   init(backend: any RenderBackend) {
     points = OverlayPoints(backend: backend)
@@ -29,11 +31,17 @@ final class WholeFrame {
       document.load.ingestMergeMeters != nil, session.state.playback.mode == .currentFrameOnly
     else { return nil }
     if let finished = work.take() {
-      var store = PointStore()
-      store.append(finished.points, frameIndex: finished.frame)
-      // A frame the GPU has no room for is drawn as far as it was uploaded.
-      try? points.replace(with: store)
-      shownFrame = finished.frame
+      switch finished.points {
+      case .success(let framePoints):
+        var store = PointStore()
+        store.append(framePoints, frameIndex: finished.frame)
+        // A frame the GPU has no room for is drawn as far as it was uploaded.
+        try? points.replace(with: store)
+        shownFrame = finished.frame
+      case .failure(let error):
+        // The store's points for the frame stay drawn; the window says why.
+        failure = "could not decode frame \(finished.frame) again to show all of it: \(error)"
+      }
     }
     let position = session.state.playback.currentFrame
     guard session.content.frameIndices.indices.contains(position) else { return nil }
@@ -42,13 +50,21 @@ final class WholeFrame {
       let decoder = document.decoder
       // A frame that fails to decode shows the store's points for it instead.
       let started = work.start {
-        (try? RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)).map {
-          (frame, $0)
+        let result = Result { () throws -> FramePoints in
+          try RecordingLoader(source: source, decoder: decoder).points(ofFrame: frame)
         }
+        return (frame, result)
       }
       if started { requestedFrame = frame }
     }
     return shownFrame == frame ? points : nil
+  }
+
+  /// Why the last frame asked for could not be unprojected, once: nil when it could,
+  /// or when this was already taken.
+  func takeFailure() -> String? {
+    defer { failure = nil }
+    return failure
   }
 
   /// Forgets the frame (a new document is opening).
@@ -57,5 +73,6 @@ final class WholeFrame {
     points.clear()
     shownFrame = nil
     requestedFrame = nil
+    failure = nil
   }
 }

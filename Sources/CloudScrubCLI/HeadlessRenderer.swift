@@ -7,7 +7,8 @@ import Foundation
 /// `--renderer` chooses), and the same `SceneRenderer` the window uses.
 enum HeadlessRenderer {
   /// - Parameter commands: the commands that loading produced (scene and timestamps).
-  /// - Throws: `RenderError` when no OpenGL context can be made or a shader fails.
+  /// - Throws: `RenderError` when no OpenGL context can be made, a shader fails, or the
+  ///   scene framebuffer cannot be made at the requested size.
   static func render(content: ViewerContent, commands: [ViewerCommand], request: RenderRequest)
     throws -> RGBImage
   {
@@ -49,6 +50,8 @@ enum HeadlessRenderer {
     } else {
       renderer.draw(state: state, store: content.store)
     }
+    // A scene framebuffer that could not be made drew nothing: no picture to write.
+    if let failure = backend.sceneTargetError { throw failure }
     let image = target.readPixels()
     withExtendedLifetime(context) {}
     return image

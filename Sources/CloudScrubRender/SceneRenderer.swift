@@ -34,7 +34,8 @@ public final class SceneRenderer {
   ///
   /// - Parameters:
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
-  ///     shown points dimmed behind them.
+  ///     shown points dimmed behind them. Its appended frames' indices are timeline
+  ///     positions (what colouring by frame or alignment error names).
   ///   - extraLines: more overlay segments (the crop box).
   ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
   public func draw(
@@ -98,34 +99,45 @@ public final class SceneRenderer {
       uniforms.frameErrors = FrameErrorTable(frameErrors, frameCount: frameCount)
     }
     uniforms.dimmed = preview != nil
-    // Points drawn as one frame of their own take the shown frame's error.
-    let singleFrameErrors = uniforms.frameErrors.single(
-      frame: state.playback.visibleFrames?.upperBound ?? 0)
     if let replacement {
+      // The replacement is the shown frame's points: they take its colour and error.
       var own = uniforms
-      own.frameCount = 1
-      own.frameErrors = singleFrameErrors
+      own.fixedFrame = state.playback.visibleFrames?.upperBound ?? 0
       try? replacement.prepare()
       drawPoints(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
     } else {
       drawMain(uniforms)
     }
-    if let preview {
-      var kept = uniforms
-      kept.dimmed = false
-      kept.frameCount = 1
-      kept.frameErrors = singleFrameErrors
-      // Drawn slightly larger so the kept points cover the dimmed ones they came from;
-      // again in each pass, so that refining dimmed points never hides them.
-      kept.pointSizePixels = uniforms.pointSizePixels + 1
-      // A preview that cannot be uploaded is drawn as far as it was.
-      try? preview.prepare()
-      drawPoints(preview.store, mirror: preview.mirror, range: 0..<preview.count, uniforms: kept)
-    }
+    if let preview { drawPreview(preview, uniforms: uniforms) }
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
     backend.endFrame()
+  }
+
+  /// The cleaning preview over the dimmed points: drawn slightly larger so the kept
+  /// points cover the dimmed ones they came from, again in each pass, so that refining
+  /// dimmed points never hides them. Its store's appended frames are named by timeline
+  /// position, so that colouring by frame or alignment error draws each of them as its
+  /// own frame (`PointUniforms.fixedFrame`), as the points it came from are.
+  func drawPreview(_ preview: OverlayPoints, uniforms: PointUniforms) {
+    var kept = uniforms
+    kept.dimmed = false
+    kept.pointSizePixels = uniforms.pointSizePixels + 1
+    // A preview that cannot be uploaded is drawn as far as it was.
+    try? preview.prepare()
+    let store = preview.store
+    guard kept.colorMode == .frame || kept.colorMode == .alignmentError else {
+      drawPoints(store, mirror: preview.mirror, range: 0..<store.count, uniforms: kept)
+      return
+    }
+    for (k, position) in store.frameIndices.enumerated() {
+      var own = kept
+      own.fixedFrame = position
+      drawPoints(
+        store, mirror: preview.mirror, range: store.frameRanges[k]..<store.frameRanges[k + 1],
+        uniforms: own)
+    }
   }
 
   /// Puts the last picture on the output again (the window's panels changed, the scene

@@ -33,7 +33,7 @@ struct WindowCropEndToEndTests {
       Layout.trajectoryToggle, Layout.viewHeader, Layout.timelineHeader, Layout.pointsHeader,
       Layout.cleanHeader, Layout.cropToggle,
     ] {
-      try click(x, at: point, display: display)
+      try WindowScreen.click(x, at: point, display: display)
     }
     let boxed = try WindowScreen.waitForScreen(timeout: 30, display: display, "the crop box") {
       boxPixels(in: $0).count > 300
@@ -67,11 +67,12 @@ struct WindowCropEndToEndTests {
     try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") {
       $0.contains("frame 10/12")
     }
+    // The moves and the release need no waits between them: the viewer handles a crop
+    // drag's moves itself, in the order they arrive, before the release that follows.
     for fraction in [0.25, 0.5, 0.75, 1.0] {
       try x.moveMouse(
         x: Int((handle.x + (end.x - handle.x) * fraction).rounded()),
         y: Int((handle.y + (end.y - handle.y) * fraction).rounded()))
-      Thread.sleep(forTimeInterval: 0.2)
     }
     try x.mouseUp()
     try x.key("Right")
@@ -110,27 +111,6 @@ struct WindowCropEndToEndTests {
     #expect(viewer.isRunning, "the viewer exited during the scenario")
   }
 
-  // MARK: - Pointer
-
-  /// Clicks a panel widget: the pointer rests on it for a frame first (Dear ImGui
-  /// decides hovering from the previous frame), and the button is held long enough for
-  /// a slow frame to see both edges. Waits until the panels change.
-  private static func click(_ x: XDoTool, at point: (x: Int, y: Int), display: String) throws {
-    try x.moveMouse(x: point.x, y: point.y)
-    Thread.sleep(forTimeInterval: 0.3)
-    let before = try WindowScreen.waitForSteadyScreen(
-      display: display, timeout: 30, in: Layout.controls)
-    try x.mouseDown()
-    Thread.sleep(forTimeInterval: 0.4)
-    try x.mouseUp()
-    try WindowScreen.waitForScreen(
-      timeout: 30, display: display, "the panel to change after a click"
-    ) {
-      WindowScreen.changedPixels(before, $0, in: Layout.controls) > 20
-    }
-    try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
-  }
-
   // MARK: - Export
 
   /// Clicks the export button, waits for the file and reads its crop comment and count.
@@ -138,16 +118,11 @@ struct WindowCropEndToEndTests {
     _ x: XDoTool, button: (x: Int, y: Int), to file: URL, display: String
   ) throws -> (crop: [Float], points: Int) {
     try? FileManager.default.removeItem(at: file)
-    try x.moveMouse(x: button.x, y: button.y)
-    Thread.sleep(forTimeInterval: 0.5)
-    try x.mouseDown()
-    Thread.sleep(forTimeInterval: 0.4)
-    try x.mouseUp()
-    let deadline = Date().addingTimeInterval(60)
-    while !FileManager.default.fileExists(atPath: file.path) {
-      guard Date() < deadline else { throw XToolError("no export appeared at \(file.path)") }
-      Thread.sleep(forTimeInterval: 0.2)
-    }
+    try WindowScreen.click(x, at: button, display: display)
+    // The export is written to a hidden temporary name and renamed when complete.
+    let appeared = try FolderWatch.waitForEntry(
+      in: file.deletingLastPathComponent().path, prefix: file.lastPathComponent, timeout: 60)
+    guard appeared else { throw XToolError("no export appeared at \(file.path)") }
     let handle = try FileHandle(forReadingFrom: file)
     defer { try? handle.close() }
     let head = String(decoding: try handle.read(upToCount: 2048) ?? Data(), as: UTF8.self)

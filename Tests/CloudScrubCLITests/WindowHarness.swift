@@ -34,6 +34,30 @@ enum WindowScreen {
     }
   }
 
+  /// Clicks the panel widget at `point` the way Dear ImGui needs it, judged on
+  /// screenshots of a small spot around it rather than on waits: the pointer rests on
+  /// the widget until a frame shows it hovered (a press counts for the widget the
+  /// previous frame had under the pointer), the button stays down until a frame shows
+  /// the widget held, and the click ends once a frame shows it let go (toggled,
+  /// checked, or back to its hovered look), then the panel drawn steady.
+  static func click(_ x: XDoTool, at point: (x: Int, y: Int), display: String) throws {
+    let spot = (x: point.x - 10, y: point.y - 4, width: 21, height: 9)
+    let resting = try XWDImage.capture(display: display)
+    try x.moveMouse(x: point.x, y: point.y)
+    let hovered = try waitForScreen(
+      timeout: 30, display: display, "the widget at \(point) to show hover"
+    ) { changedPixels(resting, $0, in: spot) > 20 }
+    try x.mouseDown()
+    let held = try waitForScreen(
+      timeout: 30, display: display, "the widget at \(point) to show it is held"
+    ) { changedPixels(hovered, $0, in: spot) > 20 }
+    try x.mouseUp()
+    try waitForScreen(timeout: 30, display: display, "the widget at \(point) to be let go") {
+      changedPixels(held, $0, in: spot) > 20
+    }
+    try waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
+  }
+
   /// Pixels of the 3D view that are clearly coloured; the background and the grid are
   /// grey, so they do not count.
   static func colouredPixels(in image: XWDImage) -> Int {
@@ -134,9 +158,10 @@ final class ViewerProcess {
   /// display and the folder. A failure in `drive` is recorded with the viewer's output.
   /// `options` go to `view` after the path (`--renderer cpu`). The alignment error is
   /// not measured unless `alignment` says so: the timeline then holds no curve, which is
-  /// the layout `Layout`'s positions were measured in.
+  /// the layout `Layout`'s positions were measured in. `environment` adds variables to
+  /// the viewer's environment.
   static func withSmallRecording(
-    options: [String] = [], alignment: Bool = false,
+    options: [String] = [], alignment: Bool = false, environment: [String: String] = [:],
     _ drive: (ViewerProcess, String, URL) throws -> Void
   ) throws {
     let folder = try TestData.makeTemporaryDirectory()
@@ -150,7 +175,7 @@ final class ViewerProcess {
     defer { xvfb.stop() }
     let viewer = try ViewerProcess(
       arguments: ["view", recording] + options + (alignment ? [] : ["--alignment", "off"]),
-      display: xvfb.display, folder: folder)
+      display: xvfb.display, folder: folder, environment: environment)
     defer { viewer.terminate() }
     do {
       try drive(viewer, xvfb.display, folder)
@@ -163,7 +188,9 @@ final class ViewerProcess {
   private let process = Process()
   private let logURL: URL
 
-  init(arguments: [String], display: String, folder: URL) throws {
+  init(
+    arguments: [String], display: String, folder: URL, environment extra: [String: String] = [:]
+  ) throws {
     logURL = folder.appendingPathComponent("viewer.log")
     guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
       throw XToolError("cannot create \(logURL.path)")
@@ -176,6 +203,7 @@ final class ViewerProcess {
     environment["DISPLAY"] = display
     // GLFW would pick a Wayland compositor over DISPLAY if the test runs under one.
     environment["WAYLAND_DISPLAY"] = nil
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = log

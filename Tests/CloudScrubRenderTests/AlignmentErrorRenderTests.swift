@@ -155,6 +155,9 @@ import Testing
       frameErrors: FrameAlignmentErrors(residualsMeters: [0.01, 0.02, 0.04]))
     let drawn = Self.uniforms(backend)
     #expect(drawn.count >= 1)
-    #expect(drawn.allSatisfy { $0.frameErrors.errorsMeters == [0.02] && $0.frameCount == 1 })
+    #expect(
+      drawn.allSatisfy {
+        $0.fixedFrame == 1 && $0.frameErrors.errorMeters(ofFrame: 1) == 0.02 && $0.frameCount == 3
+      })
   }
 }

@@ -15,6 +15,10 @@ public final class GLBackend: RenderBackend {
   /// The lower-left corner of the picture in the output framebuffer, in pixels (the
   /// window puts the 3D view between its panels).
   public var outputOrigin: SIMD2<Int> = .zero
+  /// Why the last `beginFrame` found no scene framebuffer to draw into (nil while it
+  /// has one). The frame's draws are skipped meanwhile; the window shows this as its
+  /// message and `render` fails with it.
+  public private(set) var sceneTargetError: RenderError?
   private let points: GLProgram
   private let lines: GLProgram
   private let composite: GLProgram
@@ -87,7 +91,7 @@ public final class GLBackend: RenderBackend {
   public var drawsPointsFromStore: Bool { pointRenderer == .cpu }
 
   public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
-    guard pointRenderer == .cpu else { return }
+    guard pointRenderer == .cpu, sceneTargetError == nil else { return }
     let raster = cpuRasterizer()
     if raster.widthPixels != scene.width || raster.heightPixels != scene.height { return }
     raster.draw(store, range: range, uniforms: uniforms)
@@ -175,9 +179,11 @@ public final class GLBackend: RenderBackend {
 
   public func beginFrame(_ setup: FrameSetup) {
     self.setup = setup
-    do {
+    do throws(RenderError) {
       try scene.ensureSize(width: max(1, setup.widthPixels), height: max(1, setup.heightPixels))
+      sceneTargetError = nil
     } catch {
+      sceneTargetError = error
       return
     }
     bindScene()
@@ -193,7 +199,10 @@ public final class GLBackend: RenderBackend {
 
   /// Goes on with the picture: GL's scene target keeps what it had, and the CPU
   /// rasterizer's buffer (uploaded over the target again at the end) what it had.
-  public func resumeFrame() { bindScene() }
+  public func resumeFrame() {
+    guard sceneTargetError == nil else { return }
+    bindScene()
+  }
 
   /// Draws into the scene target with depth testing, as every pass of a frame does.
   private func bindScene() {
@@ -208,7 +217,7 @@ public final class GLBackend: RenderBackend {
   public func drawPoints(
     chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms u: PointUniforms
   ) {
-    guard let target = chunks[chunk], !range.isEmpty else { return }
+    guard let target = chunks[chunk], !range.isEmpty, sceneTargetError == nil else { return }
     glUseProgram(points.id)
     points.set("uViewProjection", u.viewProjection)
     points.set("uView", u.view)
@@ -242,7 +251,7 @@ public final class GLBackend: RenderBackend {
   }
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
-    guard !vertices.isEmpty else { return }
+    guard !vertices.isEmpty, sceneTargetError == nil else { return }
     uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
     glUseProgram(lines.id)
@@ -258,6 +267,7 @@ public final class GLBackend: RenderBackend {
   }
 
   public func endFrame() {
+    guard sceneTargetError == nil else { return }
     uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
     glViewport(
