@@ -14,18 +14,24 @@ struct WindowDecodeFailureEndToEndTests {
   /// The Frame panel on the right (ViewerPanels.swift: 290 px wide, 8 px margins).
   static let framePanel = (x: 982, y: 8, width: 290, height: 690)
 
-  /// Pixels of the error colour (0.95, 0.4, 0.35) in `area`.
-  static func errorPixels(
+  /// Pixels of the error colour (0.95, 0.4, 0.35) in `area`, and other clearly
+  /// coloured pixels (the frame's images; the panel's text is white or grey).
+  static func colours(
     in image: XWDImage, area: (x: Int, y: Int, width: Int, height: Int)
-  ) -> Int {
-    var count = 0
+  ) -> (error: Int, other: Int) {
+    var error = 0
+    var other = 0
     for y in area.y..<(area.y + area.height) {
       for x in area.x..<(area.x + area.width) {
         let p = image.pixel(x: x, y: y)
-        if p.r > 180 && p.g > 60 && p.g < 140 && p.b > 50 && p.b < 130 { count += 1 }
+        if p.r > 180 && p.g > 60 && p.g < 140 && p.b > 50 && p.b < 130 {
+          error += 1
+        } else if Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 60 {
+          other += 1
+        }
       }
     }
-    return count
+    return (error, other)
   }
 
   @Test func aFrameThatFailsToDecodeSaysWhyInTheFramePanel() throws {
@@ -57,10 +63,24 @@ struct WindowDecodeFailureEndToEndTests {
       try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 0") {
         $0.contains("frame 0/12")
       }
+      // The viewer says it on standard error as the failure arrives …
+      let reason = "cloudscrub: could not decode frame 0: "
+      let deadline = Date().addingTimeInterval(30)
+      while !viewer.output.contains(reason) {
+        guard Date() < deadline, viewer.isRunning else {
+          throw XToolError("no \"\(reason)\" within 30 s:\n\(viewer.output)")
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      #expect(viewer.output.contains("CRC-32 mismatch in frame 0"), "\(viewer.output)")
+      // … and the Frame panel shows the reason in the error colour, with the last
+      // frame's images taken down.
       try WindowScreen.waitForScreen(
         timeout: 30, display: display, "the decode failure in the Frame panel"
-      ) { Self.errorPixels(in: $0, area: Self.framePanel) > 50 }
-      #expect(viewer.output.contains("cloudscrub: could not decode frame 0: "), "\(viewer.output)")
+      ) {
+        let found = Self.colours(in: $0, area: Self.framePanel)
+        return found.error > 50 && found.other < 20
+      }
       #expect(viewer.isRunning, "the viewer exited")
     }
   }

@@ -105,8 +105,21 @@ struct WindowEndToEndTests {
     let halfWay = { (title: String) in (4...7).contains(Self.frame(in: title)?.index ?? -1) }
     let scrubbed = try x.waitForName(
       of: window, timeout: 30, stillRunning: alive, "half way", until: halfWay)
+    let held = try WindowScreen.waitForSteadyScreen(
+      display: display, timeout: 30, in: Layout.slider)
     try x.mouseUp()
     #expect(halfWay(scrubbed), "the slider at one half gave \(scrubbed)")
+    // Dear ImGui keeps the keyboard while a widget is active, and the viewer asks it as
+    // of the frame before: a key that came with the release would be dropped. The
+    // slider drawn let go (its grab no longer in the active colour), then drawn no
+    // longer hovered once the pointer has left, shows two frames have run since.
+    let released = try WindowScreen.waitForScreen(
+      timeout: 30, display: display, "the slider let go"
+    ) { WindowScreen.changedPixels(held, $0, in: Layout.slider) > 500 }
+    try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y)
+    try WindowScreen.waitForScreen(timeout: 30, display: display, "the slider not hovered") {
+      WindowScreen.changedPixels(released, $0, in: Layout.slider) > 500
+    }
 
     // Orbit. A press counts as a panel's while the previous frame had the pointer over
     // one, so after moving back into the 3D view, End's visible effect on the title
