@@ -19,6 +19,9 @@ public struct ViewerOptions {
   /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
   /// off draws by frames (`DrawPlan`) from the whole store.
   public var levelOfDetail = true
+  /// What the cleaning panel starts with (`view --voxel 0.01` and the other cleaning
+  /// options); exports use it until the panel changes it.
+  public var cleaning = CleaningOptions()
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -118,6 +121,7 @@ public final class ViewerApp {
     wholeFrame = WholeFrame(backend: backend)
     self.opener = opener
     self.alignment = alignment
+    cleaning = CleaningPanel(initial: options.cleaning)
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
     levelOfDetail = options.levelOfDetail
