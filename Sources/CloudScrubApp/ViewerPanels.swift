@@ -212,8 +212,8 @@ struct ViewerPanels {
         let progress = status.progress
         let stage = progress.cancelled ? "cancelling" : progress.stage?.label ?? "starting"
         csui_text_wrapped("exporting \(URL(fileURLWithPath: status.outputPath).lastPathComponent)")
-        csui_progress(
-          Float(progress.fraction), -1, "\(stage) \(Int((progress.fraction * 100).rounded(.down)))%")
+        let percent = Int((progress.fraction * 100).rounded(.down))
+        csui_progress(Float(progress.fraction), -1, "\(stage) \(percent)%")
         if csui_button("Cancel export") { actions.append(.cancelExport) }
       } else if csui_button("Export shown points (.ply .pcd .las .e57 .xyz .csv)") {
         let path = String(
