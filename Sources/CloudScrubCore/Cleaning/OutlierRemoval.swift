@@ -85,15 +85,21 @@ public enum OutlierRemoval {
     _ positions: [Point3], neighbours k: Int, stop: StopCheck? = nil
   ) -> [Double] {
     let means = ParallelSlots(count: positions.count, initial: Double.nan)
+    // Each tree takes seconds to build on a large cloud: ask between them too.
+    let stopped = { stop?() == true }
+    let unmeasured = { [Double](repeating: .nan, count: positions.count) }
+    let ordered = KDTree(mortonOrdering: positions)
+    if stopped() { return unmeasured() }
     // The grid is faster on surfaces of even density; a cloud too spread out for one,
     // or of very uneven density, uses the median-split tree alone.
-    if let grid = NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: k) {
+    if let grid = NeighbourGrid(ordered, neighbours: k) {
       grid.forEachNearestDistances(count: k, stop: stop) { entry, distances in
         var sum = 0.0
         for d in distances { sum += Double(d.squareRoot()) }
         means[Int(entry.index)] = distances.isEmpty ? .nan : sum / Double(distances.count)
       }
     } else {
+      if stopped() { return unmeasured() }
       KDTree(positions).forEachNearest(count: k, stop: stop) { entry, search, found in
         var sum = 0.0
         for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
