@@ -18,6 +18,21 @@ struct CleaningPanel {
   /// step when the drag ends.
   private(set) var draftCrop: CropBox?
 
+  /// A panel that starts with `initial` (the command line's cleaning options), its
+  /// sliders at the values `initial` gives, the others at their defaults.
+  init(initial: CleaningOptions = CleaningOptions()) {
+    history = UndoHistory(initial)
+    if let size = initial.voxelSizeMeters { voxelMillimeters = size * 1000 }
+    if let statistical = initial.statistical {
+      sorNeighbours = Int32(clamping: statistical.neighbours)
+      sorStdRatio = Float(statistical.stdRatio)
+    }
+    if let radius = initial.radius {
+      radiusCentimeters = radius.radiusMeters * 100
+      radiusNeighbours = Int32(clamping: radius.minNeighbours)
+    }
+  }
+
   var options: CleaningOptions {
     var current = history.current
     if let draftCrop { current.crop = draftCrop }

@@ -25,7 +25,7 @@ final class CleaningPreview {
   private var running: Request?
   /// A finished computation: the cleaned points and each step's count, or why the
   /// pipeline refused the shown points.
-  private typealias Outcome = Result<(store: PointStore, stages: [StageCount]), CleaningSizeError>
+  private typealias Outcome = Result<(store: PointStore, stages: [StageCount]), any Error>
   private let work = BackgroundWork<(Request, Outcome)>()
 
   init(backend: any RenderBackend) {
@@ -87,7 +87,7 @@ final class CleaningPreview {
       let minimum = request.minConfidence.rawValue
       let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
       let result: (cloud: PointCloud, stages: [StageCount])
-      do throws(CleaningSizeError) {
+      do {
         result = try CleaningPipeline.run(
           cloud, options: request.options,
           viewpoint: { frame in

@@ -19,6 +19,9 @@ public struct ViewerOptions {
   /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
   /// off draws by frames (`DrawPlan`) from the whole store.
   public var levelOfDetail = true
+  /// What the cleaning panel starts with (`view --voxel 0.01` and the other cleaning
+  /// options); exports use it until the panel changes it.
+  public var cleaning = CleaningOptions()
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -52,6 +55,8 @@ struct PanelSignature: Equatable {
   var message: String?
   var summary: String
   var refining: Bool
+  /// The background export's stage and whole percent, while one runs.
+  var export: String? = nil
 }
 
 /// The viewer window: the frame loop that turns events into commands, applies them to
@@ -73,6 +78,7 @@ public final class ViewerApp {
   private var cleaning = CleaningPanel()
   private let cleaningPreview: CleaningPreview
   private let wholeFrame: WholeFrame
+  private let exports = BackgroundExport()
   /// A crop-box face being dragged in the scene: the face, where the drag started
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
@@ -116,6 +122,7 @@ public final class ViewerApp {
     wholeFrame = WholeFrame(backend: backend)
     self.opener = opener
     self.alignment = alignment
+    cleaning = CleaningPanel(initial: options.cleaning)
     exitAfterFirstFrame = options.exitAfterFirstFrame
     let size = window.framebufferSize
     levelOfDetail = options.levelOfDetail
@@ -164,7 +171,9 @@ public final class ViewerApp {
     lastTime = glfwGetTime()
     while !window.shouldClose {
       let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
-      let waiting = previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
+      let waiting =
+        previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
+        || exports.isRunning
       let growing = !session.content.levelOfDetailIsComplete
       let wait =
         moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
@@ -213,7 +222,7 @@ public final class ViewerApp {
       let panelSignature = PanelSignature(
         loading: session.isLoading, message: session.message.map { "\($0)" },
         summary: cleaningPreview.summary,
-        refining: refinement.isRefining)
+        refining: refinement.isRefining, export: exportLine())
       let frameRanges = session.content.store.frameRanges
       let step: SceneRefinement<SceneSignature>.Step
       if let octree = session.content.levelOfDetail {
@@ -269,6 +278,7 @@ public final class ViewerApp {
 
       csui_new_frame()
       let scale = window.pixelScale
+      panels.exportStatus = exports.status
       let actions = panels.draw(
         session: session, previews: previews, cleaning: &cleaning,
         cleaningSummary: cleaningPreview.summary,
@@ -459,6 +469,8 @@ public final class ViewerApp {
         open(path)
       case .export(let path):
         export(to: path)
+      case .cancelExport:
+        exports.cancel()
       case .setLastFramesCount(let count):
         mapper.lastFramesCount = count
       case .selection(let command):
@@ -472,20 +484,38 @@ public final class ViewerApp {
     }
   }
 
+  /// Starts exporting what is shown in the background; a second export while one runs
+  /// is refused with a message.
   private func export(to path: String) {
     guard let document = session.document, let visible = session.state.playback.visibleFrames else {
       session.message = .error("nothing to export yet")
       return
     }
-    do {
-      let line = try opener.export(
-        WindowExportRequest(
-          document: document, content: session.content, visibleFrames: visible,
-          minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
-          outputPath: path))
-      session.message = .info(line)
-    } catch {
-      session.message = .error("\(error)")
+    let request = WindowExportRequest(
+      document: document, content: session.content, visibleFrames: visible,
+      minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
+      outputPath: path)
+    guard exports.start(request, opener: opener) else {
+      session.message = .error("an export is running; wait for it or cancel it first")
+      return
     }
+    session.message = .info("exporting to \(path)")
+  }
+
+  /// Takes a finished export's result into the message line; the panel's progress
+  /// otherwise (nil when no export runs).
+  private func exportLine() -> String? {
+    if let result = exports.take() {
+      switch result {
+      case .success(let line): session.message = .info(line)
+      case .failure(let error as CleaningCancelled):
+        session.message = .info("export cancelled (\(error.step)); nothing written")
+      case .failure(let error): session.message = .error("\(error)")
+      }
+      panelFramesLeft = 3
+    }
+    guard let status = exports.status else { return nil }
+    let progress = status.progress
+    return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"
   }
 }

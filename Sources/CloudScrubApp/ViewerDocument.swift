@@ -12,6 +12,9 @@ public struct ViewerDocument {
   public var decoder: (any ColorDecoder)?
   /// A line describing the format ("PLY binary little endian, 1.2 M points").
   public var summary: String
+  /// A point-cloud file's points as read, with every property (normals, attributes),
+  /// which the export writes; nil for a recording.
+  public var cloud: PointCloud?
 
   public init(
     path: String, load: StreamingLoad, recording: (any RecordingSource)?,
@@ -38,9 +41,20 @@ public protocol ViewerDocumentOpener {
   /// LAS, XYZ text), with the same steps and the same bytes as
   /// `cloudscrub export` given the same settings.
   ///
+  /// Runs on a thread of its own while the window keeps drawing: `progress` shows the
+  /// stage and the fraction done, and its `cancel()` stops the export.
+  ///
   /// - Returns: a line saying what was written.
-  /// - Throws: an error naming what went wrong; nothing is left half-written.
-  func export(_ request: WindowExportRequest) throws -> String
+  /// - Throws: an error naming what went wrong (`CleaningCancelled` after a cancel);
+  ///   nothing is left half-written and an existing output stays as it was.
+  func export(_ request: WindowExportRequest, progress: ExportProgress) throws -> String
+}
+
+extension ViewerDocumentOpener {
+  /// Exports with nobody watching.
+  public func export(_ request: WindowExportRequest) throws -> String {
+    try export(request, progress: ExportProgress())
+  }
 }
 
 /// An export asked for in the window: the loaded points, and the settings that the

@@ -8,6 +8,8 @@ enum PanelAction {
   case command(ViewerCommand)
   case open(String)
   case export(String)
+  /// Stops the export that runs in the background.
+  case cancelExport
   case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
@@ -27,6 +29,9 @@ struct ViewerPanels {
   }
 
   var exportPath = "cloud.ply"
+  /// The export running in the background, shown in the Export panel; set by the frame
+  /// loop each turn.
+  var exportStatus: BackgroundExport.Status?
   private var exportBuffer = [CChar](repeating: 0, count: 1024)
   private var openBuffer = [CChar](repeating: 0, count: 1024)
   private var lastFrames: Int32 = 30
@@ -203,7 +208,14 @@ struct ViewerPanels {
       if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
       csui_set_next_item_width(-1)
       _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
-      if csui_button("Export shown points (.ply .pcd .las .xyz .csv)") {
+      if let status = exportStatus {
+        let progress = status.progress
+        let stage = progress.cancelled ? "cancelling" : progress.stage?.label ?? "starting"
+        csui_text_wrapped("exporting \(URL(fileURLWithPath: status.outputPath).lastPathComponent)")
+        let percent = Int((progress.fraction * 100).rounded(.down))
+        csui_progress(Float(progress.fraction), -1, "\(stage) \(percent)%")
+        if csui_button("Cancel export") { actions.append(.cancelExport) }
+      } else if csui_button("Export shown points (.ply .pcd .las .e57 .xyz .csv)") {
         let path = String(
           decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         actions.append(.export(path))

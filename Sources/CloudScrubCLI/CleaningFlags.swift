@@ -49,21 +49,6 @@ enum CleaningFlags {
 
   /// One header comment with the cleaning steps, or `nil` when there are none.
   static func describe(_ options: CleaningOptions) -> String? {
-    var parts: [String] = []
-    if let box = options.crop {
-      parts.append(
-        "crop \(box.min.x),\(box.min.y),\(box.min.z),\(box.max.x),\(box.max.y),\(box.max.z)")
-    }
-    if let band = options.heightBandMeters {
-      let axis = options.worldUp == .y ? "" : " along \(options.worldUp.rawValue)"
-      parts.append("height band \(band.lowerBound)-\(band.upperBound) m\(axis)")
-    }
-    if let size = options.voxelSizeMeters { parts.append("voxel \(size) m") }
-    if let s = options.statistical { parts.append("sor \(s.neighbours),\(s.stdRatio)") }
-    if let r = options.radius {
-      parts.append("radius outliers \(r.radiusMeters),\(r.minNeighbours)")
-    }
-    if let k = options.normalNeighbours { parts.append("normals from \(k) neighbours") }
-    return parts.isEmpty ? nil : "cleaning: " + parts.joined(separator: ", ")
+    ExportJob.cleaningDescription(options)
   }
 }

@@ -31,10 +31,13 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       }
       let load = StreamingLoad(cloud: input.cloud)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
-      return ViewerDocument(
+      var document = ViewerDocument(
         path: path, load: load, recording: nil, decoder: nil,
         summary: "\(input.format), \(input.cloud.count) points"
           + (frames.map { ", \($0) frames" } ?? ""))
+      // Kept for the export, which writes every property read (normals, attributes).
+      document.cloud = input.cloud
+      return document
     case .recording(let recordingPath, let source):
       let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
       var selection = choices.selection
@@ -60,54 +63,78 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     }
   }
 
-  func export(_ request: WindowExportRequest) throws -> String {
-    let path = request.document.path
-    let output = request.outputPath
-    guard !output.isEmpty else { throw UsageError("give a file name to export to") }
-    let target = try ExportCommand.target(
-      try ParsedArguments([path], command: ExportCommand.spec), source: path, output: output)
+  func export(_ request: WindowExportRequest, progress: ExportProgress) throws -> String {
+    let job = try Self.job(for: request, loadedWith: loadChoices(for: request.document.path))
+    let writer = try ExportCommand.writer(for: job)
     guard let source = request.document.recording else {
-      // A PLY input: read again from the file, as 'cloudscrub export PATH' does, so
-      // that every property it has (normals, extra attributes) is written too.
-      guard case .cloud(let input) = try InputLoader.open(path) else {
-        throw UsageError("\(path) is no longer a PLY file")
+      // A point cloud: the points read when it opened, with every property they have.
+      let whole: PointCloud
+      if let kept = request.document.cloud {
+        whole = kept
+      } else {
+        guard case .cloud(let input) = try InputLoader.open(job.sourcePath) else {
+          throw UsageError("\(job.sourcePath) is no longer a point-cloud file")
+        }
+        whole = input.cloud
       }
-      let cloud = Self.shownFrames(of: input.cloud, request)
-      try ExportCommand.finish(
-        cloud, stages: [StageCount(stage: "read", points: cloud.count)], cleaning: request.cleaning,
-        target: target, viewpoint: { _ in nil }, inputs: [path], output: output, dryRun: false)
-      return "wrote \(output)"
+      let cloud = Self.shownFrames(of: whole, request)
+      _ = try CloudExport.finish(
+        cloud, stages: [StageCount(stage: "read", points: cloud.count)], frameIndices: [],
+        job: job, writer: writer, viewpoint: { _ in nil }, monitor: progress)
+      return "wrote \(job.outputPath)"
     }
     // A recording: the window's own copy of the frames shown, filtered by the minimum
     // confidence shown; the same points 'export --frames A-B --min-confidence C' loads.
     let store = request.content.store
-    let frames = request.visibleFrames.clamped(to: 0...max(0, request.content.frameCount - 1))
+    let frames = Self.shownPositions(request)
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
     let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
-    // The header records the recording options the frames were loaded with.
-    let loaded = loadedWithChoices(path) ? choices : LoadChoices()
+    _ = try CloudExport.finish(
+      cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
+      frameIndices: frameIndices, job: job, writer: writer,
+      viewpoint: ExportCommand.viewpoint(source), monitor: progress)
+    return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0)"
+      + " to \(job.outputPath)"
+  }
+
+  /// The export job for what the window shows, from its state: the same job that
+  /// `cloudscrub export` builds from flags naming the same settings (`--frames` for the
+  /// frames shown, `--min-confidence` for the minimum confidence shown, the cleaning
+  /// panel's steps as the cleaning flags).
+  ///
+  /// - Parameter loaded: the recording options the document was opened with.
+  /// - Throws: `UsageError` for an empty output name or one naming no format.
+  static func job(for request: WindowExportRequest, loadedWith loaded: LoadChoices) throws
+    -> ExportJob
+  {
+    let path = request.document.path
+    guard !request.outputPath.isEmpty else { throw UsageError("give a file name to export to") }
+    var job = ExportJob(
+      sourcePath: path, cleaning: request.cleaning, outputPath: request.outputPath)
+    guard let source = request.document.recording else { return job }
+    job.cleaning.worldUp = source.description.worldUp
+    job.inputPaths += try ExportCommand.recordingFiles(path)
     var unprojection = loaded.unprojection
     if request.minConfidence.rawValue > unprojection.minConfidence.rawValue {
       unprojection.minConfidence = request.minConfidence
     }
+    let frameIndices = request.content.frameIndices[shownPositions(request)]
     let selection = FrameSelection(
       range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0), every: loaded.selection.every)
-    var cleaning = request.cleaning
-    cleaning.worldUp = source.description.worldUp
-    var withFrames = target
-    withFrames.provenance.frames = ExportCommand.describe(
-      selection, unprojection, frames: frameIndices)
-    try ExportCommand.finish(
-      cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
-      cleaning: cleaning, target: withFrames,
-      viewpoint: { frame in
-        (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
-      },
-      inputs: [path] + (try ExportCommand.recordingFiles(path)), output: output, dryRun: false)
-    return
-      "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0) to \(output)"
+    job.recordedFrames = ExportJob.RecordedFrames(selection: selection, unprojection: unprojection)
+    return job
+  }
+
+  /// The shown frames, as positions among the loaded ones, within what is loaded.
+  static func shownPositions(_ request: WindowExportRequest) -> ClosedRange<Int> {
+    request.visibleFrames.clamped(to: 0...max(0, request.content.frameCount - 1))
+  }
+
+  /// The recording options the document at `path` was opened with.
+  func loadChoices(for path: String) -> LoadChoices {
+    loadedWithChoices(path) ? choices : LoadChoices()
   }
 
   /// Whether the recording at `path` (as opened, after resolving) is the one the

@@ -2,14 +2,6 @@ import CloudScrubCore
 import CloudScrubFormats
 import Foundation
 
-/// Where and how an export writes: the format's writer, its options and the
-/// provenance the format records.
-struct ExportTarget {
-  var writer: any CloudFormatWriter
-  var options: CloudWriteOptions
-  var provenance: ExportProvenance
-}
-
 /// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, E57 or text.
 enum ExportCommand {
   /// Usage and prose of `export --help`; the options are `OptionTable`'s rows.
@@ -35,94 +27,61 @@ enum ExportCommand {
       throw UsageError("export needs an output file: -o OUT.ply")
     }
     let path = parsed.positionals[0]
-    var target = try target(parsed, source: path, output: output)
-    let selection = try RecordingFlags.selection(parsed)
+    var job = try job(parsed, source: path, output: output)
+    let writer = try writer(for: job)
+    let asked = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
-    var cleaning = try CleaningFlags.options(parsed)
-    let cloud: PointCloud
-    var inputs = [path]
-    var stages: [StageCount] = []
-    var viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil }
+    let monitor = TerminalExportMonitor()
+    defer { monitor.finish() }
     switch try InputLoader.open(path, poses: parsed.value("poses")) {
     case .cloud(let input):
       if parsed.has("refine") { throw UsageError("--refine applies to recordings, not to PLY") }
       if RecordingFlags.anyGiven(parsed) {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
-      cloud = input.cloud
-      stages.append(StageCount(stage: "read", points: cloud.count))
+      let cloud = input.cloud
+      report(
+        try CloudExport.finish(
+          cloud, stages: [StageCount(stage: "read", points: cloud.count)], frameIndices: [],
+          job: job, writer: writer, viewpoint: { _ in nil }, monitor: monitor),
+        job)
     case .recording(let recordingPath, let recorded):
       let source =
         try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
-      cleaning.worldUp = source.description.worldUp  // --height-band measures along it
-      let selection = try RecordingFlags.skippingUntracked(selection, parsed, source: source)
+      job.cleaning.worldUp = source.description.worldUp  // --height-band measures along it
+      let selection = try RecordingFlags.skippingUntracked(asked, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)
       try RecordingFlags.checkSelectsFrames(
         selection, frameCount: source.frameCount, path: recordingPath)
-      inputs.append(contentsOf: try recordingFiles(recordingPath))
-      viewpoint = { frame in
-        (try? source.frameInfo(at: Int(frame))).map { info in
-          SIMD3<Float>(info.pose.position)
-        }
-      }
+      job.inputPaths.append(contentsOf: try recordingFiles(recordingPath))
       var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
-      let request = StreamedExport(
-        path: recordingPath, loader: loader, selection: selection, unprojection: unprojection,
-        cleaning: cleaning, target: target, inputs: inputs, output: output,
-        dryRun: parsed.has("dry-run"))
-      if let merged = try request.run() {
-        target.provenance.frames = merged.framesComment
-        try finish(
-          merged.cloud, stages: merged.stages, cleaning: cleaning, running: merged.remaining,
-          target: target, viewpoint: viewpoint, inputs: inputs, output: output,
-          dryRun: parsed.has("dry-run"))
-      }
-      return
+      job.recordedFrames = ExportJob.RecordedFrames(
+        selection: selection, unprojection: unprojection,
+        ingestMergeMeters: loader.ingestMergeMeters)
+      let streamed = StreamedExport(
+        path: recordingPath, loader: loader, job: job, writer: writer)
+      guard let merged = try streamed.run() else { return }
+      report(
+        try CloudExport.finish(
+          merged.cloud, stages: merged.stages, frameIndices: merged.frameIndices, job: job,
+          writer: writer, running: merged.remaining, viewpoint: viewpoint(source),
+          monitor: monitor),
+        job)
     }
-    try finish(
-      cloud, stages: stages, cleaning: cleaning, target: target, viewpoint: viewpoint,
-      inputs: inputs,
-      output: output, dryRun: parsed.has("dry-run"))
   }
 
-  /// The steps after loading that the command line and the window share, so that the
-  /// same settings write the same bytes: cleaning, the provenance, the attribute list,
-  /// and the write in the target's format (or, on a dry run, the stage counts).
-  ///
-  /// - Parameter running: the steps still to run, when some of `cleaning` ran while the
-  ///   frames streamed in (`nil`: all of `cleaning`); the header describes `cleaning`.
-  static func finish(
-    _ loaded: PointCloud, stages loadStages: [StageCount], cleaning: CleaningOptions,
-    running: CleaningOptions? = nil, target writeTarget: ExportTarget,
-    viewpoint: @escaping (UInt32) -> SIMD3<Float>?, inputs: [String], output: String, dryRun: Bool
-  ) throws {
-    var target = writeTarget
-    var stages = loadStages
-    let stageLine = Terminal.progress("cleaning")
-    let cleaned = try CleaningPipeline.run(
-      loaded, options: running ?? cleaning, viewpoint: viewpoint,
-      progress: {
-        stageLine?.update(0); _ = $0
-      })
-    stageLine?.finish()
-    let cloud = cleaned.cloud
-    stages += cleaned.stages
-    target.provenance.cleaning = CleaningFlags.describe(cleaning)
-    if cleaning.normalNeighbours != nil {
-      switch target.options.attributes {
-      case .none: target.options.attributes = .named(["normal"])
-      case .named(let names) where !names.contains("normal"):
-        target.options.attributes = .named(names + ["normal"])
-      default: break
-      }
+  /// Each frame's capture camera position, which the normals face.
+  static func viewpoint(_ source: any RecordingSource) -> (UInt32) -> SIMD3<Float>? {
+    { frame in
+      (try? source.frameInfo(at: Int(frame))).map { info in SIMD3<Float>(info.pose.position) }
     }
-    if dryRun { return printDryRun(stages, points: cloud.count, output: output) }
-    let progress = Terminal.progress("writing \(output)")
-    defer { progress?.finish() }
-    try target.writer.write(
-      cloud, provenance: target.provenance, options: target.options, to: output, inputs: inputs,
-      progress: progress.handler)
+  }
+
+  /// Prints a dry run's stage counts; a real export prints nothing.
+  private static func report(_ outcome: CloudExport.Outcome, _ job: ExportJob) {
+    guard !outcome.written else { return }
+    printDryRun(outcome.stages, points: outcome.points, output: job.outputPath)
   }
 
   /// What a dry run prints: the points each stage kept, and what would be written.
@@ -137,17 +96,6 @@ enum ExportCommand {
     Terminal.out("dry run: nothing written (would write \(points) points to \(output))")
   }
 
-  /// One header comment with the options that made the cloud.
-  static func describe(
-    _ selection: FrameSelection, _ options: UnprojectionOptions, frames: [Int]
-  ) -> String {
-    let range = frames.first.map { first in "\(first)-\(frames.last ?? first)" } ?? "none"
-    let depth = "\(options.depthRangeMeters.lowerBound)-\(options.depthRangeMeters.upperBound)"
-    return "frames \(range) every \(selection.every), min confidence \(options.minConfidence), "
-      + "depth range \(depth) m, flying pixels \(options.flyingPixels == nil ? "off" : "on"), "
-      + "stride \(options.stride)"
-  }
-
   /// The files inside a recording folder, which an export must not overwrite either.
   static func recordingFiles(_ path: String) throws -> [String] {
     var isFolder: ObjCBool = false
@@ -157,27 +105,27 @@ enum ExportCommand {
     return names.map { path + "/" + $0 }
   }
 
-  /// The format, write options and provenance the flags and the output describe.
+  /// The export job the flags and the output describe, before the input is opened
+  /// (the recording's frames and up axis are added once it is).
+  static func job(_ parsed: ParsedArguments, source: String, output: String) throws -> ExportJob {
+    ExportJob(
+      sourcePath: source, cleaning: try CleaningFlags.options(parsed), outputPath: output,
+      formatName: parsed.value("format"),
+      writeOptions: CloudWriteOptions(
+        ascii: parsed.has("ascii"), attributes: try attributeSelection(parsed.value("attributes"))),
+      dryRun: parsed.has("dry-run"))
+  }
+
+  /// The writer of the job's format.
   ///
   /// - Throws: `UsageError` for an output extension or `--format` naming no format
   ///   CloudScrub writes (listing those it does), or `--ascii` for a binary-only one.
-  static func target(_ parsed: ParsedArguments, source: String, output: String) throws
-    -> ExportTarget
-  {
-    let writer: any CloudFormatWriter
+  static func writer(for job: ExportJob) throws -> any CloudFormatWriter {
     do {
-      writer = try ExportFormats.writer(for: output, format: parsed.value("format"))
+      return try ExportFormats.writer(for: job)
     } catch let error as ExportFormatError {
       throw UsageError(error.description)
     }
-    if parsed.has("ascii") && !writer.hasTextForm {
-      throw UsageError(ExportFormatError.noTextForm(format: writer.name.uppercased()).description)
-    }
-    return ExportTarget(
-      writer: writer,
-      options: CloudWriteOptions(
-        ascii: parsed.has("ascii"), attributes: try attributeSelection(parsed.value("attributes"))),
-      provenance: ExportProvenance(source: URL(fileURLWithPath: source).lastPathComponent))
   }
 
   static func attributeSelection(_ value: String?) throws -> PLYAttributeSelection {

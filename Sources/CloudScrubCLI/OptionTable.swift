@@ -6,9 +6,9 @@
 enum OptionTable {
   /// The subcommands that load a recording, and so take every recording option.
   static let loading: Set<String> = ["export", "render", "view"]
-  /// The subcommands that take every cleaning option. (`view` has its cleaning panel;
-  /// seeding it from the command line needs the window to take initial settings.)
-  static let cleaning: Set<String> = ["export", "render"]
+  /// The subcommands that take every cleaning option (`view` seeds its cleaning panel
+  /// with them).
+  static let cleaning: Set<String> = ["export", "render", "view"]
 
   static let rows: [OptionRow] = arguments + outputs + recording + cleaningRows + drawing + others
 

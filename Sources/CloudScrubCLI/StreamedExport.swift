@@ -13,26 +13,23 @@ struct StreamedExport {
     var stages: [StageCount]
     /// The cleaning steps that did not run while the frames streamed in.
     var remaining: CleaningOptions
-    /// The header comment naming the frames and the sensor-grid options.
-    var framesComment: String
+    /// The recording's frames the points came from.
+    var frameIndices: [Int]
   }
 
   var path: String
   var loader: RecordingLoader
-  var selection: FrameSelection
-  var unprojection: UnprojectionOptions
-  var cleaning: CleaningOptions
-  var target: ExportTarget
-  var inputs: [String]
-  var output: String
-  var dryRun: Bool
+  /// The export; its `recordedFrames` describe what `loader` loads.
+  var job: ExportJob
+  var writer: any CloudFormatWriter
 
   /// Runs the part of the export that streams.
   ///
-  /// - Returns: the merged cloud with the steps still to run, or `nil` when the export
-  ///   is complete (written, or printed for a dry run).
+  /// - Returns: the merged cloud with the steps still to run (for `CloudExport.finish`),
+  ///   or `nil` when the export is complete (written, or printed for a dry run).
   /// - Throws: the loader's, the cleaning's and the writer's errors.
   func run() throws -> Merged? {
+    let cleaning = job.cleaning
     let crop = StreamingCrop(cleaning)
     let progressLine = Terminal.progress("loading \(path)")
     defer { progressLine?.finish() }
@@ -47,7 +44,7 @@ struct StreamedExport {
       return Merged(
         cloud: cloud,
         stages: stages(summary, crop: crop) + [StageCount(stage: "voxel", points: cloud.count)],
-        remaining: remaining, framesComment: framesComment(summary))
+        remaining: remaining, frameIndices: summary.frameIndices)
     }
     if cleaning.statistical != nil || cleaning.radius != nil || cleaning.normalNeighbours != nil {
       // Outlier removal and normals look at every point's neighbours: hold them all.
@@ -57,30 +54,28 @@ struct StreamedExport {
       summary.framePoints = store.count
       return Merged(
         cloud: store.cloud(), stages: stages(summary, crop: StreamingCrop()), remaining: cleaning,
-        framesComment: framesComment(summary))
+        frameIndices: store.frameIndices)
     }
-    let writer =
-      dryRun
+    let stream =
+      job.dryRun
       ? nil
-      : try target.writer.streamWriter(
-        path: output, fields: FramePoints().cloud(frameIndex: 0), options: target.options,
-        inputs: inputs)
+      : try writer.streamWriter(
+        path: job.outputPath, fields: FramePoints().cloud(frameIndex: 0),
+        options: job.effectiveWriteOptions, inputs: job.inputPaths)
     let summary = try loader.streamFrames(crop: crop, progress: progress) {
       points, frameIndex, keep in
-      try writer?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
+      try stream?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
     }
     progressLine?.finish()
-    guard let writer else {
+    guard let stream else {
       ExportCommand.printDryRun(
-        stages(summary, crop: crop), points: summary.keptPoints, output: output)
+        stages(summary, crop: crop), points: summary.keptPoints, output: job.outputPath)
       return nil
     }
-    let writing = Terminal.progress("writing \(output)")
+    let writing = Terminal.progress("writing \(job.outputPath)")
     defer { writing?.finish() }
-    var provenance = target.provenance
-    provenance.frames = framesComment(summary)
-    provenance.cleaning = CleaningFlags.describe(cleaning)
-    try writer.finish(provenance: provenance, progress: writing.handler)
+    try stream.finish(
+      provenance: job.provenance(frameIndices: summary.frameIndices), progress: writing.handler)
     return nil
   }
 
@@ -90,10 +85,5 @@ struct StreamedExport {
     ]
     if crop.isActive { stages.append(StageCount(stage: "crop", points: summary.keptPoints)) }
     return stages
-  }
-
-  private func framesComment(_ summary: FrameStreamSummary) -> String {
-    ExportCommand.describe(selection, unprojection, frames: summary.frameIndices)
-      + (loader.ingestMergeMeters.map { ", merged while loading at \($0) m" } ?? "")
   }
 }

@@ -47,6 +47,7 @@ enum ViewCommand {
     var opener = CommandLineDocumentOpener()
     opener.choices = try LoadChoices(parsed, readsMerge: false)
     opener.choicesPath = options.path
+    options.cleaning = opener.choices.cleaning
     switch parsed.value("merge") {
     case nil, "auto": opener.merge = .automatic
     case "off": opener.merge = .off

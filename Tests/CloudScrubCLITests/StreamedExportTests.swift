@@ -9,7 +9,7 @@ import Testing
 /// `export` of a recording streams its frames (straight to the file, or through a voxel
 /// merge) instead of holding the merged cloud; it must write the same bytes as the
 /// whole-cloud path: load every frame, `PointStore.cloud()`, then the shared
-/// `ExportCommand.finish`.
+/// `CloudExport.finish`.
 @Suite struct StreamedExportTests {
   static let cases: [[String]] = [
     [],
@@ -94,21 +94,17 @@ import Testing
   /// The export as it was before streaming: every frame loaded into one store.
   static func exportHoldingEveryPoint(_ path: String, flags: [String], to output: String) throws {
     let parsed = try ParsedArguments([path, "-o", output] + flags, command: ExportCommand.spec)
-    var target = try ExportCommand.target(parsed, source: path, output: output)
+    var job = try ExportCommand.job(parsed, source: path, output: output)
     let selection = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
+    job.recordedFrames = ExportJob.RecordedFrames(selection: selection, unprojection: unprojection)
     let source = try InputDetector.openRecording(path)
     let store = try RecordingLoader(
       source: source, selection: selection, unprojection: unprojection,
       decoder: TurboJPEGDecoder()
     ).load()
-    target.provenance.frames = ExportCommand.describe(
-      selection, unprojection, frames: store.frameIndices)
-    try ExportCommand.finish(
-      store.cloud(), stages: [], cleaning: try CleaningFlags.options(parsed), target: target,
-      viewpoint: { frame in
-        (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
-      },
-      inputs: [path], output: output, dryRun: false)
+    _ = try CloudExport.finish(
+      store.cloud(), stages: [], frameIndices: store.frameIndices, job: job,
+      writer: try ExportCommand.writer(for: job), viewpoint: ExportCommand.viewpoint(source))
   }
 }

@@ -88,26 +88,39 @@ public enum CleaningPipeline {
   /// - Parameters:
   ///   - viewpoint: the camera position a point was captured from, by its `frame`
   ///     attribute; used to orient normals (the origin for clouds without frames).
-  ///   - progress: called with the name of each step as it starts.
+  ///   - progress: told of each step as it starts, and asked whether to stop.
   ///   - neighbourPointLimit: the most points a neighbour search step takes (tests
   ///     lower it).
   /// - Throws: `CleaningSizeError` before a neighbour search step that would get more
-  ///   points than it can number.
+  ///   points than it can number; `CleaningCancelled` once `progress` says to stop.
   public static func run(
     _ input: PointCloud, options: CleaningOptions,
     viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil },
-    progress: ((String) -> Void)? = nil,
+    progress: CleaningProgress? = nil,
     neighbourPointLimit: Int = neighbourStepPointLimit
-  ) throws(CleaningSizeError) -> (cloud: PointCloud, stages: [StageCount]) {
+  ) throws -> (cloud: PointCloud, stages: [StageCount]) {
     var cloud = input
     var stages: [StageCount] = []
+    let stop = progress?.shouldStop
+    let steps = stepNames(options)
+    var stepIndex = 0
     func checkSize(_ step: String) throws(CleaningSizeError) {
       guard cloud.count <= neighbourPointLimit else {
         throw CleaningSizeError(step: step, points: cloud.count, limit: neighbourPointLimit)
       }
     }
+    /// Reports the step, unless a stop was asked for.
+    func start(_ step: String) throws(CleaningCancelled) {
+      if stop?() == true { throw CleaningCancelled(step: step) }
+      progress?.stepStarted(step, stepIndex, steps.count)
+      stepIndex += 1
+    }
+    /// A step whose inner loops stopped early left a partial result: drop it.
+    func checkFinished(_ step: String) throws(CleaningCancelled) {
+      if stop?() == true { throw CleaningCancelled(step: step) }
+    }
     if options.crop != nil || options.heightBandMeters != nil {
-      progress?("crop")
+      try start("crop")
       cloud = cloud.subset(
         keeping: Crop.mask(
           cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters,
@@ -115,29 +128,33 @@ public enum CleaningPipeline {
       stages.append(StageCount(stage: "crop", points: cloud.count))
     }
     if let size = options.voxelSizeMeters {
-      progress?("voxel")
+      try start("voxel")
       cloud = VoxelMerge.merge(cloud, voxelSizeMeters: size)
       stages.append(StageCount(stage: "voxel", points: cloud.count))
     }
     if let statistical = options.statistical {
       try checkSize("statistical outlier removal")
-      progress?("statistical outliers")
-      cloud = cloud.subset(
-        keeping: OutlierRemoval.statistical(
-          cloud.positions, neighbours: statistical.neighbours, stdRatio: statistical.stdRatio))
+      try start("statistical outliers")
+      let keep = OutlierRemoval.statistical(
+        cloud.positions, neighbours: statistical.neighbours, stdRatio: statistical.stdRatio,
+        stop: stop)
+      try checkFinished("statistical outliers")
+      cloud = cloud.subset(keeping: keep)
       stages.append(StageCount(stage: "statistical outliers", points: cloud.count))
     }
     if let radius = options.radius {
       try checkSize("radius outlier removal")
-      progress?("radius outliers")
-      cloud = cloud.subset(
-        keeping: OutlierRemoval.radius(
-          cloud.positions, radiusMeters: radius.radiusMeters, minNeighbours: radius.minNeighbours))
+      try start("radius outliers")
+      let keep = OutlierRemoval.radius(
+        cloud.positions, radiusMeters: radius.radiusMeters, minNeighbours: radius.minNeighbours,
+        stop: stop)
+      try checkFinished("radius outliers")
+      cloud = cloud.subset(keeping: keep)
       stages.append(StageCount(stage: "radius outliers", points: cloud.count))
     }
     if let k = options.normalNeighbours {
       try checkSize("normal estimation")
-      progress?("normals")
+      try start("normals")
       let frames: [UInt32]?
       if case .uint32(let values)? = cloud.attribute(named: "frame")?.values {
         frames = values
@@ -150,9 +167,21 @@ public enum CleaningPipeline {
       let origin = SIMD3<Float>(0, 0, 0)
       cloud.normals = NormalEstimation.estimate(
         cloud.positions, neighbours: k,
-        viewpoint: { index in frames.flatMap { cameras[$0[index]] } ?? origin })
+        viewpoint: { index in frames.flatMap { cameras[$0[index]] } ?? origin }, stop: stop)
+      try checkFinished("normals")
       stages.append(StageCount(stage: "normals", points: cloud.count))
     }
     return (cloud, stages)
+  }
+
+  /// The names of the steps `options` runs, in order, as `progress` is told them.
+  public static func stepNames(_ options: CleaningOptions) -> [String] {
+    var names: [String] = []
+    if options.crop != nil || options.heightBandMeters != nil { names.append("crop") }
+    if options.voxelSizeMeters != nil { names.append("voxel") }
+    if options.statistical != nil { names.append("statistical outliers") }
+    if options.radius != nil { names.append("radius outliers") }
+    if options.normalNeighbours != nil { names.append("normals") }
+    return names
   }
 }

@@ -10,9 +10,10 @@ extension NeighbourGrid {
   /// Queries run in grid order. All the points of one cell share one block of 3 × 3 × 3
   /// cells, copied once into a `BlockSearch`; a result is used only when `isExact` proves
   /// it, and the tree finishes the query otherwise. `body` is called from several
-  /// threads at once, and its buffer is valid only during the call.
+  /// threads at once, and its buffer is valid only during the call. `stop`, asked
+  /// every 1,024 points on each core, ends the search early.
   func forEachNearestDistances(
-    count k: Int,
+    count k: Int, stop: StopCheck? = nil,
     _ body:
       @Sendable (_ entry: KDTree.Entry, _ distancesSquared: UnsafeBufferPointer<Float>) ->
       Void
@@ -29,6 +30,7 @@ extension NeighbourGrid {
       withQueryContext { points, starts, context in
         var loadedCell = -1
         for position in range {
+          if position & 1023 == 0, let stop, stop() { break }
           _ = nearestDistances(at: position, block, &search, &loadedCell, points, starts, context)
           body(points[position], block.result)
         }

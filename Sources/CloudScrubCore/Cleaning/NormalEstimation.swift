@@ -14,14 +14,18 @@ public enum NormalEstimation {
   /// The normal is the zero vector where it is undefined: a point with a non-finite
   /// coordinate, a neighbourhood of fewer than three points, or one whose points all
   /// coincide.
+  ///
+  /// Once `stop` returns true the search ends early and the normals are meaningless:
+  /// the caller checks `stop` again and drops them.
   public static func estimate(
-    _ positions: [Point3], neighbours k: Int, viewpoint: (Int) -> SIMD3<Float>
+    _ positions: [Point3], neighbours k: Int, viewpoint: (Int) -> SIMD3<Float>,
+    stop: StopCheck? = nil
   ) -> [Point3] {
     let tree = KDTree(positions)
     let neighbourCount = min(max(k, 0), max(tree.count - 1, 0))
     let normals = ParallelSlots(count: positions.count, initial: Point3.zero)
     if neighbourCount >= 2 {
-      tree.forEachNearest(count: neighbourCount) { entry, search, found in
+      tree.forEachNearest(count: neighbourCount, stop: stop) { entry, search, found in
         positions.withUnsafeBufferPointer { points in
           normals[Int(entry.index)] = normal(
             of: entry, neighbours: search, count: found, positions: points)

@@ -22,13 +22,17 @@ public enum OutlierRemoval {
   ///   distances are taken in `Double` in point order, two-pass; a point is kept when
   ///   its mean distance ≤ mean + stdRatio × deviation.
   /// - With `k < 1` or fewer than two finite points, every finite point is kept.
-  public static func statistical(_ positions: [Point3], neighbours k: Int, stdRatio: Double)
-    -> [Bool]
-  {
+  ///
+  /// Once `stop` returns true the searches end early and the mask is meaningless: the
+  /// caller checks `stop` again and drops it.
+  public static func statistical(
+    _ positions: [Point3], neighbours k: Int, stdRatio: Double, stop: StopCheck? = nil
+  ) -> [Bool] {
     var keep = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
     let finiteCount = keep.reduce(0) { $0 + ($1 ? 1 : 0) }
     guard k >= 1, finiteCount >= 2 else { return keep }
-    let means = meanNeighbourDistances(positions, neighbours: min(k, finiteCount - 1))
+    let means = meanNeighbourDistances(
+      positions, neighbours: min(k, finiteCount - 1), stop: stop)
 
     var sum = 0.0
     for index in 0..<positions.count where keep[index] { sum += means[index] }
@@ -49,10 +53,11 @@ public enum OutlierRemoval {
   /// (inclusive: squared distance ≤ radius², in `Float`).
   ///
   /// Duplicates of a point count as neighbours. With `minNeighbours < 1` every finite
-  /// point is kept; a negative or NaN radius reaches no neighbour.
-  public static func radius(_ positions: [Point3], radiusMeters: Float, minNeighbours: Int)
-    -> [Bool]
-  {
+  /// point is kept; a negative or NaN radius reaches no neighbour. `stop` ends the
+  /// search early, as for `statistical`.
+  public static func radius(
+    _ positions: [Point3], radiusMeters: Float, minNeighbours: Int, stop: StopCheck? = nil
+  ) -> [Bool] {
     let finite = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
     guard minNeighbours >= 1 else { return finite }
     guard radiusMeters >= 0 else { return [Bool](repeating: false, count: positions.count) }
@@ -62,6 +67,7 @@ public enum OutlierRemoval {
     Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
       tree.withSearchContext { context in
         for position in range {
+          if position & 1023 == 0, let stop, stop() { break }
           let e = context.entries[position]
           let found = context.count(
             withinSquared: radiusSquared, e.x, e.y, e.z, excludingPosition: position,
@@ -75,18 +81,26 @@ public enum OutlierRemoval {
 
   /// Each point's mean distance to its `k` nearest other points (as `statistical`
   /// defines it), by original index; NaN for points with a non-finite coordinate.
-  static func meanNeighbourDistances(_ positions: [Point3], neighbours k: Int) -> [Double] {
+  static func meanNeighbourDistances(
+    _ positions: [Point3], neighbours k: Int, stop: StopCheck? = nil
+  ) -> [Double] {
     let means = ParallelSlots(count: positions.count, initial: Double.nan)
+    // Each tree takes seconds to build on a large cloud: ask between them too.
+    let stopped = { stop?() == true }
+    let unmeasured = { [Double](repeating: .nan, count: positions.count) }
+    let ordered = KDTree(mortonOrdering: positions)
+    if stopped() { return unmeasured() }
     // The grid is faster on surfaces of even density; a cloud too spread out for one,
     // or of very uneven density, uses the median-split tree alone.
-    if let grid = NeighbourGrid(KDTree(mortonOrdering: positions), neighbours: k) {
-      grid.forEachNearestDistances(count: k) { entry, distances in
+    if let grid = NeighbourGrid(ordered, neighbours: k) {
+      grid.forEachNearestDistances(count: k, stop: stop) { entry, distances in
         var sum = 0.0
         for d in distances { sum += Double(d.squareRoot()) }
         means[Int(entry.index)] = distances.isEmpty ? .nan : sum / Double(distances.count)
       }
     } else {
-      KDTree(positions).forEachNearest(count: k) { entry, search, found in
+      if stopped() { return unmeasured() }
+      KDTree(positions).forEachNearest(count: k, stop: stop) { entry, search, found in
         var sum = 0.0
         for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
         means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan
