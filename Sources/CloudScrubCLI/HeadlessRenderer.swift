@@ -6,12 +6,15 @@ import Foundation
 /// an offscreen framebuffer (its points drawn by OpenGL or by the CPU rasterizer, as
 /// `--renderer` chooses), and the same `SceneRenderer` the window uses.
 enum HeadlessRenderer {
-  /// - Parameter commands: the commands that loading produced (scene and timestamps).
+  /// - Parameters:
+  ///   - commands: the commands that loading produced (scene and timestamps).
+  ///   - frameErrors: each loaded frame's alignment error, for `--color error`.
   /// - Throws: `RenderError` when no OpenGL context can be made, a shader fails, or the
   ///   scene framebuffer cannot be made at the requested size.
-  static func render(content: ViewerContent, commands: [ViewerCommand], request: RenderRequest)
-    throws -> RGBImage
-  {
+  static func render(
+    content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
+    frameErrors: FrameAlignmentErrors? = nil
+  ) throws -> RGBImage {
     var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
     for command in commands { state.apply(command) }
     state.apply(.playback(.jumpToEnd))
@@ -45,10 +48,11 @@ enum HeadlessRenderer {
         state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
       for pass in 0..<max(1, plan.passCount) {
         renderer.draw(
-          state: state, store: content.store, pass: plan.ranges(ofPass: pass), continuing: pass > 0)
+          state: state, store: content.store, pass: plan.ranges(ofPass: pass), continuing: pass > 0,
+          frameErrors: frameErrors)
       }
     } else {
-      renderer.draw(state: state, store: content.store)
+      renderer.draw(state: state, store: content.store, frameErrors: frameErrors)
     }
     // A scene framebuffer that could not be made drew nothing: no picture to write.
     if let failure = backend.sceneTargetError { throw failure }

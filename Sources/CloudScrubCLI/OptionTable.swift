@@ -94,8 +94,9 @@ enum OptionTable {
       "size", "WxH", default: "1280x800", "window size in pixels, at least 320x240",
       commands: ["view"]),
     .value(
-      "color", "rgb|height|depth|confidence|frame", default: "rgb", "what colours the points",
-      commands: ["render"], window: "keys 1–5"),
+      "color", "rgb|height|depth|confidence|frame|error", default: "rgb",
+      "what colours the points (error: each frame's alignment error, as `info --alignment` "
+        + "measures it, blue to red)", commands: ["render"], window: "keys 1–6"),
     .value(
       "point-size", "PX", default: "2", "point size in pixels, 1 to 32", commands: ["render"],
       window: "Points › size (px); +/− keys"),

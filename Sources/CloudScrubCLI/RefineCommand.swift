@@ -34,8 +34,10 @@ enum RefineCommand {
       throw UsageError("refine needs a recording, not a point cloud: \(path)")
     }
     try InputLoader.checkHasFrames(recording, path: recordingPath)
-    let before = try measure(recording, label: "measuring \(recordingPath)", refine: false)
-    let refined = try measure(recording, label: "refining \(recordingPath)", refine: true)
+    let progress = Terminal.progress("refining \(recordingPath)")
+    let refined = try DriftAlignment.run(
+      recording, refine: true, progress: progress.handler, measuresRecordedPoses: true)
+    progress?.finish()
     let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
     try TUMTrajectory.write(
       trajectory, to: output,
@@ -43,7 +45,8 @@ enum RefineCommand {
         "refined by CloudScrub from \(URL(fileURLWithPath: recordingPath).lastPathComponent)"
       ],
       protecting: [recordingPath] + (try ExportCommand.recordingFiles(recordingPath)))
-    Terminal.out(summary(before: before, after: refined, output: output))
+    Terminal.out(
+      summary(before: refined.recordedErrors ?? refined.errors, after: refined, output: output))
   }
 
   /// `source` with refined poses, for `export --refine`; says on standard error how far
@@ -62,9 +65,9 @@ enum RefineCommand {
     return try DriftAlignment.run(source, refine: refine, progress: progress.handler)
   }
 
-  /// What refine prints: the error's median and worst before and after, how far the
-  /// cameras moved.
-  static func summary(before: DriftAlignment.Result, after: DriftAlignment.Result, output: String)
+  /// What refine prints: the error's median and worst before (`before`: under the
+  /// recording's poses) and after, how far the cameras moved.
+  static func summary(before: FrameAlignmentErrors, after: DriftAlignment.Result, output: String)
     -> String
   {
     func millimetres(_ meters: Float?) -> String {
@@ -81,14 +84,14 @@ enum RefineCommand {
     let count = max(after.poses.count, 1)
     var lines = [
       "wrote \(after.poses.count) poses to \(output)",
-      "  alignment error  median \(millimetres(before.errors.medianMeters)) before, "
+      "  alignment error  median \(millimetres(before.medianMeters)) before, "
         + "\(millimetres(after.errors.medianMeters)) after; worst "
-        + "\(millimetres(before.errors.worstMeters)) before, "
+        + "\(millimetres(before.worstMeters)) before, "
         + "\(millimetres(after.errors.worstMeters)) after",
       "  cameras moved    mean \(millimetres(Float(sum / Double(count)))), "
         + "at most \(millimetres(Float(largest)))",
     ]
-    lines += RecordingInfo.stretchLines(before.errors, times: before.timestampsSeconds).map {
+    lines += RecordingInfo.stretchLines(before, times: after.timestampsSeconds).map {
       "  before: " + $0
     }
     return lines.joined(separator: "\n")

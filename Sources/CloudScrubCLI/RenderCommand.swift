@@ -25,7 +25,11 @@ enum RenderCommand {
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
     let (content, loaded) = try RenderRequest.load(path, choices: request.load)
-    let image = try HeadlessRenderer.render(content: content, commands: loaded, request: request)
+    let errors =
+      request.colorsByError
+      ? try RenderAlignmentErrors.measure(path, choices: request.load, content: content) : nil
+    let image = try HeadlessRenderer.render(
+      content: content, commands: loaded, request: request, frameErrors: errors)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
 }
@@ -41,6 +45,8 @@ struct RenderRequest {
   /// Points a pass may hold; nil draws every point in one pass.
   var budgetPoints: Int?
   var renderer: PointRendererChoice = .auto
+  /// `--color error`: the points take their frame's alignment error's colour.
+  var colorsByError = false
 
   var frames: ClosedRange<Int>? { load.selection.range }
 
@@ -56,7 +62,9 @@ struct RenderRequest {
       (width, height) = size
     }
     if let mode = try parsed.choice("color", among: Self.colorModes.map(\.rawValue)) {
-      commands.append(.display(.setColorMode(PointColorMode(rawValue: mode) ?? .rgb)))
+      let colorMode = PointColorMode(rawValue: mode) ?? .rgb
+      colorsByError = colorMode == .alignmentError
+      commands.append(.display(.setColorMode(colorMode)))
     }
     budgetPoints = try parsed.count("budget")
     if let size = try parsed.number("point-size", in: 1...32, unit: "pixels") {
@@ -77,10 +85,9 @@ struct RenderRequest {
     renderer = try parsed.choice("renderer", of: PointRendererChoice.self) ?? .auto
   }
 
-  /// The colour modes `--color` offers: the window gets each frame's alignment error
-  /// from its provider; render has no source of the errors yet, and a picture of grey
-  /// points would say nothing.
-  static let colorModes = PointColorMode.allCases.filter { $0 != .alignmentError }
+  /// The colour modes `--color` offers: all of the window's (for `error`, render
+  /// measures the errors itself, `RenderAlignmentErrors`).
+  static let colorModes = PointColorMode.allCases
 
   static func camera(_ text: String) throws -> CameraChoice {
     if text.hasPrefix("capture:"), let frame = Int(text.dropFirst("capture:".count)), frame >= 0 {

@@ -9,12 +9,11 @@ import Testing
 /// frames 0 and 30): ARKit's poses are good, so refining must not make them worse
 /// (frames 0 and 30 overlap at least as well) and must not move them far.
 ///
-/// Measured (debug and release alike): the 0/30 overlap within 1 cm goes from 57.2 % to
-/// 58.4 %, the alignment error's median from about 4 mm to under 0.1 mm, and the
-/// cameras move by 1.1 cm on average, 3.5 cm at most: more than the issue's
-/// "millimetres". The frames of this
-/// capture disagree with their ARKit poses by a few millimetres each (the error curve
-/// before refining), and the refined trajectory follows the depth rather than ARKit.
+/// Measured (debug): the 0/30 overlap within 1 cm goes from 57.2 % to 58.3 %, the
+/// alignment error's median from 4.1 mm to 2.6 mm, and the cameras move by 4.0 mm on
+/// average, 14.4 mm at most (without `AlignmentOptions`' motion prior: 1.1 cm on
+/// average, 3.5 cm at most, the refinement sliding along the desk where the scene
+/// constrains it weakly).
 @Suite(.enabled(if: TestData.sharedData != nil))
 struct RealCaptureRefinementTests {
   static func points(_ source: any RecordingSource, frame: Int) throws -> [Point3] {
@@ -29,7 +28,7 @@ struct RealCaptureRefinementTests {
       .fractionWithNeighbour(try points(source, frame: 30))
   }
 
-  @Test func refiningTheDeskCaptureKeepsTheOverlapAndMovesPosesByCentimetresAtMost() throws {
+  @Test func refiningTheDeskCaptureKeepsTheOverlapAndMovesPosesByMillimetres() throws {
     let folder = try #require(TestData.shared("record3d-exr-desk"))
     let recording = FirstFrames(base: try Record3DEXRRecording(folder: folder), count: 61)
     let refined = try DriftAlignment.run(recording, refine: true)
@@ -50,7 +49,8 @@ struct RealCaptureRefinementTests {
         + "overlap 0/30 \(overlapBefore) before, \(overlapAfter) after; median error "
         + "\(measured.errors.medianMeters ?? -1) m before, \(refined.errors.medianMeters ?? -1) m after"
     )
-    #expect(largest < 0.05, "a pose moved \(largest) m")
+    #expect(sum / Double(refined.poses.count) < 0.006, "poses moved \(sum / 61) m on average")
+    #expect(largest < 0.02, "a pose moved \(largest) m")
     #expect(overlapAfter >= overlapBefore)
     #expect(refined.errors.residualsMeters.compactMap { $0 }.count >= 59)
     let before = try #require(measured.errors.medianMeters)

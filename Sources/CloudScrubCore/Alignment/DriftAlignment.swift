@@ -17,6 +17,9 @@ public enum DriftAlignment {
     /// The recording's own poses.
     public var originalPoses: [CameraPose]
     public var timestampsSeconds: [Double]
+    /// The errors under the recording's own poses, when the pass refined and was asked
+    /// to measure them too (`measuresRecordedPoses`); nil otherwise.
+    public var recordedErrors: FrameAlignmentErrors?
   }
 
   /// Runs the pass over `source`.
@@ -26,12 +29,14 @@ public enum DriftAlignment {
   ///     recording's poses).
   ///   - progress: called on the calling thread with the fraction of frames done.
   ///   - isCancelled: polled between batches; true stops the pass.
+  ///   - measuresRecordedPoses: when refining, also measure the errors under the
+  ///     recording's poses (`Result.recordedErrors`) from the same reads of the frames.
   /// - Throws: `FrameLoadError` for a frame that cannot be read or prepared,
   ///   `CancellationError` when `isCancelled` said so.
   public static func run(
     _ source: any RecordingSource, options: AlignmentOptions = AlignmentOptions(),
     refine: Bool, progress: ((Double) -> Void)? = nil,
-    isCancelled: (@Sendable () -> Bool)? = nil
+    isCancelled: (@Sendable () -> Bool)? = nil, measuresRecordedPoses: Bool = false
   ) throws -> Result {
     let count = source.frameCount
     var infos: [FrameInfo] = []
@@ -45,30 +50,46 @@ public enum DriftAlignment {
     }
     let untracked = TrackingStart.untrackedFrameCount(translations: infos.map(\.pose.position))
     var aligner = FrameAligner(options: options, refines: refine)
+    var recorded =
+      refine && measuresRecordedPoses ? FrameAligner(options: options, refines: false) : nil
     var residuals = [Float?](repeating: nil, count: count)
+    var recordedResiduals = [Float?](repeating: nil, count: count)
     var poses = infos.map(\.pose)
+    var pending: [FrameAligner.PendingFrame] = []
+    var done = untracked < count ? untracked : count
+    func take(_ alignments: [FrameAlignment]) {
+      for alignment in alignments {
+        residuals[done] = alignment.residualMeters
+        if refine {
+          poses[done].worldFromCamera =
+            alignment.correctedWorldFromWorld * infos[done].pose.worldFromCamera
+        }
+        done += 1
+      }
+    }
     let batch = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    var start = untracked < count ? untracked : count
+    var start = done
     progress?(Double(start) / Double(max(count, 1)))
     while start < count {
       if isCancelled?() == true { throw CancellationError() }
       let end = min(count, start + batch)
       let frames = try prepare(source, start..<end, options: options)
-      for (offset, frame) in frames.enumerated() {
-        let index = start + offset
-        let alignment = aligner.add(frame)
-        residuals[index] = alignment.residualMeters
-        if refine {
-          poses[index].worldFromCamera =
-            alignment.correctedWorldFromWorld * infos[index].pose.worldFromCamera
+      if recorded != nil {
+        for (offset, frame) in frames.enumerated() {
+          recordedResiduals[start + offset] = recorded?.add(frame).residualMeters
         }
       }
+      take(aligner.add(frames, pending: &pending))
       start = end
-      progress?(Double(start) / Double(count))
+      progress?(Double(done) / Double(count))
     }
+    take(aligner.add([], pending: &pending))
+    progress?(1)
     return Result(
       errors: FrameAlignmentErrors(residualsMeters: residuals), poses: poses,
-      originalPoses: infos.map(\.pose), timestampsSeconds: infos.map(\.timestampSeconds))
+      originalPoses: infos.map(\.pose), timestampsSeconds: infos.map(\.timestampSeconds),
+      recordedErrors: recorded == nil
+        ? nil : FrameAlignmentErrors(residualsMeters: recordedResiduals))
   }
 
   /// Reads and subsamples frames `range` on every core.

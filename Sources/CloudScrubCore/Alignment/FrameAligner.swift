@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the alignment pass found for one frame.
 public struct FrameAlignment: Sendable {
   /// The frame's pose after refinement (the recording's own without refinement), for
@@ -42,62 +44,81 @@ public struct FrameAligner: Sendable {
   /// How many frames have been added.
   public private(set) var frameCount = 0
   /// The models' voxel size, fixed by the first frame (`AlignmentOptions.voxelSize`).
-  public private(set) var voxelSizeMeters: Float?
-  private var errorModel = SurfelVoxelMap(voxelSizeMeters: 0.04)
-  private var errorWindow = FrameWindow()
-  private var refinementModel = SurfelVoxelMap(voxelSizeMeters: 0.04)
-  private var refinementWindow = FrameWindow()
-  private var correction = Transform3D.identity
+  public var voxelSizeMeters: Float? { meter.voxelSizeMeters }
+  private var refiner: PoseRefiner
+  private var meter: ErrorMeter
 
   public init(options: AlignmentOptions = AlignmentOptions(), refines: Bool) {
     self.options = options
     self.refines = refines
+    refiner = PoseRefiner(options: options)
+    meter = ErrorMeter(options: options)
   }
 
   /// Measures (and with `refines`, first refines) the next frame, then adds it to the
   /// models.
   public mutating func add(_ frame: AlignmentFrame) -> FrameAlignment {
-    if voxelSizeMeters == nil {
-      let size = options.voxelSize(for: frame)
-      voxelSizeMeters = size
-      errorModel = SurfelVoxelMap(voxelSizeMeters: size)
-      refinementModel = SurfelVoxelMap(voxelSizeMeters: size)
-    }
     var pose = frame.worldFromCamera
-    if refines {
-      let start = correction * frame.worldFromCamera
-      pose = start
-      if frameCount > 0 {
-        refinementWindow.evict(
-          before: frame.timestampSeconds, windowSeconds: options.refinementWindowSeconds,
-          from: &refinementModel)
-        let registration = PointToPlaneRegistration(options: options)
-        pose = registration.register(frame, to: &refinementModel, from: start).worldFromCamera
-        correction = pose * frame.worldFromCamera.rigidInverse
-      }
-    }
-    let transform = FloatRigid(pose)
-    let points = frame.pointsInCamera.map(transform.apply)
-    let normals = frame.normalsInCamera.map(transform.rotate)
-    errorWindow.evict(
-      before: frame.timestampSeconds, windowSeconds: options.errorWindowSeconds,
-      from: &errorModel)
-    let registered = PointToPlaneRegistration(options: options).register(
-      frame, to: &errorModel, from: pose)
-    let residual =
-      registered.matches >= options.minMatches
-      ? Self.rmsDisplacement(points, by: registered.worldFromCamera * pose.rigidInverse) : nil
-    errorModel.add(points: points, normals: normals, weight: 1)
-    errorWindow.append(frame.timestampSeconds, points, normals)
-    if refines {
-      refinementModel.add(points: points, normals: normals, weight: 1)
-      if options.refinementWindowSeconds != nil {
-        refinementWindow.append(frame.timestampSeconds, points, normals)
-      }
-    }
+    var correction = Transform3D.identity
+    if refines { (pose, correction) = refiner.refine(frame) }
+    let residual = meter.measure(frame, under: pose)
     frameCount += 1
     return FrameAlignment(
       worldFromCamera: pose, correctedWorldFromWorld: correction, residualMeters: residual)
+  }
+
+  /// `add` for each of `frames` in order, with the alignment error of the frames
+  /// before them (`pending`, whose poses are final) measured on a second core while
+  /// these are refined; returns `pending`'s alignments, and leaves these pending.
+  /// Without `refines` it measures `frames` at once and leaves nothing pending.
+  public mutating func add(_ frames: [AlignmentFrame], pending: inout [PendingFrame])
+    -> [FrameAlignment]
+  {
+    guard refines else {
+      let done = frames.map { add($0) }
+      return done
+    }
+    let work = Self.Work(refiner: refiner, meter: meter)
+    let measured = pending
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        work.poses = frames.map { work.refiner.refine($0) }
+      } else {
+        work.residuals = measured.map { work.meter.measure($0.frame, under: $0.pose) }
+      }
+    }
+    refiner = work.refiner
+    meter = work.meter
+    frameCount += measured.count
+    let done = zip(measured, work.residuals).map { entry, residual in
+      FrameAlignment(
+        worldFromCamera: entry.pose, correctedWorldFromWorld: entry.correctedWorldFromWorld,
+        residualMeters: residual)
+    }
+    pending = zip(frames, work.poses).map { frame, refined in
+      PendingFrame(
+        frame: frame, pose: refined.pose, correctedWorldFromWorld: refined.correctedWorldFromWorld)
+    }
+    return done
+  }
+
+  /// A frame refined in one batch whose error the next batch measures.
+  public struct PendingFrame: Sendable {
+    var frame: AlignmentFrame
+    var pose: Transform3D
+    var correctedWorldFromWorld: Transform3D
+  }
+
+  /// The two halves of a batch, each mutated by one thread only.
+  private final class Work: @unchecked Sendable {
+    var refiner: PoseRefiner
+    var meter: ErrorMeter
+    var poses: [(pose: Transform3D, correctedWorldFromWorld: Transform3D)] = []
+    var residuals: [Float?] = []
+    init(refiner: PoseRefiner, meter: ErrorMeter) {
+      self.refiner = refiner
+      self.meter = meter
+    }
   }
 
   /// The root mean square distance that `worldFromWorld` moves `points` by.

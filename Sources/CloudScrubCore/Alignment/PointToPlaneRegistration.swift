@@ -28,8 +28,12 @@ struct PointToPlaneRegistration {
 
   /// `frame`'s pose refined against `model`, starting from `initial`; `initial` itself
   /// when fewer than `minMatches` points find a plane.
+  ///
+  /// - Parameter prior: how far the pose may stray from `initial` (see `MotionPrior`);
+  ///   nil: as far as the points say.
   func register(
-    _ frame: AlignmentFrame, to model: inout SurfelVoxelMap, from initial: Transform3D
+    _ frame: AlignmentFrame, to model: inout SurfelVoxelMap, from initial: Transform3D,
+    prior: MotionPrior? = nil
   ) -> Result {
     var pose = initial
     var matches = 0
@@ -50,6 +54,10 @@ struct PointToPlaneRegistration {
     // rotation and translation compare in one unit when weak directions are found.
     let spreadMeters = max((spread / Double(points.count)).squareRoot(), 0.05)
     let tukey = options.tukeyMeters
+    // Point weights as information (1 / m²): depth noise σ · max(z, 0.5) at depth z.
+    let noise = Double(max(options.depthNoiseMeters, 1e-6))
+    let information = 1 / (noise * noise)
+    let startCentroid = initial.apply(to: centroidInCamera)
     while iterations < options.maxIterations {
       iterations += 1
       let transform = FloatRigid(pose)
@@ -87,6 +95,20 @@ struct PointToPlaneRegistration {
       guard found >= options.minMatches else {
         return Result(worldFromCamera: initial, matches: 0, iterations: iterations)
       }
+      for i in 0..<36 { h[i] *= information }
+      for i in 0..<6 { g[i] *= information }
+      if let prior {
+        // The prior's own term: its information times the deviation from `initial`,
+        // the rotation of pose · initial⁻¹ and the shift of the points' centroid.
+        let rotation = (pose * initial.rigidInverse).rotationVector
+        let shift = pose.apply(to: centroidInCamera) - startCentroid
+        let deviation = [rotation.x, rotation.y, rotation.z, shift.x, shift.y, shift.z]
+        for i in 0..<6 {
+          let weight = i < 3 ? prior.rotationInformation : prior.translationInformation
+          h[i * 6 + i] += weight
+          g[i] += weight * deviation[i]
+        }
+      }
       for row in 0..<6 { for column in 0..<row { h[row * 6 + column] = h[column * 6 + row] } }
       guard let step = Self.constrainedStep(h, g, lengthMeters: spreadMeters) else { break }
       let omega = SIMD3(step[0], step[1], step[2])
@@ -98,7 +120,7 @@ struct PointToPlaneRegistration {
       pose = update * pose
       let angle = (omega * omega).sum().squareRoot()
       let distance = (shift * shift).sum().squareRoot()
-      if angle < 1e-5 && distance < 1e-5 { break }
+      if angle < options.convergenceRadians && distance < options.convergenceMeters { break }
     }
     return Result(worldFromCamera: pose, matches: matches, iterations: iterations)
   }
@@ -178,6 +200,25 @@ struct PointToPlaneRegistration {
       }
     }
     return ((0..<6).map { a[$0 * 6 + $0] }, v)
+  }
+}
+
+/// A Gaussian prior on a registration's deviation from its starting pose: information
+/// (1 / σ²) on the rotation, per radian², and on the shift of the frame's points, per
+/// metre². Refinement ties each frame's correction to the previous frame's with it, as
+/// the app's motion between neighbouring frames is accurate (`AlignmentOptions`).
+struct MotionPrior {
+  var rotationInformation: Double
+  var translationInformation: Double
+
+  /// The prior of a correction that changes at about `radiansPerSecond` and
+  /// `metersPerSecond` (σ) over `seconds`: σ grows with the time, as the app's motion
+  /// between frames is off mostly by an error in its velocity.
+  init(radiansPerSecond: Double, metersPerSecond: Double, seconds: Double) {
+    let rotation = radiansPerSecond * max(seconds, 1e-3)
+    let shift = metersPerSecond * max(seconds, 1e-3)
+    rotationInformation = 1 / (rotation * rotation)
+    translationInformation = 1 / (shift * shift)
   }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Transform3D {
   /// The rotation part as a unit quaternion (x, y, z, w) with w ≥ 0 (Shepperd's method:
   /// the largest of the four squared components is taken from the diagonal, the others
@@ -29,5 +31,15 @@ extension Transform3D {
     }
     if q.w < 0 { q = -q }
     return q / (q * q).sum().squareRoot()
+  }
+
+  /// The rotation part as a rotation vector: the axis times the angle in radians
+  /// (0…π), the inverse of `init(axisAngle:)`.
+  public var rotationVector: SIMD3<Double> {
+    let q = rotationQuaternion
+    let v = SIMD3(q.x, q.y, q.z)
+    let sine = (v * v).sum().squareRoot()
+    guard sine > 1e-12 else { return 2 * v }
+    return v * (2 * atan2(sine, q.w) / sine)
   }
 }

@@ -1,0 +1,58 @@
+/// Refinement's half of `FrameAligner`: registers each frame, in timeline order, to a
+/// model of the refined frames before it, starting from its recorded pose composed
+/// with the previous frame's correction, and held to that start by the motion prior
+/// (`AlignmentOptions.motionPriorMetersPerSecond`); the first frame never moves.
+struct PoseRefiner: Sendable {
+  let options: AlignmentOptions
+  private var model: SurfelVoxelMap?
+  private var window = FrameWindow()
+  private var correction = Transform3D.identity
+  private var previousTimestampSeconds: Double?
+
+  init(options: AlignmentOptions) {
+    self.options = options
+  }
+
+  /// The refined pose of the next frame, which then joins the model, and the world-space
+  /// correction it made (`correctedWorldFromWorld`: exactly the identity for the first).
+  mutating func refine(_ frame: AlignmentFrame) -> (
+    pose: Transform3D, correctedWorldFromWorld: Transform3D
+  ) {
+    let start = correction * frame.worldFromCamera
+    var pose = start
+    if var current = model {
+      window.evict(
+        before: frame.timestampSeconds, windowSeconds: options.refinementWindowSeconds,
+        from: &current)
+      pose =
+        PointToPlaneRegistration(options: options).register(
+          frame, to: &current, from: start, prior: prior(at: frame.timestampSeconds)
+        ).worldFromCamera
+      correction = pose * frame.worldFromCamera.rigidInverse
+      model = current
+    }
+    var current = model ?? SurfelVoxelMap(voxelSizeMeters: options.voxelSize(for: frame))
+    let transform = FloatRigid(pose)
+    let points = frame.pointsInCamera.map(transform.apply)
+    let normals = frame.normalsInCamera.map(transform.rotate)
+    current.add(points: points, normals: normals, weight: 1)
+    if options.refinementWindowSeconds != nil {
+      window.append(frame.timestampSeconds, points, normals)
+    }
+    model = current
+    previousTimestampSeconds = frame.timestampSeconds
+    return (pose, correction)
+  }
+
+  /// The motion prior of a frame at `time` (`AlignmentOptions.motionPrior…`): over the
+  /// time since the previous frame, at least a 120th of a second (and a 30th where the
+  /// timestamps do not advance).
+  private func prior(at time: Double) -> MotionPrior? {
+    guard let radians = options.motionPriorRadiansPerSecond,
+      let meters = options.motionPriorMetersPerSecond
+    else { return nil }
+    let elapsed = previousTimestampSeconds.map { time - $0 } ?? 0
+    let seconds = elapsed > 0 && elapsed.isFinite ? max(elapsed, 1.0 / 120) : 1.0 / 30
+    return MotionPrior(radiansPerSecond: radians, metersPerSecond: meters, seconds: seconds)
+  }
+}
