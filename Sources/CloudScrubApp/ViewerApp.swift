@@ -19,6 +19,8 @@ public struct ViewerOptions {
   /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
   /// off draws by frames (`DrawPlan`) from the whole store.
   public var levelOfDetail = true
+  /// Bytes of GPU memory the level of detail's node cache may hold (`--gpu-cache`).
+  public var gpuCacheBytes = LODNodeCache.defaultLimitBytes
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -110,6 +112,7 @@ public final class ViewerApp {
       width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
+    renderer.nodeCache.limitBytes = options.gpuCacheBytes
     rendererSwitch = RendererSwitch(choice: options.renderer, backend: backend)
     cleaningPreview = CleaningPreview(backend: backend)
     wholeFrame = WholeFrame(backend: backend)

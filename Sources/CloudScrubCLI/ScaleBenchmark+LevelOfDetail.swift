@@ -8,6 +8,18 @@ extension ScaleBenchmark {
   /// frame on), so that the benchmark holds a few hundred MB whatever the capture.
   static let levelOfDetailPoints = 20_000_000
 
+  /// `cloudscrub bench lod`: only the level-of-detail figures and the window's, for
+  /// `recording`.
+  func runLevelOfDetail() throws {
+    guard let path = recording else { throw BenchError("bench lod needs a recording") }
+    let source = try InputDetector.openRecording(path)
+    var report = BenchReport()
+    report.section("level of detail: \(path), \(source.frameCount) frames")
+    try levelOfDetail(source, into: &report)
+    try window(path, into: &report)
+    Terminal.out(report.text)
+  }
+
   /// The window's side, in this process: how fast the level of detail is built from
   /// loaded points (beside PotreeConverter's 6–9 M points/s, which is a separate
   /// conversion step), and how soon its first pass is a picture on the CPU rasterizer
