@@ -111,8 +111,9 @@ enum OptionTable {
       commands: ["render"], window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
     .value(
       "budget", "POINTS", default: "every point in one pass",
-      "draw in passes of at most this many points, as the window refines a picture (the"
-        + " finished picture is the same)",
+      "draw through a level of detail in passes of at most this many points, coarse first,"
+        + " each over the last, as the window refines a picture (the finished picture is the"
+        + " same)",
       commands: ["render"]),
     .value(
       "renderer", "auto|gl|cpu",
