@@ -22,6 +22,8 @@ public struct ViewerOptions {
   /// What the cleaning panel starts with (`view --voxel 0.01` and the other cleaning
   /// options); exports use it until the panel changes it.
   public var cleaning = CleaningOptions()
+  /// Bytes of GPU memory the level of detail's node cache may hold (`--gpu-cache`).
+  public var gpuCacheBytes = LODNodeCache.defaultLimitBytes
 
   public init(
     widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
@@ -117,6 +119,7 @@ public final class ViewerApp {
       width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
     renderer = SceneRenderer(backend: backend)
+    renderer.nodeCache.limitBytes = options.gpuCacheBytes
     rendererSwitch = RendererSwitch(choice: options.renderer, backend: backend)
     cleaningPreview = CleaningPreview(backend: backend)
     wholeFrame = WholeFrame(backend: backend)

@@ -18,6 +18,7 @@ enum BenchCommand {
       "bench formats [--repeat R] [--points N]",
       "bench e57 [--repeat R] [--points N]",
       "bench scale [RECORDING] [--frames N]",
+      "bench lod [RECORDING]",
       "bench drift [RECORDING] [--repeat R]",
     ],
     about: """
@@ -47,8 +48,14 @@ enum BenchCommand {
       long capture, each a child process: wall time and peak resident memory, beside
       reading the file with 'cat' and what holding every raw point takes; then, in this
       process, the level of detail's build rate (up to 20 M points) and the time to its
-      first picture (one frame-loop turn's points, planned, drawn on the CPU). RECORDING
-      defaults to a synthetic capture of --frames N frames (default 600) made first.
+      first picture (one frame-loop turn's points, planned, drawn on the CPU), and the
+      window's figures (below). RECORDING defaults to a synthetic capture of --frames N
+      frames (default 600) made first.
+
+      lod: only scale's level-of-detail figures for RECORDING (default ../shared/data/
+      record3d-exr-desk): the build rate on one thread and on every core, the first
+      picture, and the window under a private Xvfb (time to load, idle CPU, time from an
+      xdotool drag to the first changed screenshot, peak resident memory).
 
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error
@@ -144,6 +151,12 @@ enum BenchCommand {
         frames: try parsed.count("frames") ?? 600,
         binary: ViewerBenchmarkSample.binary, folder: folder
       ).run()
+    }
+    if mode == "lod" {
+      return try ScaleBenchmark(
+        recording: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
+        frames: 0, binary: ViewerBenchmarkSample.binary, folder: ""
+      ).runLevelOfDetail()
     }
     if mode == "drift" {
       return try DriftBenchmark(

@@ -5,7 +5,25 @@ import Foundation
 /// Renders one picture with no window: an EGL context, the OpenGL backend drawing into
 /// an offscreen framebuffer (its points drawn by OpenGL or by the CPU rasterizer, as
 /// `--renderer` chooses), and the same `SceneRenderer` the window uses.
+///
+/// With `--budget N` the points go through a level of detail, as in the window: the
+/// store is sorted into a `PointOctree` and the `LODPlan` of the view is drawn pass by
+/// pass, N points each, over the picture so far, until every point in view is drawn;
+/// the GPU holds the passes' nodes in the `LODNodeCache` (at most `--gpu-cache`).
 enum HeadlessRenderer {
+  /// What drawing a picture took.
+  struct Picture {
+    var image: RGBImage
+    /// Passes drawn (1 without a budget).
+    var passes = 1
+    /// Points the level of detail's node cache uploaded, and the nodes it evicted (0
+    /// without a budget, or when the CPU draws).
+    var uploadedPoints = 0
+    var evictions = 0
+    /// Points the plan drew over all passes (the store's count without a budget).
+    var drawnPoints = 0
+  }
+
   /// - Parameters:
   ///   - commands: the commands that loading produced (scene and timestamps).
   ///   - frameErrors: each loaded frame's alignment error, for `--color error`.
@@ -15,6 +33,15 @@ enum HeadlessRenderer {
     content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
     frameErrors: FrameAlignmentErrors? = nil
   ) throws -> RGBImage {
+    try draw(content: content, commands: commands, request: request, frameErrors: frameErrors)
+      .image
+  }
+
+  /// `render`, with what it took.
+  static func draw(
+    content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
+    frameErrors: FrameAlignmentErrors? = nil
+  ) throws -> Picture {
     var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
     for command in commands { state.apply(command) }
     state.apply(.playback(.jumpToEnd))
@@ -41,23 +68,30 @@ enum HeadlessRenderer {
     let target = try OffscreenTarget(width: request.width, height: request.height)
     backend.outputFramebuffer = target.framebuffer
     let renderer = SceneRenderer(backend: backend)
-    try renderer.sync(with: content.store)
+    renderer.nodeCache.limitBytes = request.gpuCacheBytes
+    var picture = Picture(image: RGBImage(width: 0, height: 0, pixels: []))
     if let budget = request.budgetPoints {
       // Pass after pass, each over the last, as the window refines a picture.
-      let plan = DrawPlan(
-        state: state, frameRanges: content.store.frameRanges, budgetPoints: budget)
-      for pass in 0..<max(1, plan.passCount) {
-        renderer.draw(
-          state: state, store: content.store, pass: plan.ranges(ofPass: pass), continuing: pass > 0,
+      let octree = PointOctree(store: content.store)
+      let plan = LODPlan(octree: octree, state: state, budgetPoints: budget)
+      for pass in 0..<plan.passCount {
+        try renderer.draw(
+          state: state, octree: octree, nodes: plan.items(ofPass: pass), continuing: pass > 0,
           frameErrors: frameErrors)
       }
+      picture.passes = plan.passCount
+      picture.drawnPoints = plan.totalPoints
+      picture.uploadedPoints = renderer.nodeCache.uploadedPoints
+      picture.evictions = renderer.nodeCache.evictions
     } else {
+      try renderer.sync(with: content.store)
       renderer.draw(state: state, store: content.store, frameErrors: frameErrors)
+      picture.drawnPoints = content.store.count
     }
     // A scene framebuffer that could not be made drew nothing: no picture to write.
     if let failure = backend.sceneTargetError { throw failure }
-    let image = target.readPixels()
+    picture.image = target.readPixels()
     withExtendedLifetime(context) {}
-    return image
+    return picture
   }
 }

@@ -26,10 +26,10 @@ enum OptionTable {
     .positional("PATH", "a recording, detected by content", commands: ["refine"]),
     .positional(
       "KIND",
-      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, e57 or drift",
+      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57 or drift",
       commands: ["bench"], optional: true),
     .positional(
-      "RECORDING", "the recording that ingest, view, scale and drift measure",
+      "RECORDING", "the recording that ingest, view, scale, lod and drift measure",
       commands: ["bench"],
       optional: true),
   ]
@@ -112,8 +112,9 @@ enum OptionTable {
       commands: ["render"], window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
     .value(
       "budget", "POINTS", default: "every point in one pass",
-      "draw in passes of at most this many points, as the window refines a picture (the"
-        + " finished picture is the same)",
+      "draw through a level of detail in passes of at most this many points, coarse first,"
+        + " each over the last, as the window refines a picture (the finished picture is the"
+        + " same)",
       commands: ["render"]),
     .value(
       "renderer", "auto|gl|cpu",
@@ -126,6 +127,12 @@ enum OptionTable {
         + " size on screen, coarse first, GPU memory as a cache of nodes); off draws every"
         + " k-th frame a pass from the whole store",
       commands: ["view"]),
+    .value(
+      "gpu-cache", "SIZE", default: "2G",
+      "GPU memory the level of detail's nodes may hold (K, M, G suffixes: 512M, 2G); past it"
+        + " the least recently used nodes are evicted and uploaded again when needed; at least"
+        + " 1M",
+      commands: ["view", "render"]),
     .flag(
       "exit-after-first-frame",
       "print how long the first frame with points took to reach the screen, then close (for"

@@ -82,6 +82,27 @@ extension ParsedArguments {
     return number
   }
 
+  /// `--name SIZE`: a number of bytes with an optional binary suffix, K, M, G or T
+  /// (KiB, MiB, GiB, TiB; `512M`, `1.5G`, `2g`), of at least `minimum` bytes.
+  func byteSize(_ name: String, atLeast minimum: Int = 1) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    let suffixes: [Character: Double] = ["k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
+    var digits = Substring(text.lowercased())
+    var unit = 1.0
+    if let last = digits.last, let scale = suffixes[last] {
+      unit = scale
+      digits = digits.dropLast()
+    }
+    guard let number = Double(digits), number.isFinite, number >= 0,
+      number * unit >= Double(minimum), number * unit < 0x1p62
+    else {
+      throw UsageError(
+        "--\(name) needs a size in bytes of at least \(minimum), with K, M, G or T for KiB, MiB,"
+          + " GiB or TiB (512M, 2G), not '\(text)'")
+    }
+    return Int(number * unit)
+  }
+
   /// `--name X`: a number in `allowed`.
   func number(_ name: String, in allowed: ClosedRange<Float>, unit: String) throws(UsageError)
     -> Float?

@@ -42,8 +42,11 @@ struct RenderRequest {
   var height = 720
   var commands: [ViewerCommand] = []
   var camera: CameraChoice = .fit
-  /// Points a pass may hold; nil draws every point in one pass.
+  /// Points a pass may hold, drawn through a level of detail; nil draws every point in
+  /// one pass.
   var budgetPoints: Int?
+  /// Bytes of GPU memory the level of detail's node cache may hold.
+  var gpuCacheBytes = LODNodeCache.defaultLimitBytes
   var renderer: PointRendererChoice = .auto
   /// `--color error`: the points take their frame's alignment error's colour.
   var colorsByError = false
@@ -67,6 +70,7 @@ struct RenderRequest {
       commands.append(.display(.setColorMode(colorMode)))
     }
     budgetPoints = try parsed.count("budget")
+    gpuCacheBytes = try parsed.byteSize("gpu-cache", atLeast: 1 << 20) ?? gpuCacheBytes
     if let size = try parsed.number("point-size", in: 1...32, unit: "pixels") {
       commands.append(.display(.setPointSize(size)))
     }

@@ -41,6 +41,8 @@ enum ViewCommand {
     if let levelOfDetail = try parsed.onOff("level-of-detail") {
       options.levelOfDetail = levelOfDetail
     }
+    options.gpuCacheBytes =
+      try parsed.byteSize("gpu-cache", atLeast: 1 << 20) ?? options.gpuCacheBytes
     if let size = try parsed.size("size", widths: 320...8192, heights: 240...8192) {
       (options.widthPixels, options.heightPixels) = size
     }

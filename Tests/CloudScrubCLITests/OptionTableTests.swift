@@ -157,6 +157,21 @@ import Testing
         == "--point-size needs a number of pixels from 1 to 32, not '40'")
   }
 
+  @Test func byteSizes() throws {
+    #expect(try parsed(["--gpu-cache", "512M"]).byteSize("gpu-cache") == 512 << 20)
+    #expect(try parsed(["--gpu-cache", "2g"]).byteSize("gpu-cache") == 2 << 30)
+    #expect(try parsed(["--gpu-cache", "1.5G"]).byteSize("gpu-cache") == 3 << 29)
+    #expect(try parsed(["--gpu-cache", "64K"]).byteSize("gpu-cache") == 65_536)
+    #expect(try parsed(["--gpu-cache", "1048576"]).byteSize("gpu-cache") == 1 << 20)
+    #expect(try parsed([]).byteSize("gpu-cache") == nil)
+    for bad in ["2GB", "lots", "-1M", "512KiB", "M", "0.5K"] {
+      #expect(
+        message(["--gpu-cache", bad]) { _ = try $0.byteSize("gpu-cache", atLeast: 1 << 20) }
+          == "--gpu-cache needs a size in bytes of at least 1048576, with K, M, G or T for KiB,"
+          + " MiB, GiB or TiB (512M, 2G), not '\(bad)'")
+    }
+  }
+
   @Test func numberLists() throws {
     let crop = try parsed(["--crop", "0, 1,2,3,4,5"]).numbers("crop", count: 6, syntax: "BOX")
     #expect(crop == [0, 1, 2, 3, 4, 5])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A spatial level of detail that grows while points arrive, frame by frame, with no
 /// conversion step (SimLOD-style incremental building).
 ///
@@ -49,11 +51,15 @@ public struct PointOctree: Sendable {
   // The descent reads these flat copies of the nodes' shape, not `nodes`, so that the
   // loop over points touches no array inside a node.
   private var cubes: [LODCube] = []
+  /// Per node, `gridResolution / sizeMeters`: metres to cells.
+  private var cellScales: [Double] = []
   private var innerFlags: [Bool] = []
   /// Eight child numbers a node (−1: none).
   private var childTable: [Int32] = []
-  /// The occupied grid cells of each node (empty for a leaf).
-  private var cellSets: [LODCellSet] = []
+  /// Per node, its grid in `grids` (−1 for a leaf).
+  private var gridOfNode: [Int32] = []
+  /// The occupied grid cells of every inner node.
+  private var grids: LODCellGrids
   /// Per node, its slot in a frame's grouping while the frame is inserted; -1 otherwise.
   private var pendingSlot: [Int32] = []
   /// The node each point of the piece being inserted goes to.
@@ -66,7 +72,15 @@ public struct PointOctree: Sendable {
   }
   private var sharing: Share?
 
-  public init(options: Options = Options()) { self.options = options }
+  /// Pieces of at least this many points descend the root's subtrees on several
+  /// threads (`LODParallelDescent`: the same tree); 1 makes every piece do so, even on
+  /// one core (for tests).
+  public var parallelDescentMinimumPoints = 1 << 15
+
+  public init(options: Options = Options()) {
+    self.options = options
+    grids = LODCellGrids(resolution: options.gridResolution)
+  }
 
   /// The level of detail of a whole store (a recording loaded, or a PLY cloud as one
   /// frame).
@@ -157,7 +171,7 @@ public struct PointOctree: Sendable {
   /// Bytes the tree holds: its points (16 a point) and its tables.
   public var byteCount: Int {
     nodes.reduce(0) { $0 + $1.points.storageByteCount + $1.points.frameCount * 16 + 128 }
-      + cellSets.reduce(0) { $0 + $1.byteCount } + childTable.count * 4 + cubes.count * 33
+      + grids.byteCount + childTable.count * 4 + cubes.count * 45
   }
 
   // MARK: - Inserting
@@ -171,38 +185,133 @@ public struct PointOctree: Sendable {
     let frame = frameCount - 1
     guard !positions.isEmpty else { return }
     if root < 0 { makeRoot(fitting: positions) }
-    let resolution = options.gridResolution
     targets.removeAll(keepingCapacity: true)
-    targets.reserveCapacity(positions.count)
-    for p in positions {
-      var node = root
-      if p.x.isFinite && p.y.isFinite && p.z.isFinite {
-        let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
-        if !cubes[root].contains(point) { growRoot(toContain: point) }
-        node = root
-        while innerFlags[node] {
-          let cube = cubes[node]
-          if cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution)) {
-            break
-          }
-          let octant = cube.octant(of: point)
-          var child = Int(childTable[node * 8 + octant])
-          if child < 0 {
-            child = addNode(LODNode(cube: cube.child(octant), level: nodes[node].level + 1))
-            childTable[node * 8 + octant] = Int32(child)
-            nodes[node].children[octant] = child
-          }
-          node = child
-        }
+    targets.append(contentsOf: repeatElement(-1, count: positions.count))
+    var first = 0
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let forced = parallelDescentMinimumPoints == 1
+    if positions.count >= parallelDescentMinimumPoints, cores > 1 || forced,
+      positions.count < LODParallelDescent.largestPiece, innerFlags[root]
+    {
+      first = descendInParallel(positions, cores: max(2, cores))
+    }
+    while first < positions.count {
+      let stop = descend(positions, from: first)
+      first = stop.index
+      guard first < positions.count else { break }
+      let p = positions[first]
+      if let parent = stop.parent {
+        // The point's cell is taken all the way down to a node without that child: the
+        // new child is a leaf, and the point its first.
+        targets[first] = Int32(addChild(of: parent, octant: stop.octant))
+        first += 1
+      } else {
+        growRoot(toContain: SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z)))
       }
-      targets.append(Int32(node))
     }
     count += positions.count
     distribute(positions: positions, colors: colors, confidence: confidence, frame: frame)
   }
 
-  /// Appends the points of a piece to the nodes `targets` names, grouped by node in
-  /// their order (a counting sort), then turns leaves that grew too large inner.
+  /// Makes the leaf child `octant` of `parent`; returns its number.
+  private mutating func addChild(of parent: Int, octant: Int) -> Int {
+    let child = addNode(LODNode(cube: cubes[parent].child(octant), level: nodes[parent].level + 1))
+    childTable[parent * 8 + octant] = Int32(child)
+    nodes[parent].children[octant] = child
+    return child
+  }
+
+  /// The descent of the piece's leading points that lie in the root, on several threads
+  /// (`LODParallelDescent`); then the children it found missing are made in the order
+  /// the one-thread descent makes them. Returns the points done.
+  private mutating func descendInParallel(_ positions: UnsafeBufferPointer<Point3>, cores: Int)
+    -> Int
+  {
+    let root = self.root
+    let rootCube = cubes[root]
+    let (end, newChildren) = withDescent { descent, targets in
+      LODParallelDescent.run(
+        positions, root: root, rootCube: rootCube, descent: descent, targets: targets,
+        cores: cores)
+    }
+    guard !newChildren.isEmpty else { return end }
+    var nodeOfCode: [Int32: Int32] = [:]
+    for child in newChildren.sorted(by: { $0.point < $1.point }) {
+      nodeOfCode[child.code] = Int32(addChild(of: child.parent, octant: child.octant))
+    }
+    targets.withUnsafeMutableBufferPointer { targets in
+      for i in 0..<end where targets[i] < 0 {
+        targets[i] = nodeOfCode[targets[i]] ?? Int32(root)
+      }
+    }
+    return end
+  }
+
+  /// Where a run of the descent stopped: at `index` (the count when every point found
+  /// its node), for a missing child (`parent`, `octant`) or, with no parent, for a
+  /// point outside the root. The stopped point's cells were all taken, so descending
+  /// it again after the change marks nothing twice.
+  private struct DescentStop {
+    var index: Int
+    var parent: Int?
+    var octant = 0
+  }
+
+  /// Finds the node of each point from `start` on, writing `targets`, until a point
+  /// needs the tree to change shape.
+  private mutating func descend(_ positions: UnsafeBufferPointer<Point3>, from start: Int)
+    -> DescentStop
+  {
+    let root = self.root
+    let rootCube = cubes[root]
+    return withDescent { descent, targets in
+      for i in start..<positions.count {
+        let p = positions[i]
+        var node = root
+        if p.x.isFinite && p.y.isFinite && p.z.isFinite {
+          let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
+          guard rootCube.contains(point) else { return DescentStop(index: i) }
+          switch descent.descend(point, from: root) {
+          case .kept(let kept): node = kept
+          case .missingChild(let parent, let octant):
+            return DescentStop(index: i, parent: parent, octant: octant)
+          }
+        }
+        targets.base[i] = Int32(node)
+      }
+      return DescentStop(index: positions.count)
+    }
+  }
+
+  /// Runs `body` with the shape tables as pointers and the targets to write.
+  private mutating func withDescent<R>(_ body: (LODDescent, LODSharedTargets) -> R) -> R {
+    let resolution = options.gridResolution
+    let wordsPerGrid = grids.wordsPerGrid
+    return cubes.withUnsafeBufferPointer { cubes in
+      cellScales.withUnsafeBufferPointer { scales in
+        innerFlags.withUnsafeBufferPointer { inner in
+          childTable.withUnsafeBufferPointer { children in
+            gridOfNode.withUnsafeBufferPointer { gridOf in
+              targets.withUnsafeMutableBufferPointer { targets in
+                grids.withWords { words in
+                  body(
+                    LODDescent(
+                      cubes: cubes, scales: scales, inner: inner, children: children,
+                      gridOf: gridOf, words: words, wordsPerGrid: wordsPerGrid,
+                      resolution: resolution),
+                    LODSharedTargets(base: targets))
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Appends the points of a piece to the nodes `targets` names, in their order (each
+  /// node's share gathered once, straight into a buffer of its final size), then turns
+  /// leaves that grew too large inner.
   private mutating func distribute(
     positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
     confidence: UnsafeBufferPointer<UInt8>, frame: Int
@@ -218,29 +327,36 @@ public struct PointOctree: Sendable {
       }
       counts[Int(pendingSlot[node])] += 1
     }
-    var starts = [Int](repeating: 0, count: touched.count + 1)
-    for k in 0..<touched.count { starts[k + 1] = starts[k] + counts[k] }
-    var next = Array(starts.dropLast())
-    var order = [Int](repeating: 0, count: targets.count)
-    for (i, target) in targets.enumerated() {
-      let slot = Int(pendingSlot[Int(target)])
-      order[next[slot]] = i
-      next[slot] += 1
+    var shares = counts.map { count in
+      var points = FramePoints()
+      points.positions.reserveCapacity(count)
+      points.colors.reserveCapacity(count)
+      points.confidence.reserveCapacity(count)
+      return points
+    }
+    let fullColors = colors.count >= positions.count
+    let fullConfidence = confidence.count >= positions.count
+    shares.withUnsafeMutableBufferPointer { shares in
+      pendingSlot.withUnsafeBufferPointer { slotOf in
+        for (i, target) in targets.enumerated() {
+          let slot = Int(slotOf[Int(target)])
+          shares[slot].positions.append(positions[i])
+          shares[slot].colors.append(
+            fullColors || i < colors.count ? colors[i] : FramePoints.noColor)
+          shares[slot].confidence.append(
+            fullConfidence || i < confidence.count
+              ? confidence[i] : FramePoints.unknownConfidence)
+        }
+      }
     }
     for (slot, node) in touched.enumerated() {
       pendingSlot[node] = -1
-      let indices = order[starts[slot]..<starts[slot + 1]]
-      var points = FramePoints()
-      points.positions = indices.map { positions[$0] }
-      points.colors = indices.map { $0 < colors.count ? colors[$0] : FramePoints.noColor }
-      points.confidence = indices.map {
-        $0 < confidence.count ? confidence[$0] : FramePoints.unknownConfidence
-      }
       if nodes[node].points.frameIndices.last == frame {
-        nodes[node].points.appendToLastFrame(points)
+        nodes[node].points.appendToLastFrame(shares[slot])
       } else {
-        nodes[node].points.append(points, frameIndex: frame)
+        nodes[node].points.append(shares[slot], frameIndex: frame)
       }
+      shares[slot] = FramePoints()
       if !innerFlags[node] && nodes[node].pointCount > options.leafCapacity {
         split(node)
       }
@@ -256,20 +372,22 @@ public struct PointOctree: Sendable {
     nodes[node].isInner = true
     innerFlags[node] = true
     nodes[node].leafPointCount = nodes[node].pointCount
+    let grid = grids.addGrid()
+    gridOfNode[node] = grid
     let resolution = options.gridResolution
-    let positions = nodes[node].points.positions
-    for p in positions where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+    for p in nodes[node].points.positions where p.x.isFinite && p.y.isFinite && p.z.isFinite {
       let point = SIMD3<Double>(Double(p.x), Double(p.y), Double(p.z))
-      _ = cellSets[node].insert(Self.cell(of: point, in: cube, resolution: resolution))
+      _ = grids.insert(Self.cell(of: point, in: cube, resolution: resolution), grid: grid)
     }
   }
 
   private mutating func addNode(_ node: LODNode) -> Int {
     nodes.append(node)
     cubes.append(node.cube)
+    cellScales.append(Double(options.gridResolution) / node.cube.sizeMeters)
     innerFlags.append(node.isInner)
     childTable.append(contentsOf: node.children.map { Int32($0) })
-    cellSets.append(LODCellSet())
+    gridOfNode.append(node.isInner ? grids.addGrid() : -1)
     pendingSlot.append(-1)
     return nodes.count - 1
   }
