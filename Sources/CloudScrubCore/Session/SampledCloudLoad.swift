@@ -1,0 +1,115 @@
+/// How a huge PLY cloud is read in the background: an even sample first, then the
+/// rest in file order, optionally merged while it loads.
+public struct SampledCloudLoad: Sendable {
+  /// Points the first sample aims at: enough for a picture of the whole cloud, few
+  /// enough to read in a fraction of a second.
+  public static let defaultSamplePoints = 1_500_000
+  /// Records read a piece after the sample.
+  public static let defaultChunkRecords = 1 << 20
+
+  public let sampler: PLYVertexSampler
+  /// The first sample is every `sampleStride`-th record (1: the whole cloud at once).
+  public let sampleStride: Int
+  public var chunkRecords: Int
+  /// The memory plan: its merge is applied, and the load stops past its point limit.
+  public var memory: ViewerMemoryPlan?
+  /// Called on the loading thread before each piece is read (0 the sample, then 1, 2,
+  /// … the chunks), so that a test can hold the load at a known place.
+  public var beforePiece: (@Sendable (Int) -> Void)?
+
+  /// A load of `sampler`'s vertices whose first sample holds about `samplePoints`.
+  public init(
+    sampler: PLYVertexSampler, samplePoints: Int = Self.defaultSamplePoints,
+    chunkRecords: Int = Self.defaultChunkRecords, memory: ViewerMemoryPlan? = nil
+  ) {
+    self.sampler = sampler
+    sampleStride = max(1, sampler.count / max(1, samplePoints))
+    self.chunkRecords = max(1, chunkRecords)
+    self.memory = memory
+  }
+
+  /// Up to `limit` evenly spaced records' positions, read on the caller's thread: what
+  /// `ViewerMemoryPlan.mergeMeters(forSample:pointLimit:)` sizes a merge from.
+  public func extentSample(limit: Int = 8192) -> [Point3] {
+    var points = FramePoints()
+    let step = max(1, sampler.count / max(1, limit))
+    sampler.read(stride(from: 0, to: sampler.count, by: step), into: &points)
+    return points.positions
+  }
+
+  /// Starts the load on a background thread.
+  public func start() -> StreamingLoad {
+    StreamingLoad(total: sampler.count, ingestMergeMeters: memory?.mergeMeters) { load in
+      self.run(load)
+    }
+  }
+
+  // MARK: - The loading thread
+
+  private func run(_ load: StreamingLoad) {
+    do {
+      load.finish(try stream(into: load))
+    } catch {
+      load.finish(.failed("\(error)"))
+    }
+  }
+
+  private func stream(into load: StreamingLoad) throws -> LoadStatus {
+    let total = sampler.count
+    let k = sampleStride
+    var merge = memory?.mergeMeters.map { IngestMerge(voxelSizeMeters: $0) }
+    var kept = 0
+    // Thins a piece, and says whether it still fits the memory plan.
+    func admit(_ points: inout FramePoints) throws -> Bool {
+      if var running = merge {
+        points = try running.thin(points)
+        merge = running
+      }
+      kept += points.count
+      return memory.map { kept <= $0.pointLimit } ?? true
+    }
+
+    beforePiece?(0)
+    var sample = FramePoints()
+    let sampleCount = (total + k - 1) / k
+    sample.positions.reserveCapacity(sampleCount)
+    sample.colors.reserveCapacity(sampleCount)
+    sample.confidence.reserveCapacity(sampleCount)
+    sampler.read(stride(from: 0, to: total, by: k), into: &sample)
+    try sampler.checkIntact()
+    if k > 1 { sampler.file.discard(sampler.vertexOffset..<sampler.vertexEnd) }
+    guard try admit(&sample) else {
+      return .failed(memory?.limitMessage(point: sampleCount, of: total) ?? "")
+    }
+    let first = LoadedFrame(
+      frameIndex: 0, timestampSeconds: 0, info: nil, points: sample, piece: k > 1 ? .first : .whole)
+    guard load.deliver(first, done: sampleCount, total: total) else { return .cancelled }
+
+    var piece = 1
+    var start = 0
+    while k > 1, start < total {
+      let end = min(total, start + chunkRecords)
+      beforePiece?(piece)
+      guard !load.isCancelled else { return .cancelled }
+      var points = FramePoints()
+      // The records of this chunk that the sample did not take.
+      let rest = (start..<end).lazy.filter { $0 % k != 0 }
+      sampler.read(rest, into: &points)
+      try sampler.checkIntact()
+      sampler.file.discard(
+        (sampler.vertexOffset + start * sampler.recordSize)..<(sampler.vertexOffset
+          + end * sampler.recordSize))
+      let done = sampleCount + end - (end + k - 1) / k
+      guard try admit(&points) else {
+        return .failed(memory?.limitMessage(point: done, of: total) ?? "")
+      }
+      let more = LoadedFrame(
+        frameIndex: 0, timestampSeconds: 0, info: nil, points: points, piece: .more)
+      guard load.deliver(more, done: done, total: total) else { return .cancelled }
+      start = end
+      piece += 1
+    }
+    try sampler.checkElementsAfterVertices()
+    return .finished(frames: 1)
+  }
+}
