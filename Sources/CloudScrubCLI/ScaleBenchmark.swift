@@ -62,6 +62,7 @@ struct ScaleBenchmark {
       try? FileManager.default.removeItem(atPath: out + ".png")
     }
     try levelOfDetail(source, into: &report)
+    try hugePLY(into: &report)
     Terminal.out(report.text)
   }
 
