@@ -75,7 +75,8 @@ enum InputLoader {
     let pointLimit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerShownPoint)
     let fits = sampler.count <= pointLimit
     // The merge size comes from a small even sample, read only when it is needed.
-    let automatic = fits
+    let automatic =
+      fits
       ? ViewerMemoryPlan.automaticVoxelMeters
       : ViewerMemoryPlan.mergeMeters(forSample: load.extentSample(), pointLimit: pointLimit)
     try sampler.checkIntact()

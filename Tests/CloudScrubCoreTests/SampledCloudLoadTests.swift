@@ -174,8 +174,10 @@ import Testing
       count: 20, columns: columns, format: .binaryLittleEndian, in: folder)
     #expect(try PLYVertexSampler.open(MappedFile(path: timeline)) == nil)
     let ascii = folder.appendingPathComponent("a.ply").path
-    try Data("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nend_header\n1 2\n".utf8)
-      .write(to: URL(fileURLWithPath: ascii))
+    let text =
+      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+      + "end_header\n1 2\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: ascii))
     #expect(try PLYVertexSampler.open(MappedFile(path: ascii)) == nil)
   }
 
@@ -300,7 +302,9 @@ import Testing
     // 70 % of 1000 points, cells of √(1 / 700) m ≈ 37.8 mm.
     var sample: [Point3] = []
     for i in 0..<100 {
-      for j in 0..<100 { sample.append(Point3((Float(i) + 0.5) * 0.01, 2, (Float(j) + 0.5) * 0.01)) }
+      for j in 0..<100 {
+        sample.append(Point3((Float(i) + 0.5) * 0.01, 2, (Float(j) + 0.5) * 0.01))
+      }
     }
     let meters = ViewerMemoryPlan.mergeMeters(forSample: sample, pointLimit: 1000)
     #expect(abs(meters - 0.0378) < 0.0005)

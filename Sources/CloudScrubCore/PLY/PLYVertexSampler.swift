@@ -133,8 +133,10 @@ public struct PLYVertexSampler: @unchecked Sendable {
     let size = stat(file.path, &info) == 0 ? Int(info.st_size) : 0
     let index = min(count, max(0, (size - vertexOffset) / recordSize))
     throw FileError(
-      .ply(.truncated(element: header.elements[vertexElementPosition].name, index: index,
-        byteOffset: size)),
+      .ply(
+        .truncated(
+          element: header.elements[vertexElementPosition].name, index: index,
+          byteOffset: size)),
       path: file.path)
   }
 
