@@ -30,6 +30,10 @@ public struct PLYVertexSampler: @unchecked Sendable {
   let position: [Field?]
   let color: [Field]?
   let confidence: Field?
+  /// The offset of x, y, z when they are three consecutive native-order floats, and of
+  /// red, green, blue when they are three consecutive bytes: copied, not converted.
+  let packedPositionOffset: Int?
+  let packedColorOffset: Int?
 
   /// The sampler of `file`'s vertices, or nil when the file is not one it applies to
   /// (ASCII, list properties in or before the vertex element, a `frame` property,
@@ -87,6 +91,18 @@ public struct PLYVertexSampler: @unchecked Sendable {
     confidence = element.properties.firstIndex {
       $0.name == "confidence" && $0.kind == .scalar(.uint8)
     }.map(field)
+    packedPositionOffset = Self.packedOffset(position, type: .float32, swapped: swapped)
+    packedColorOffset = Self.packedOffset(color ?? [], type: .uint8, swapped: false)
+  }
+
+  /// The first field's offset when the three fields are consecutive values of `type`.
+  private static func packedOffset(_ fields: [Field?], type: ScalarType, swapped: Bool) -> Int? {
+    let present = fields.compactMap { $0 }
+    guard !swapped, present.count == 3, present.allSatisfy({ $0.type == type }),
+      present[1].offset == present[0].offset + type.byteCount,
+      present[2].offset == present[1].offset + type.byteCount
+    else { return nil }
+    return present[0].offset
   }
 
   /// The byte offset just past the vertex records.
@@ -101,13 +117,27 @@ public struct PLYVertexSampler: @unchecked Sendable {
     let swapped = swapped
     for index in indices {
       let record = records + index * recordSize
-      var xyz = SIMD3<Float>(0, 0, 0)
-      for axis in 0..<3 {
-        guard let field = position[axis] else { continue }
-        xyz[axis] = Float(field.type.loadDouble(from: record + field.offset, swapped: swapped))
+      if let offset = packedPositionOffset {
+        points.positions.append(
+          Point3(
+            record.loadUnaligned(fromByteOffset: offset, as: Float.self),
+            record.loadUnaligned(fromByteOffset: offset + 4, as: Float.self),
+            record.loadUnaligned(fromByteOffset: offset + 8, as: Float.self)))
+      } else {
+        var xyz = SIMD3<Float>(0, 0, 0)
+        for axis in 0..<3 {
+          guard let field = position[axis] else { continue }
+          xyz[axis] = Float(field.type.loadDouble(from: record + field.offset, swapped: swapped))
+        }
+        points.positions.append(Point3(xyz.x, xyz.y, xyz.z))
       }
-      points.positions.append(Point3(xyz.x, xyz.y, xyz.z))
-      if let color {
+      if let offset = packedColorOffset {
+        points.colors.append(
+          RGB8(
+            record.load(fromByteOffset: offset, as: UInt8.self),
+            record.load(fromByteOffset: offset + 1, as: UInt8.self),
+            record.load(fromByteOffset: offset + 2, as: UInt8.self)))
+      } else if let color {
         func channel(_ field: Field) -> UInt8 {
           colorByte(
             fromDouble: field.type.loadDouble(from: record + field.offset, swapped: swapped),

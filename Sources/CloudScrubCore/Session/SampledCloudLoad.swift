@@ -75,9 +75,15 @@ public struct SampledCloudLoad: Sendable {
     sample.positions.reserveCapacity(sampleCount)
     sample.colors.reserveCapacity(sampleCount)
     sample.confidence.reserveCapacity(sampleCount)
-    sampler.read(stride(from: 0, to: total, by: k), into: &sample)
+    // In segments, dropping the mapped pages behind each, so that a sample that
+    // touches every page of a huge file does not hold them all resident.
+    let segment = k * 65_536
+    for segmentStart in stride(from: 0, to: total, by: segment) {
+      let segmentEnd = min(total, segmentStart + segment)
+      sampler.read(stride(from: segmentStart, to: segmentEnd, by: k), into: &sample)
+      if k > 1 { sampler.file.discard(byteRange(segmentStart..<segmentEnd)) }
+    }
     try sampler.checkIntact()
-    if k > 1 { sampler.file.discard(sampler.vertexOffset..<sampler.vertexEnd) }
     guard try admit(&sample) else {
       return .failed(memory?.limitMessage(point: sampleCount, of: total) ?? "")
     }
@@ -96,9 +102,7 @@ public struct SampledCloudLoad: Sendable {
       let rest = (start..<end).lazy.filter { $0 % k != 0 }
       sampler.read(rest, into: &points)
       try sampler.checkIntact()
-      sampler.file.discard(
-        (sampler.vertexOffset + start * sampler.recordSize)..<(sampler.vertexOffset
-          + end * sampler.recordSize))
+      sampler.file.discard(byteRange(start..<end))
       let done = sampleCount + end - (end + k - 1) / k
       guard try admit(&points) else {
         return .failed(memory?.limitMessage(point: done, of: total) ?? "")
@@ -111,5 +115,11 @@ public struct SampledCloudLoad: Sendable {
     }
     try sampler.checkElementsAfterVertices()
     return .finished(frames: 1)
+  }
+
+  /// The bytes of the vertex records `records`.
+  private func byteRange(_ records: Range<Int>) -> Range<Int> {
+    (sampler.vertexOffset + records.lowerBound * sampler.recordSize)..<(sampler.vertexOffset
+      + records.upperBound * sampler.recordSize)
   }
 }
