@@ -152,6 +152,25 @@ import Testing
     }
   }
 
+  @Test func aSampleOfBlocksThenTheRestGivesEveryPointOnce() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = try Self.write(
+      count: 100_000, columns: Self.standard, format: .binaryBigEndian, in: folder)
+    let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
+    // 8192 of 100,000: one record in 12, as the first 2 records of every 24.
+    let plan = SampledCloudLoad(sampler: sampler, samplePoints: 8192, chunkRecords: 10_000)
+    #expect(plan.sampleStride == 12)
+    #expect(plan.sampleBlock == 2)
+    #expect(plan.sampled(before: 100_000) == 4166 * 2 + 2)
+    let load = plan.start()
+    let content = Self.loadIntoContent(load)
+    #expect(load.status == .finished(frames: 1))
+    #expect(content.store.count == 100_000)
+    #expect(content.store.positions[2].x == 6)  // record 24, x = 24 / 4
+    #expect(Self.octreeKeys(content) == (try Self.wholeReadKeys(path)))
+  }
+
   @Test func confidenceAndColoursComeFromTheRecords() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }

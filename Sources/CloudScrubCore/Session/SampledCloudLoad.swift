@@ -8,8 +8,12 @@ public struct SampledCloudLoad: Sendable {
   public static let defaultChunkRecords = 1 << 20
 
   public let sampler: PLYVertexSampler
-  /// The first sample is every `sampleStride`-th record (1: the whole cloud at once).
+  /// The first sample is one record in `sampleStride` (1: the whole cloud at once):
+  /// the first `sampleBlock` records of every `sampleStride × sampleBlock`. Blocks of
+  /// about a page make the sample of a huge file touch few pages of it (a record every
+  /// few kilobytes would fault in the whole file); small samples take single records.
   public let sampleStride: Int
+  public let sampleBlock: Int
   public var chunkRecords: Int
   /// The memory plan: its merge is applied, and the load stops past its point limit.
   public var memory: ViewerMemoryPlan?
@@ -24,6 +28,8 @@ public struct SampledCloudLoad: Sendable {
   ) {
     self.sampler = sampler
     sampleStride = max(1, sampler.count / max(1, samplePoints))
+    // At least 4096 blocks, so that the sample still spreads over the whole file.
+    sampleBlock = max(1, min(4096 / max(1, sampler.recordSize), samplePoints / 4096))
     self.chunkRecords = max(1, chunkRecords)
     self.memory = memory
   }
@@ -71,16 +77,20 @@ public struct SampledCloudLoad: Sendable {
 
     beforePiece?(0)
     var sample = FramePoints()
-    let sampleCount = (total + k - 1) / k
+    let block = sampleBlock
+    let group = k * block
+    let sampleCount = sampled(before: total)
     sample.positions.reserveCapacity(sampleCount)
     sample.colors.reserveCapacity(sampleCount)
     sample.confidence.reserveCapacity(sampleCount)
     // In segments, dropping the mapped pages behind each, so that a sample that
     // touches every page of a huge file does not hold them all resident.
-    let segment = k * 65_536
+    let segment = group * max(1, 65_536 / block)
     for segmentStart in stride(from: 0, to: total, by: segment) {
       let segmentEnd = min(total, segmentStart + segment)
-      sampler.read(stride(from: segmentStart, to: segmentEnd, by: k), into: &sample)
+      for blockStart in stride(from: segmentStart, to: segmentEnd, by: group) {
+        sampler.read(blockStart..<min(segmentEnd, blockStart + block), into: &sample)
+      }
       if k > 1 { sampler.file.discard(byteRange(segmentStart..<segmentEnd)) }
     }
     try sampler.checkIntact()
@@ -99,11 +109,11 @@ public struct SampledCloudLoad: Sendable {
       guard !load.isCancelled else { return .cancelled }
       var points = FramePoints()
       // The records of this chunk that the sample did not take.
-      let rest = (start..<end).lazy.filter { $0 % k != 0 }
+      let rest = (start..<end).lazy.filter { $0 % group >= block }
       sampler.read(rest, into: &points)
       try sampler.checkIntact()
       sampler.file.discard(byteRange(start..<end))
-      let done = sampleCount + end - (end + k - 1) / k
+      let done = sampleCount + end - sampled(before: end)
       guard try admit(&points) else {
         return .failed(memory?.limitMessage(point: done, of: total) ?? "")
       }
@@ -115,6 +125,12 @@ public struct SampledCloudLoad: Sendable {
     }
     try sampler.checkElementsAfterVertices()
     return .finished(frames: 1)
+  }
+
+  /// How many of the records before `end` the sample takes.
+  func sampled(before end: Int) -> Int {
+    let group = sampleStride * sampleBlock
+    return end / group * sampleBlock + min(sampleBlock, end % group)
   }
 
   /// The bytes of the vertex records `records`.
