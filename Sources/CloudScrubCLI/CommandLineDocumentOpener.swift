@@ -24,7 +24,20 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         decoder: TurboJPEGDecoder(),
         summary: "synthetic sample recording, 60 frames")
     }
-    switch try InputLoader.open(path, poses: loadedWithChoices(path) ? choices.posesPath : nil) {
+    let poses = loadedWithChoices(path) ? choices.posesPath : nil
+    // A binary PLY opens at once: only its header is read here, its points in the
+    // background (a sample first).
+    if poses == nil, case .ply = try InputDetector.resolve(path).kind,
+      let sampled = try InputLoader.openSampledPLY(path, merge: merge)
+    {
+      if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
+        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+      }
+      return ViewerDocument(
+        path: path, load: sampled.load.start(), recording: nil, decoder: nil,
+        summary: sampled.summary)
+    }
+    switch try InputLoader.open(path, poses: poses) {
     case .cloud(let input):
       if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")

@@ -56,6 +56,46 @@ enum InputLoader {
       cloud: loaded.cloud)
   }
 
+  /// Opens the binary PLY file at `path` for the window without reading its points:
+  /// the header is parsed and checked against the file's size here (bounded work),
+  /// and the returned load reads an even sample and then the rest on a background
+  /// thread (`SampledCloudLoad`), merged while it loads when `merge` says so. Nil when
+  /// the file is not one the sampled load applies to (ASCII, lists in the vertex
+  /// records, a `frame` timeline, Gaussian splats): it is then read whole as before.
+  ///
+  /// - Throws: `FileError` for a malformed header or counts past the file's end;
+  ///   `UsageError` when `merge` is off and every point would not fit the viewer.
+  static func openSampledPLY(
+    _ path: String, merge: ViewerMemoryPlan.Choice,
+    budgetBytes: Int = ViewerMemoryPlan.defaultBudgetBytes
+  ) throws -> (load: SampledCloudLoad, summary: String)? {
+    let file = try MappedFile(path: path)
+    guard let sampler = try PLYVertexSampler.open(file) else { return nil }
+    var load = SampledCloudLoad(sampler: sampler)
+    let pointLimit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerShownPoint)
+    let fits = sampler.count <= pointLimit
+    // The merge size comes from a small even sample, read only when it is needed.
+    let automatic =
+      fits
+      ? ViewerMemoryPlan.automaticVoxelMeters
+      : ViewerMemoryPlan.mergeMeters(forSample: load.extentSample(), pointLimit: pointLimit)
+    try sampler.checkIntact()
+    let memory = ViewerMemoryPlan(
+      choice: merge, cloudPoints: sampler.count, automaticMergeMeters: automatic,
+      budgetBytes: budgetBytes)
+    if memory.keepsTooManyPoints {
+      throw UsageError(
+        memory.cloudTooLargeMessage(points: sampler.count, suggestedMergeMeters: automatic)
+          + ": \(path)")
+    }
+    load.memory = memory
+    let header = sampler.header
+    let summary =
+      "PLY \(header.format.rawValue) \(header.version), \(sampler.count) points"
+      + (memory.note.map { "; " + $0 } ?? "")
+    return (load, summary)
+  }
+
   /// Loads a recording's selected frames into a merged store, with progress.
   ///
   /// - Throws: `UsageError` when the selection picks no frame (naming the valid range),

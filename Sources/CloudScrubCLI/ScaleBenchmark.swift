@@ -63,6 +63,7 @@ struct ScaleBenchmark {
     }
     try levelOfDetail(source, into: &report)
     try window(path, into: &report)
+    try hugePLY(into: &report)
     Terminal.out(report.text)
   }
 

@@ -20,7 +20,8 @@ enum SynthCommand {
       OpenGL-axes poses, 30 frames per second. Written in CloudScrub's recording format.
 
       Point cloud (OUT.ply): samples a room corner with a sphere (floor, two walls; metres,
-      y up) into a coloured point cloud.
+      y up) into a coloured point cloud. Past 1,048,576 points (binary) it is written in
+      pieces of that many, each sampled with its own seed, so any size streams to disk.
 
       The same seed gives the same file on every run.
       """)
@@ -40,12 +41,21 @@ enum SynthCommand {
   private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws
   {
     let count = try parsed.count("points")
+    let comments = ["synthetic room corner by CloudScrub, seed \(seed)"]
+    if let count, count > SyntheticCloud.streamedPiecePoints, !parsed.has("ascii") {
+      // Large clouds are written piece by piece, never held whole.
+      let progress = Terminal.progress("writing \(output)")
+      defer { progress?.finish() }
+      return try SyntheticCloud.writeScene(
+        count: count, seed: seed, normals: parsed.has("normals"), comments: comments,
+        to: output, progress: progress.handler)
+    }
     let cloud = SyntheticCloud.scene(
       count: count ?? 100_000, seed: seed, normals: parsed.has("normals"))
     let options = PLYWriteOptions(
       format: parsed.has("ascii") ? .ascii : .binaryLittleEndian,
       attributes: parsed.has("normals") ? .all : .none,
-      comments: ["synthetic room corner by CloudScrub, seed \(seed)"])
+      comments: comments)
     try PLYWriter.write(cloud, to: output, options: options)
   }
 

@@ -66,6 +66,57 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     }
   }
 
+  /// The plan for a point cloud of `points` points (a PLY file; the count as its
+  /// header claims it, checked against the file's size), within `budgetBytes`. An
+  /// automatic merge uses `automaticMergeMeters` (`mergeMeters(forSample:...)` picks it
+  /// from an even sample of the cloud) instead of the recordings' fixed size.
+  public init(
+    choice: Choice, cloudPoints points: Int, automaticMergeMeters: Float,
+    budgetBytes: Int = Self.defaultBudgetBytes
+  ) {
+    let (bytes, over) = Self.bytesPerShownPoint.multipliedReportingOverflow(by: max(0, points))
+    rawBytes = over ? Int.max : bytes
+    pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
+    let need = Self.gigabytes(rawBytes)
+    switch choice {
+    case .off:
+      mergeMeters = nil
+      note = nil
+    case .voxel(let meters):
+      mergeMeters = meters
+      note = "merging while loading at \(Self.millimetres(meters)) (--merge)"
+    case .automatic where rawBytes > budgetBytes:
+      mergeMeters = automaticMergeMeters
+      note =
+        "merging while loading at \(Self.millimetres(automaticMergeMeters)): \(points) points "
+        + "would need \(need), over the viewer's \(Self.gigabytes(budgetBytes))"
+    case .automatic:
+      mergeMeters = nil
+      note = nil
+    }
+  }
+
+  /// Whether every point is kept but they would not fit (`--merge off` on a cloud too
+  /// large): the load is refused with `cloudTooLargeMessage`.
+  public var keepsTooManyPoints: Bool {
+    mergeMeters == nil && rawBytes > pointLimit * Self.bytesPerShownPoint
+  }
+
+  /// Why a cloud of `points` points is not opened with every point kept, with the
+  /// merge that would fit.
+  public func cloudTooLargeMessage(points: Int, suggestedMergeMeters: Float) -> String {
+    "\(points) points would need \(Self.gigabytes(rawBytes)) of memory, over the viewer's "
+      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)); open it with --merge "
+      + String(format: "%g", Double(suggestedMergeMeters)) + " (or --merge auto)"
+  }
+
+  /// Why loading a cloud stopped at the limit (a merge that kept more than expected).
+  public func limitMessage(point: Int, of points: Int) -> String {
+    "stopped loading at point \(point) of \(points): more than \(pointLimit) points would "
+      + "need over \(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it "
+      + "with a coarser --merge SIZE_M"
+  }
+
   /// A quarter of this machine's memory, at most 4 GiB and at least 512 MiB.
   public static var defaultBudgetBytes: Int {
     let quarter = Int(clamping: ProcessInfo.processInfo.physicalMemory / 4)

@@ -449,3 +449,22 @@ public struct PointOctree: Sendable {
     return UInt32(x + resolution * (y + resolution * z))
   }
 }
+
+// MARK: - Frames that arrive in pieces
+
+extension PointOctree {
+  /// Inserts `points` as more of the last frame inserted (the first frame when none is
+  /// in yet): a frame that arrives in pieces, as a huge PLY file does while it loads
+  /// (`ViewerContent` feeds such a frame itself instead of by `sync`).
+  public mutating func appendToLastFrame(_ points: FramePoints) {
+    points.positions.withUnsafeBufferPointer { positions in
+      points.colors.withUnsafeBufferPointer { colors in
+        points.confidence.withUnsafeBufferPointer { confidence in
+          insert(
+            positions: positions, colors: colors, confidence: confidence,
+            continuingFrame: frameCount > 0)
+        }
+      }
+    }
+  }
+}

@@ -8,12 +8,29 @@ public struct LoadedFrame: Sendable {
   /// The capture camera; nil for a cloud that came without one (a PLY file).
   public var info: FrameInfo?
   public var points: FramePoints
+  /// Whether these points are a whole frame or a piece of one that arrives in pieces
+  /// (a huge PLY cloud: its even sample first, then the rest).
+  public var piece: Piece
 
-  public init(frameIndex: Int, timestampSeconds: Double, info: FrameInfo?, points: FramePoints) {
+  /// How a delivery relates to the frames before it.
+  public enum Piece: Sendable {
+    /// A whole frame.
+    case whole
+    /// The first piece of a frame; more of it may follow.
+    case first
+    /// More points of the last frame delivered (whose first piece was `.first`).
+    case more
+  }
+
+  public init(
+    frameIndex: Int, timestampSeconds: Double, info: FrameInfo?, points: FramePoints,
+    piece: Piece = .whole
+  ) {
     self.frameIndex = frameIndex
     self.timestampSeconds = timestampSeconds
     self.info = info
     self.points = points
+    self.piece = piece
   }
 }
 
@@ -38,6 +55,14 @@ public final class StreamingLoad: @unchecked Sendable {
   private var stopped = false
   /// The ingest-time merge the load runs, nil when it keeps every point.
   public let ingestMergeMeters: Float?
+
+  /// Starts a load whose work `body` does on a background thread, delivering through
+  /// `deliver(_:done:total:)` and ending with `finish(_:)` (a huge PLY cloud).
+  init(total: Int, ingestMergeMeters: Float?, body: @escaping @Sendable (StreamingLoad) -> Void) {
+    currentStatus = .loading(framesDone: 0, framesTotal: total)
+    self.ingestMergeMeters = ingestMergeMeters
+    Thread.detachNewThread { [self] in body(self) }
+  }
 
   /// Starts loading `loader`'s frames on a background thread.
   ///
@@ -140,7 +165,25 @@ public final class StreamingLoad: @unchecked Sendable {
     }
   }
 
-  private func finish(_ status: LoadStatus) {
+  /// Hands `frame` to the inbox and records progress (`done` of `total` units);
+  /// returns false, delivering nothing, once the load was cancelled.
+  func deliver(_ frame: LoadedFrame?, done: Int, total: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !cancelled else { return false }
+    if let frame { inbox.append(frame) }
+    currentStatus = .loading(framesDone: done, framesTotal: total)
+    return true
+  }
+
+  /// Whether `cancel()` was called.
+  var isCancelled: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return cancelled
+  }
+
+  func finish(_ status: LoadStatus) {
     lock.lock()
     if !cancelled { currentStatus = status }
     stopped = true

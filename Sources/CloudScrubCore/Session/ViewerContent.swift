@@ -13,6 +13,8 @@ public struct ViewerContent: Sendable {
   /// The spatial level of detail over `store`, when the content keeps one (the window
   /// does; `render` does not). It follows the store through `growLevelOfDetail`.
   public private(set) var levelOfDetail: PointOctree?
+  /// The frame arriving in pieces that the level of detail is fed by hand, if any.
+  private var growingFrame: GrowingFrameFeed?
 
   /// Content to be filled from a recording whose world has `worldUp` up; with
   /// `levelOfDetail`, a `PointOctree` grows beside the store.
@@ -36,7 +38,16 @@ public struct ViewerContent: Sendable {
   public mutating func growLevelOfDetail(maxPoints: Int) {
     guard var tree = levelOfDetail, !levelOfDetailIsComplete else { return }
     levelOfDetail = nil  // one owner while it grows, so its arrays are not copied
-    tree.sync(with: store, maxPoints: maxPoints)
+    if var feed = growingFrame {
+      feed.feed(&tree, from: store, maxPoints: maxPoints)
+      growingFrame = feed
+      if feed.isCaughtUp(with: store), store.frameCount > feed.frame + 1 {
+        growingFrame = nil
+        tree.sync(with: store, maxPoints: maxPoints)
+      }
+    } else {
+      tree.sync(with: store, maxPoints: maxPoints)
+    }
     levelOfDetail = tree
   }
 
@@ -50,16 +61,26 @@ public struct ViewerContent: Sendable {
     var grown = ViewerScene()
     var timestamps: [Double] = []
     for frame in frames {
+      if let bounds = Self.bounds(of: frame.points.positions) { grown.include(bounds: bounds) }
+      // More of a frame that arrives in pieces (only ever the first frame): it grows
+      // the last frame, and the level of detail takes it through `growingFrame`.
+      if frame.piece == .more, store.frameIndices.last == frame.frameIndex {
+        assert(levelOfDetail == nil || growingFrame != nil, "pieces follow a first piece")
+        store.appendToLastFrame(frame.points)
+        continue
+      }
+      if frame.piece == .first, levelOfDetail != nil, store.frameCount == 0 {
+        growingFrame = GrowingFrameFeed(frame: 0, sample: 0..<frame.points.count)
+      }
       store.append(frame.points, frameIndex: frame.frameIndex)
       frameIndices.append(frame.frameIndex)
       frameInfos.append(frame.info)
       timestamps.append(frame.timestampSeconds)
       if let info = frame.info { grown.appendFrame(pose: info.pose, intrinsics: info.intrinsics) }
-      if let bounds = Self.bounds(of: frame.points.positions) { grown.include(bounds: bounds) }
     }
-    return first + [
-      .sceneAppended(grown), .playback(.framesLoaded(timestampsSeconds: timestamps)),
-    ]
+    let loaded: [ViewerCommand] =
+      timestamps.isEmpty ? [] : [.playback(.framesLoaded(timestampsSeconds: timestamps))]
+    return first + [.sceneAppended(grown)] + loaded
   }
 
   /// A frame's extent without its stray points: the 1st to 99th percentile along
