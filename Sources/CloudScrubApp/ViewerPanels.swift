@@ -11,6 +11,7 @@ enum PanelAction {
   case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
+  case refinement(RefinementAction)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -51,13 +52,14 @@ struct ViewerPanels {
   mutating func draw(
     session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel,
     cleaningSummary: String,
-    drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
+    drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float,
+    poses: inout RefinementPanel, poseRefining: Double?
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
     let timelineHeight = Self.timelineHeight(errorCurve: session.showsErrorCurve)
     controls(
       session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
-      height: height, timelineHeight: timelineHeight)
+      height: height, timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
     if session.document?.recording != nil {
       frameImages(
         previews, x: width - Self.sideWidth - Self.margin, height: height,
@@ -78,7 +80,8 @@ struct ViewerPanels {
   private mutating func controls(
     _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel,
     cleaningSummary: String,
-    renderer: RendererSwitch.Status, height: Float, timelineHeight: Float
+    renderer: RendererSwitch.Status, height: Float, timelineHeight: Float,
+    poses: inout RefinementPanel, poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
@@ -198,6 +201,10 @@ struct ViewerPanels {
     if csui_collapsing_header("Clean", false) {
       cleaning.draw(sceneBounds: session.state.scene.bounds)
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
+    }
+    if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
+      let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
+      actions += poses.draw(canRefine: loaded, running: poseRefining).map { .refinement($0) }
     }
     if csui_collapsing_header("Export", true) {
       if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }

@@ -84,7 +84,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let frames = request.visibleFrames.clamped(to: 0...max(0, request.content.frameCount - 1))
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
-    let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
+    // Refined poses shown: each frame's points moved by its correction, as drawn.
+    let whole = request.poseCorrections.map {
+      $0.applied(to: store.cloud(), frameRanges: store.frameRanges)
+    }
+    let cloud = (whole ?? store.cloud()).subset(
+      indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
     // The header records the recording options the frames were loaded with.
     let loaded = loadedWithChoices(path) ? choices : LoadChoices()
