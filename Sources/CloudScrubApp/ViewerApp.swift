@@ -418,7 +418,9 @@ public final class ViewerApp {
   private func updateAlignmentErrors() {
     guard let document = session.document else { return }
     // While refined poses show, the curve is theirs.
-    guard let errors = poses.shown?.errors ?? alignment?.errors(for: document, content: session.content)
+    guard
+      let errors = poses.shown?.errors
+        ?? alignment?.errors(for: document, content: session.content)
     else {
       if session.alignmentErrors != nil { session.alignmentErrors = nil }
       return
