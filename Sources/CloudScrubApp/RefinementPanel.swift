@@ -42,43 +42,54 @@ struct RefinementPanel {
     if applied != nil { showsRefined.toggle() }
   }
 
-  /// The poses section: refine with progress and cancel, before/after, undo, save.
+  /// The controls on the timeline's first row (after `csui_same_line`): "Refine
+  /// poses", or the pass's progress with "Cancel"; then, once one is applied, the
+  /// before/after checkbox and undo and redo.
   ///
   /// - Parameters:
   ///   - canRefine: a recording is open and has finished loading.
   ///   - running: the fraction done of the pass under way, nil when none runs.
-  mutating func draw(canRefine: Bool, running: Double?) -> [RefinementAction] {
+  mutating func drawControls(canRefine: Bool, running: Double?) -> [RefinementAction] {
     var actions: [RefinementAction] = []
     if let running {
-      csui_progress(Float(running), -1, "refining \(Int((running * 100).rounded(.down)))%")
-      if csui_button("Cancel refinement") { actions.append(.cancel) }
-    } else if canRefine {
-      if csui_button("Refine poses") { actions.append(.start) }
-    } else {
-      csui_text("refining needs a loaded recording")
+      csui_progress(Float(running), 160, "refining \(Int((running * 100).rounded(.down)))%")
+      csui_same_line()
+      if csui_button("Cancel") { actions.append(.cancel) }
+    } else if canRefine, csui_button("Refine poses") {
+      actions.append(.start)
     }
-    if let applied {
+    if applied != nil {
+      csui_same_line()
       var after = showsRefined
       if csui_checkbox("refined poses (B)", &after) { showsRefined = after }
-      csui_text(
-        String(format: "cameras moved up to %.1f mm", applied.largestCameraShiftMeters * 1000))
     }
     if history.canUndo {
+      csui_same_line()
       if csui_button("Undo refinement") { undo() }
-      if history.canRedo { csui_same_line() }
     }
-    if history.canRedo, csui_button("Redo refinement") { redo() }
-    if applied != nil {
-      if pathBuffer[0] == 0 { ViewerPanels.fill(&pathBuffer, with: posesPath) }
-      csui_set_next_item_width(-1)
-      _ = csui_input_text("##poses", &pathBuffer, pathBuffer.count)
-      if csui_button("Save poses (TUM)") {
-        let path = String(
-          decoding: pathBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        actions.append(.savePoses(path))
-      }
+    if history.canRedo {
+      csui_same_line()
+      if csui_button("Redo refinement") { redo() }
     }
     return actions
+  }
+
+  /// The poses section of the left panel: how far the cameras moved, and "Save
+  /// poses" with its path.
+  mutating func drawSave() -> [RefinementAction] {
+    guard let applied else {
+      csui_text_wrapped("Refine poses (on the timeline) to save them.")
+      return []
+    }
+    csui_text(
+      String(format: "cameras moved up to %.1f mm", applied.largestCameraShiftMeters * 1000))
+    if pathBuffer[0] == 0 { ViewerPanels.fill(&pathBuffer, with: posesPath) }
+    csui_set_next_item_width(-1)
+    _ = csui_input_text("##poses", &pathBuffer, pathBuffer.count)
+    guard csui_button("Save poses (TUM)") else { return [] }
+    let path = String(
+      decoding: pathBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return [.savePoses(path)]
   }
 
   /// The default trajectory path beside `input`: `NAME-poses.txt`.

@@ -67,7 +67,7 @@ struct ViewerPanels {
     }
     timeline(
       session, &actions, drawing: drawing, width: width, height: height,
-      timelineHeight: timelineHeight)
+      timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
     let scene = Self.sceneArea(
       width: width, height: height, hasFramePanel: session.document?.recording != nil,
       hasErrorCurve: session.showsErrorCurve)
@@ -202,10 +202,6 @@ struct ViewerPanels {
       cleaning.draw(sceneBounds: session.state.scene.bounds)
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
-    if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
-      let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
-      actions += poses.draw(canRefine: loaded, running: poseRefining).map { .refinement($0) }
-    }
     if csui_collapsing_header("Export", true) {
       if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
       csui_set_next_item_width(-1)
@@ -215,6 +211,10 @@ struct ViewerPanels {
           decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         actions.append(.export(path))
       }
+    }
+    // After the export, so that the sections above keep their places.
+    if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
+      actions += poses.drawSave().map { .refinement($0) }
     }
   }
 
@@ -256,7 +256,7 @@ struct ViewerPanels {
   /// far the picture has drawn (`drawing`).
   private func timeline(
     _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float,
-    height: Float, timelineHeight: Float
+    height: Float, timelineHeight: Float, poses: inout RefinementPanel, poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
@@ -302,6 +302,15 @@ struct ViewerPanels {
         actions.append(
           // The window loads every frame in order: frame n is timeline position n.
           .command(.playback(.hideLeadingFrames(hide ? untracked : 0))))
+      }
+    }
+    if session.document?.recording != nil {
+      csui_same_line()
+      csui_text("  ")
+      csui_same_line()
+      let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
+      actions += poses.drawControls(canRefine: loaded, running: poseRefining).map {
+        .refinement($0)
       }
     }
     if session.showsErrorCurve {
