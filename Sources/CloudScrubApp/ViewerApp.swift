@@ -441,7 +441,11 @@ public final class ViewerApp {
     let request = PickRequest(
       state: session.state, frameRanges: store.frameRanges, cursorPixels: cursor,
       radiusPixels: max(6, session.state.display.pointSizePixels), crop: cleaning.options.crop)
-    session.selection.apply(.picked(PointPicker.pick(request, in: store)))
+    // With refined poses shown, the click meets the points where they are drawn.
+    let picked =
+      poses.shown.map { PointPicker.pick(request, in: store, corrections: $0.matrices) }
+      ?? PointPicker.pick(request, in: store)
+    session.selection.apply(.picked(picked))
     panelFramesLeft = 3
   }
 
