@@ -7,6 +7,7 @@ layout(location = 1) in vec4 aColorConfidence;  // rgb in 0..1, confidence * (1/
 
 uniform mat4 uViewProjection;
 uniform mat4 uView;
+uniform mat4 uWorldFromStored;  // this draw's model transform (a frame's pose correction)
 uniform float uPointSizePixels;
 uniform int uColorMode;       // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame, 5 error
 uniform int uMinConfidence;   // points below are dropped; 255 ("no map") always passes
@@ -58,13 +59,13 @@ void main() {
     vColor = vec3(0.0);
     return;
   }
-  vec4 world = vec4(aPosition, 1.0);
+  vec4 world = uWorldFromStored * vec4(aPosition, 1.0);
   gl_Position = uViewProjection * world;
   gl_PointSize = uPointSizePixels;
 
   vec3 color = aColorConfidence.rgb;
   if (uColorMode == 1) {
-    float h = dot(aPosition, uUpAxis);
+    float h = dot(world.xyz, uUpAxis);
     color = ramp((h - uHeightRange.x) / max(uHeightRange.y - uHeightRange.x, 1e-6));
   } else if (uColorMode == 2) {
     float d = -(uView * world).z;

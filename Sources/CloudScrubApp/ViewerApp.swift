@@ -49,6 +49,8 @@ struct SceneSignature: Equatable {
   var wholeFrame: Int?
   /// The alignment errors, while the points are coloured by them.
   var frameErrors: FrameAlignmentErrors?
+  /// The pose corrections drawn, nil: the recording's poses.
+  var corrections: [Matrix4]?
 }
 
 /// What the panels show besides the state, so that a change redraws them.
@@ -59,6 +61,8 @@ struct PanelSignature: Equatable {
   var refining: Bool
   /// The background export's stage and whole percent, while one runs.
   var export: String? = nil
+  /// The pose refinement's progress and what is applied and shown.
+  var poses: String
 }
 
 /// The viewer window: the frame loop that turns events into commands, applies them to
@@ -78,6 +82,9 @@ public final class ViewerApp {
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
   private var cleaning = CleaningPanel()
+  /// Pose refinement: the background pass and what it applied (before/after, undo).
+  private let refiner = PoseRefiner()
+  private var poses = RefinementPanel()
   private let cleaningPreview: CleaningPreview
   private let wholeFrame: WholeFrame
   private let exports = BackgroundExport()
@@ -152,6 +159,9 @@ public final class ViewerApp {
     previews.clear()
     wholeFrame.clear()
     refinement.invalidate()
+    refiner.invalidate()
+    poses = RefinementPanel()
+    poses.posesPath = RefinementPanel.defaultPosesPath(for: path)
     let size = window.framebufferSize
     session = ViewerSession(
       width: size.width, height: size.height, levelOfDetail: levelOfDetail,
@@ -176,7 +186,7 @@ public final class ViewerApp {
       let moving = session.state.playback.isPlaying || mapper.isDragging || cropDrag != nil
       let waiting =
         previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
-        || exports.isRunning
+        || exports.isRunning || refiner.isRunning
       let growing = !session.content.levelOfDetailIsComplete
       let wait =
         moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
@@ -188,6 +198,7 @@ public final class ViewerApp {
       lastTime = now
 
       pending += session.takeLoadedFrames()
+      takeRefinement()
       updateAlignmentErrors()
       session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
@@ -221,11 +232,12 @@ public final class ViewerApp {
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame,
         frameErrors: session.state.display.colorMode == .alignmentError
-          ? session.alignmentErrors : nil)
+          ? session.alignmentErrors : nil,
+        corrections: poses.shown?.matrices)
       let panelSignature = PanelSignature(
         loading: session.isLoading, message: session.message.map { "\($0)" },
         summary: cleaningPreview.summary,
-        refining: refinement.isRefining, export: exportLine())
+        refining: refinement.isRefining, export: exportLine(), poses: posesLine())
       let frameRanges = session.content.store.frameRanges
       let step: SceneRefinement<SceneSignature>.Step
       if let octree = session.content.levelOfDetail {
@@ -257,7 +269,7 @@ public final class ViewerApp {
         renderer.draw(
           state: session.state, store: session.content.store, pass: pass, continuing: continuing,
           preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
-          frameErrors: session.alignmentErrors)
+          frameErrors: session.alignmentErrors, corrections: signature.corrections)
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .drawNodes(let pass, let continuing, let points):
@@ -267,7 +279,7 @@ public final class ViewerApp {
             try renderer.draw(
               state: session.state, octree: octree, nodes: pass, continuing: continuing,
               preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
-              frameErrors: session.alignmentErrors)
+              frameErrors: session.alignmentErrors, corrections: signature.corrections)
           } catch {
             session.message = .error("\(error)")
           }
@@ -287,7 +299,8 @@ public final class ViewerApp {
         cleaningSummary: cleaningPreview.summary,
         drawing: drawingLine(), renderer: rendererSwitch.status,
         width: Float(window.framebufferSize.width) / scale,
-        height: Float(window.framebufferSize.height) / scale)
+        height: Float(window.framebufferSize.height) / scale,
+        poses: &poses, poseRefining: refiner.isRunning ? refiner.fractionDone : nil)
       csui_render()
       window.swapBuffers()
       perform(actions)
@@ -355,6 +368,7 @@ public final class ViewerApp {
       }
       if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }
+      text += posesLine().isEmpty ? "" : " — " + posesLine()
     }
     if case .error = session.message { text += " — error" }
     if text != title {
@@ -384,6 +398,10 @@ public final class ViewerApp {
     switch event {
     case .key(let key, let shift):
       guard !csui_wants_keyboard() else { return }
+      if case .letter(let letter) = key, letter.lowercased() == "b" {
+        poses.toggleShown()
+        return
+      }
       pending += mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
       guard !csui_wants_mouse() else { return }
@@ -425,8 +443,15 @@ public final class ViewerApp {
   /// Asks the provider for the alignment errors of what is loaded; a change redraws
   /// the curve and, in the error colour mode, the points.
   private func updateAlignmentErrors() {
-    guard let alignment, let document = session.document else { return }
-    let errors = alignment.errors(for: document, content: session.content)
+    guard let document = session.document else { return }
+    // While refined poses show, the curve is theirs.
+    guard
+      let errors = poses.shown?.errors
+        ?? alignment?.errors(for: document, content: session.content)
+    else {
+      if session.alignmentErrors != nil { session.alignmentErrors = nil }
+      return
+    }
     if errors != session.alignmentErrors { session.alignmentErrors = errors }
   }
 
@@ -443,7 +468,11 @@ public final class ViewerApp {
     let request = PickRequest(
       state: session.state, frameRanges: store.frameRanges, cursorPixels: cursor,
       radiusPixels: max(6, session.state.display.pointSizePixels), crop: cleaning.options.crop)
-    session.selection.apply(.picked(PointPicker.pick(request, in: store)))
+    // With refined poses shown, the click meets the points where they are drawn.
+    let picked =
+      poses.shown.map { PointPicker.pick(request, in: store, corrections: $0.matrices) }
+      ?? PointPicker.pick(request, in: store)
+    session.selection.apply(.picked(picked))
     panelFramesLeft = 3
   }
 
@@ -478,6 +507,8 @@ public final class ViewerApp {
         mapper.lastFramesCount = count
       case .selection(let command):
         session.selection.apply(command)
+      case .refinement(let action):
+        perform(action)
       case .setRenderer(let choice):
         rendererSwitch.choose(choice)
         // Another renderer draws at another speed: learn its budget from the start.
@@ -497,7 +528,7 @@ public final class ViewerApp {
     let request = WindowExportRequest(
       document: document, content: session.content, visibleFrames: visible,
       minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
-      outputPath: path)
+      outputPath: path, poseCorrections: poses.shown?.corrections)
     guard exports.start(request, opener: opener) else {
       session.message = .error("an export is running; wait for it or cancel it first")
       return
@@ -520,5 +551,55 @@ public final class ViewerApp {
     guard let status = exports.status else { return nil }
     let progress = status.progress
     return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"
+  }
+
+  // MARK: - Pose refinement
+
+  /// The title's and panel's word on the poses: the pass's progress, or which poses
+  /// show once a refinement is applied; empty when neither.
+  private func posesLine() -> String {
+    if refiner.isRunning {
+      return "refining \(Int((refiner.fractionDone * 100).rounded(.down)))%"
+    }
+    guard poses.applied != nil else { return "" }
+    return poses.showsRefined ? "refined poses" : "recorded poses"
+  }
+
+  /// Applies a finished refinement (one undo step) or reports why there is none.
+  private func takeRefinement() {
+    guard let outcome = refiner.take() else { return }
+    switch outcome {
+    case .refined(let refinement):
+      poses.apply(refinement)
+      session.message = .info(
+        String(
+          format: "refined the poses: cameras moved up to %.1f mm",
+          refinement.largestCameraShiftMeters * 1000))
+    case .failed(let reason):
+      session.message = .error("refinement failed: \(reason)")
+    case .cancelled:
+      session.message = .info("refinement cancelled")
+    }
+  }
+
+  private func perform(_ action: RefinementAction) {
+    switch action {
+    case .start:
+      guard let source = session.document?.recording else { return }
+      refiner.start(source, frames: session.content.frameIndices)
+    case .cancel:
+      refiner.cancel()
+    case .savePoses(let path):
+      guard let refinement = poses.applied, let document = session.document else { return }
+      do {
+        try TUMTrajectory.write(
+          refinement.trajectory, to: path,
+          comments: ["refined by CloudScrub's window from \(document.path)"],
+          protecting: [document.path])
+        session.message = .info("wrote \(refinement.trajectory.count) poses to \(path)")
+      } catch {
+        session.message = .error("\(error)")
+      }
+    }
   }
 }

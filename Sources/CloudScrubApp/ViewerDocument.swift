@@ -68,11 +68,14 @@ public struct WindowExportRequest {
   /// The cleaning panel's options (crop, voxel merging, outlier removal, normals).
   public var cleaning: CleaningOptions
   public var outputPath: String
+  /// Each loaded frame's pose correction when refined poses are shown (the points are
+  /// exported where they are drawn); nil: the recording's poses.
+  public var poseCorrections: FramePoseCorrections?
 
   public init(
     document: ViewerDocument, content: ViewerContent, visibleFrames: ClosedRange<Int>,
     minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(),
-    outputPath: String
+    outputPath: String, poseCorrections: FramePoseCorrections? = nil
   ) {
     self.document = document
     self.content = content
@@ -80,5 +83,6 @@ public struct WindowExportRequest {
     self.minConfidence = minConfidence
     self.cleaning = cleaning
     self.outputPath = outputPath
+    self.poseCorrections = poseCorrections
   }
 }

@@ -13,6 +13,7 @@ enum PanelAction {
   case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
+  case refinement(RefinementAction)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -56,13 +57,14 @@ struct ViewerPanels {
   mutating func draw(
     session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel,
     cleaningSummary: String,
-    drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float
+    drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float,
+    poses: inout RefinementPanel, poseRefining: Double?
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
     let timelineHeight = Self.timelineHeight(errorCurve: session.showsErrorCurve)
     controls(
       session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
-      height: height, timelineHeight: timelineHeight)
+      height: height, timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
     if session.document?.recording != nil {
       frameImages(
         previews, x: width - Self.sideWidth - Self.margin, height: height,
@@ -70,7 +72,7 @@ struct ViewerPanels {
     }
     timeline(
       session, &actions, drawing: drawing, width: width, height: height,
-      timelineHeight: timelineHeight)
+      timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
     let scene = Self.sceneArea(
       width: width, height: height, hasFramePanel: session.document?.recording != nil,
       hasErrorCurve: session.showsErrorCurve)
@@ -83,7 +85,8 @@ struct ViewerPanels {
   private mutating func controls(
     _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel,
     cleaningSummary: String,
-    renderer: RendererSwitch.Status, height: Float, timelineHeight: Float
+    renderer: RendererSwitch.Status, height: Float, timelineHeight: Float,
+    poses: inout RefinementPanel, poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
@@ -221,6 +224,10 @@ struct ViewerPanels {
         actions.append(.export(path))
       }
     }
+    // After the export, so that the sections above keep their places.
+    if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
+      actions += poses.drawSave().map { .refinement($0) }
+    }
   }
 
   // MARK: - Frame images
@@ -262,7 +269,7 @@ struct ViewerPanels {
   /// far the picture has drawn (`drawing`).
   private func timeline(
     _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float,
-    height: Float, timelineHeight: Float
+    height: Float, timelineHeight: Float, poses: inout RefinementPanel, poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
@@ -308,6 +315,15 @@ struct ViewerPanels {
         actions.append(
           // The window loads every frame in order: frame n is timeline position n.
           .command(.playback(.hideLeadingFrames(hide ? untracked : 0))))
+      }
+    }
+    if session.document?.recording != nil {
+      csui_same_line()
+      csui_text("  ")
+      csui_same_line()
+      let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
+      actions += poses.drawControls(canRefine: loaded, running: poseRefining).map {
+        .refinement($0)
       }
     }
     if session.showsErrorCurve {

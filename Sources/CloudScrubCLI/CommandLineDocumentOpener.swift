@@ -102,7 +102,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let frames = Self.shownPositions(request)
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
-    let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
+    // Refined poses shown: each frame's points moved by its correction, as drawn.
+    let whole = request.poseCorrections.map {
+      $0.applied(to: store.cloud(), frameRanges: store.frameRanges)
+    }
+    let cloud = (whole ?? store.cloud()).subset(
+      indices: range.filter { store.confidence[$0] >= minimum })
     let frameIndices = Array(request.content.frameIndices[frames])
     _ = try CloudExport.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],

@@ -44,13 +44,16 @@ public struct PointUniforms: Equatable, Sendable {
   /// from each point's index in the frame table (a level-of-detail node's points are
   /// not in whole-store order, so its draws are split by frame and name it).
   public var fixedFrame: Int?
+  /// A model transform applied to every point of the draw before the view (a frame's
+  /// pose correction, `FramePoseCorrections`); nil: the stored positions are world.
+  public var worldFromStored: Matrix4?
 
   public init(
     viewProjection: Matrix4, view: Matrix4, pointSizePixels: Float, colorMode: PointColorMode,
     minConfidence: ConfidenceLevel, roundPoints: Bool, upAxis: SIMD3<Float>,
     heightRangeMeters: ClosedRange<Float>, depthRangeMeters: ClosedRange<Float>, frameCount: Int,
     dimmed: Bool = false, frameErrors: FrameErrorTable = FrameErrorTable(),
-    fixedFrame: Int? = nil
+    fixedFrame: Int? = nil, worldFromStored: Matrix4? = nil
   ) {
     self.viewProjection = viewProjection
     self.view = view
@@ -65,6 +68,7 @@ public struct PointUniforms: Equatable, Sendable {
     self.dimmed = dimmed
     self.frameErrors = frameErrors
     self.fixedFrame = fixedFrame
+    self.worldFromStored = worldFromStored
   }
 }
 

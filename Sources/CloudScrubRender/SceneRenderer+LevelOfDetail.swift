@@ -5,19 +5,21 @@ extension SceneRenderer {
   /// backend rasterizes there, else from the node cache, which uploads the nodes the
   /// pass needs that the GPU lacks), the preview and the overlays, then composites.
   ///
-  /// Colouring by frame splits each node range at the node's frame starts and names
-  /// the frame in the uniforms (`PointUniforms.fixedFrame`), since a node's points are
-  /// not in whole-store order.
+  /// Colouring by frame, and drawing with pose corrections, split each node range at
+  /// the node's frame starts and name the frame in the uniforms
+  /// (`PointUniforms.fixedFrame`, and its correction as `worldFromStored`), since a
+  /// node's points are not in whole-store order.
   ///
   /// - Parameters:
   ///   - octree: the level of detail `pass` was planned on.
-  ///   - continuing, preview, extraLines, replacement, frameErrors: as for
+  ///   - continuing, preview, extraLines, replacement, frameErrors, corrections: as for
   ///     `draw(state:store:pass:…)`.
   /// - Throws: `RenderError` when the GPU cannot hold a node; what was drawn stays.
   public func draw(
     state: ViewerState, octree: PointOctree, nodes pass: [LODDrawItem], continuing: Bool,
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
-    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil
+    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil,
+    corrections: [Matrix4]? = nil
   ) throws {
     let fromStore = backend.drawsPointsFromStore
     var failure: (any Error)?
@@ -29,9 +31,12 @@ extension SceneRenderer {
     // The whole store's frame count: a node's frame table names whole-store positions.
     drawScene(
       state: state, frameCount: octree.frameCount, continuing: continuing, preview: preview,
-      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors
+      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
+      corrections: corrections
     ) { uniforms in
-      let byFrame = uniforms.colorMode == .frame || uniforms.colorMode == .alignmentError
+      let byFrame =
+        uniforms.colorMode == .frame || uniforms.colorMode == .alignmentError
+        || corrections != nil
       for item in pass {
         let node = octree.nodes[item.node]
         let pieces: [(points: Range<Int>, frame: Int?)] =
@@ -39,6 +44,9 @@ extension SceneRenderer {
         for (range, frame) in pieces where !range.isEmpty {
           var own = uniforms
           own.fixedFrame = frame
+          if let corrections, let frame, corrections.indices.contains(frame) {
+            own.worldFromStored = corrections[frame]
+          }
           if fromStore {
             backend.drawPoints(from: node.points, range: range, uniforms: own)
           } else {

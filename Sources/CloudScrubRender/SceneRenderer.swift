@@ -40,11 +40,13 @@ public final class SceneRenderer {
   ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
   public func draw(
     state: ViewerState, store: PointStore, preview: OverlayPoints? = nil,
-    extraLines: [LineVertex] = [], frameErrors: FrameAlignmentErrors? = nil
+    extraLines: [LineVertex] = [], frameErrors: FrameAlignmentErrors? = nil,
+    corrections: [Matrix4]? = nil
   ) {
     draw(
       state: state, store: store, pass: [state.drawRange(frameRanges: store.frameRanges)],
-      continuing: false, preview: preview, extraLines: extraLines, frameErrors: frameErrors)
+      continuing: false, preview: preview, extraLines: extraLines, frameErrors: frameErrors,
+      corrections: corrections)
   }
 
   /// Draws one pass of a `DrawPlan`: its point ranges, the preview and the overlays,
@@ -57,17 +59,49 @@ public final class SceneRenderer {
   ///   - replacement: points drawn instead of the pass's (the whole current frame of a
   ///     recording merged while it loaded).
   ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
+  ///   - corrections: one model transform a store frame (`FramePoseCorrections`): each
+  ///     range is split at the frame starts and each piece drawn with its frame's
+  ///     transform in the uniforms; nil draws the stored positions.
   public func draw(
     state: ViewerState, store: PointStore, pass: [Range<Int>], continuing: Bool,
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
-    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil
+    replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil,
+    corrections: [Matrix4]? = nil
   ) {
     drawScene(
       state: state, frameCount: store.frameCount, continuing: continuing, preview: preview,
-      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors
+      extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
+      corrections: corrections
     ) { uniforms in
-      for range in pass { drawPoints(store, mirror: mirror, range: range, uniforms: uniforms) }
+      for range in pass {
+        guard let corrections else {
+          drawPoints(store, mirror: mirror, range: range, uniforms: uniforms)
+          continue
+        }
+        for (piece, frame) in Self.framePieces(of: range, frameRanges: store.frameRanges) {
+          var own = uniforms
+          own.worldFromStored = corrections.indices.contains(frame) ? corrections[frame] : nil
+          drawPoints(store, mirror: mirror, range: piece, uniforms: own)
+        }
+      }
     }
+  }
+
+  /// `range` (whole-store indices) cut at the frame starts `frameRanges`, each piece
+  /// with its frame.
+  static func framePieces(of range: Range<Int>, frameRanges: [Int]) -> [(Range<Int>, Int)] {
+    var pieces: [(Range<Int>, Int)] = []
+    var frame = max(0, (frameRanges.lastIndex { $0 <= range.lowerBound } ?? 0))
+    var first = range.lowerBound
+    while first < range.upperBound {
+      let end =
+        frame + 1 < frameRanges.count
+        ? min(range.upperBound, frameRanges[frame + 1]) : range.upperBound
+      if end > first { pieces.append((first..<end, frame)) }
+      first = max(first, end)
+      frame += 1
+    }
+    return pieces
   }
 
   /// The frame around a pass: begin or resume, the points `drawMain` draws with the
@@ -75,7 +109,7 @@ public final class SceneRenderer {
   func drawScene(
     state: ViewerState, frameCount: Int, continuing: Bool, preview: OverlayPoints?,
     extraLines: [LineVertex], replacement: OverlayPoints?, frameErrors: FrameAlignmentErrors?,
-    drawMain: (PointUniforms) -> Void
+    corrections: [Matrix4]? = nil, drawMain: (PointUniforms) -> Void
   ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
@@ -102,7 +136,11 @@ public final class SceneRenderer {
     if let replacement {
       // The replacement is the shown frame's points: they take its colour and error.
       var own = uniforms
-      own.fixedFrame = state.playback.visibleFrames?.upperBound ?? 0
+      let shown = state.playback.visibleFrames?.upperBound ?? 0
+      own.fixedFrame = shown
+      if let corrections, corrections.indices.contains(shown) {
+        own.worldFromStored = corrections[shown]
+      }
       try? replacement.prepare()
       drawPoints(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)

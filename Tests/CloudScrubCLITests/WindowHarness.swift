@@ -158,16 +158,17 @@ final class ViewerProcess {
   /// display and the folder. A failure in `drive` is recorded with the viewer's output.
   /// `options` go to `view` after the path (`--renderer cpu`). The alignment error is
   /// not measured unless `alignment` says so: the timeline then holds no curve, which is
-  /// the layout `Layout`'s positions were measured in. `environment` adds variables to
-  /// the viewer's environment.
+  /// the layout `Layout`'s positions were measured in. `synthOptions` go to `synth`
+  /// (`--drift`). `environment` adds variables to the viewer's environment.
   static func withSmallRecording(
-    options: [String] = [], alignment: Bool = false, environment: [String: String] = [:],
+    options: [String] = [], alignment: Bool = false, synthOptions: [String] = [],
+    environment: [String: String] = [:],
     _ drive: (ViewerProcess, String, URL) throws -> Void
   ) throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = folder.appendingPathComponent("small.csrec").path
-    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"])
+    let synth = try CommandRunner.run(["synth", recording, "--frames", "12"] + synthOptions)
     try #require(synth.status == 0, "synth failed: \(synth.standardError)")
 
     let xvfb = try XvfbSession(width: Layout.screenWidth, height: Layout.screenHeight)

@@ -75,6 +75,8 @@ public final class CPUPointRasterizer {
 
   /// Draws points `range` of `store` with `uniforms`, over what is already drawn.
   public func draw(_ store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
+    // A frame's pose correction is applied while projecting.
+    let uniforms = uniforms.composingWorldFromStored()
     let range = range.clamped(to: 0..<store.count)
     guard !range.isEmpty, !buffers.isEmpty else { return }
     pointsSubmitted += range.count

@@ -221,6 +221,7 @@ public final class GLBackend: RenderBackend {
     glUseProgram(points.id)
     points.set("uViewProjection", u.viewProjection)
     points.set("uView", u.view)
+    points.set("uWorldFromStored", u.worldFromStored ?? .identity)
     points.set("uPointSizePixels", u.pointSizePixels)
     points.set("uColorMode", Self.modeIndex(u.colorMode))
     points.set("uMinConfidence", Int(u.minConfidence.rawValue))

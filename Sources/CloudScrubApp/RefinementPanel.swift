@@ -1,0 +1,101 @@
+import CImGuiBridge
+import CloudScrubCore
+import Foundation
+
+/// What the poses section asks of the frame loop.
+enum RefinementAction: Equatable {
+  /// Refine the open recording's poses in the background.
+  case start
+  case cancel
+  /// Write the applied refinement's trajectory (TUM) to the path.
+  case savePoses(String)
+}
+
+/// The window's pose refinement: the applied refinement in an undo history (applying
+/// one is a step, undo takes it back), whether the scene shows it ("after") or the
+/// recording's poses ("before", key B), and the path "Save poses…" writes to.
+struct RefinementPanel {
+  private(set) var history = UndoHistory<PoseRefinement?>(nil)
+  /// Whether the scene, the error curve and the export use the applied refinement.
+  var showsRefined = true
+  var posesPath = "poses.txt"
+  private var pathBuffer = [CChar](repeating: 0, count: 1024)
+
+  /// The refinement applied (whether or not it is shown).
+  var applied: PoseRefinement? { history.current }
+
+  /// The refinement the scene draws with: nil while none is applied or "before" shows.
+  var shown: PoseRefinement? { showsRefined ? history.current : nil }
+
+  /// Applies a finished refinement (one undo step) and shows it.
+  mutating func apply(_ refinement: PoseRefinement) {
+    history.set(refinement)
+    showsRefined = true
+  }
+
+  mutating func undo() { history.undo() }
+  mutating func redo() { history.redo() }
+
+  /// Switches between the recording's and the refined poses (nothing to switch while
+  /// none is applied).
+  mutating func toggleShown() {
+    if applied != nil { showsRefined.toggle() }
+  }
+
+  /// The controls on the timeline's first row (after `csui_same_line`): "Refine
+  /// poses", or the pass's progress with "Cancel"; then, once one is applied, the
+  /// before/after checkbox and undo and redo.
+  ///
+  /// - Parameters:
+  ///   - canRefine: a recording is open and has finished loading.
+  ///   - running: the fraction done of the pass under way, nil when none runs.
+  mutating func drawControls(canRefine: Bool, running: Double?) -> [RefinementAction] {
+    var actions: [RefinementAction] = []
+    if let running {
+      csui_progress(Float(running), 160, "refining \(Int((running * 100).rounded(.down)))%")
+      csui_same_line()
+      if csui_button("Cancel") { actions.append(.cancel) }
+    } else if canRefine, csui_button("Refine poses") {
+      actions.append(.start)
+    }
+    if applied != nil {
+      csui_same_line()
+      var after = showsRefined
+      if csui_checkbox("refined poses (B)", &after) { showsRefined = after }
+    }
+    if history.canUndo {
+      csui_same_line()
+      if csui_button("Undo refinement") { undo() }
+    }
+    if history.canRedo {
+      csui_same_line()
+      if csui_button("Redo refinement") { redo() }
+    }
+    return actions
+  }
+
+  /// The poses section of the left panel: how far the cameras moved, and "Save
+  /// poses" with its path.
+  mutating func drawSave() -> [RefinementAction] {
+    guard let applied else {
+      csui_text_wrapped("Refine poses (on the timeline) to save them.")
+      return []
+    }
+    csui_text(
+      String(format: "cameras moved up to %.1f mm", applied.largestCameraShiftMeters * 1000))
+    if pathBuffer[0] == 0 { ViewerPanels.fill(&pathBuffer, with: posesPath) }
+    csui_set_next_item_width(-1)
+    _ = csui_input_text("##poses", &pathBuffer, pathBuffer.count)
+    guard csui_button("Save poses (TUM)") else { return [] }
+    let path = String(
+      decoding: pathBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return [.savePoses(path)]
+  }
+
+  /// The default trajectory path beside `input`: `NAME-poses.txt`.
+  static func defaultPosesPath(for input: String) -> String {
+    let url = URL(fileURLWithPath: input)
+    let base = url.deletingPathExtension().lastPathComponent
+    return url.deletingLastPathComponent().appendingPathComponent("\(base)-poses.txt").path
+  }
+}

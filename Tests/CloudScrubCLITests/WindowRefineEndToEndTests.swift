@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Pose refinement in the real window, on a small capture with a known drift: "Refine
+/// poses" on the timeline runs in the background while the window keeps drawing, the
+/// title says when it is done, B switches between the recorded and the refined poses
+/// (a different picture), and the export writes the points where they are drawn.
+@Suite(
+  .serialized,
+  .enabled(
+    if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
+struct WindowRefineEndToEndTests {
+  /// "Refine poses" on the timeline's first row, after the frame line (checked on a
+  /// screenshot of the 12-frame capture, no error curve).
+  static let refineButton = (x: 572, y: 731)
+  static let timeline = (x: 8, y: 714, width: 1264, height: 78)
+  /// The Export button with every section as it opens and a message line above them
+  /// (`Layout.exportButtonAfterMessage` is measured with the View section closed).
+  static let exportButton = (x: 110, y: 636)
+
+  @Test func refineToggleAndExportTheRefinedCloud() throws {
+    try ViewerProcess.withSmallRecording(synthOptions: ["--drift", "0.08,4"]) {
+      viewer, display, folder in
+      let x = XDoTool(display: display)
+      let alive = { viewer.isRunning }
+      let window = try x.waitForWindow(
+        named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
+      try x.waitForName(of: window, timeout: 120, stillRunning: alive, "fully loaded title") {
+        !$0.hasSuffix(" — loading") && $0.contains("/12")
+      }
+      let recorded = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
+
+      // ImGui takes a press only once a frame has seen the pointer over the button, and
+      // the release only once a frame has drawn it pressed.
+      let idle = try WindowScreen.waitForSteadyScreen(
+        display: display, timeout: 30, in: Self.timeline)
+      try x.moveMouse(x: Self.refineButton.x, y: Self.refineButton.y)
+      let hovered = try WindowScreen.waitForScreen(
+        timeout: 30, display: display, "the Refine button to show hover"
+      ) { WindowScreen.changedPixels(idle, $0, in: Self.timeline) > 50 }
+      try x.mouseDown()
+      try WindowScreen.waitForScreen(timeout: 30, display: display, "the button pressed") {
+        WindowScreen.changedPixels(hovered, $0, in: Self.timeline) > 20
+      }
+      try x.mouseUp()
+      try x.waitForName(of: window, timeout: 300, stillRunning: alive, "refined poses") {
+        $0.hasSuffix(" — refined poses")
+      }
+      try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
+      let refined = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
+      #expect(WindowScreen.changedPixels(recorded, refined, in: Layout.scene) > 2_000)
+      let export = folder.appendingPathComponent("small-export.ply")
+      let refinedExport = try Self.exported(x, to: export)
+
+      // The key goes to the scene while the pointer is over it, not over a panel.
+      try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
+      try x.key("Left")
+      try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") {
+        $0.contains("frame 10/12")
+      }
+      try x.key("End", "b")
+      try x.waitForName(of: window, timeout: 30, stillRunning: alive, "recorded poses") {
+        $0.hasSuffix(" — recorded poses")
+      }
+      let back = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
+      #expect(WindowScreen.changedPixels(refined, back, in: Layout.scene) > 2_000)
+      let recordedExport = try Self.exported(x, to: export)
+      // The same points, moved: one header, other coordinates.
+      #expect(refinedExport.count == recordedExport.count)
+      #expect(refinedExport != recordedExport)
+      #expect(viewer.isRunning)
+    }
+  }
+
+  /// Clicks Export (a message line sits above the panel by now), waits for the file and
+  /// returns its bytes.
+  static func exported(_ x: XDoTool, to file: URL) throws -> Data {
+    try? FileManager.default.removeItem(at: file)
+    let button = Self.exportButton
+    try x.moveMouse(x: button.x, y: button.y)
+    Thread.sleep(forTimeInterval: 0.5)
+    try x.mouseDown()
+    Thread.sleep(forTimeInterval: 0.4)
+    try x.mouseUp()
+    let deadline = Date().addingTimeInterval(60)
+    while !FileManager.default.fileExists(atPath: file.path) {
+      guard Date() < deadline else { throw XToolError("no export appeared at \(file.path)") }
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    return try Data(contentsOf: file)
+  }
+}
