@@ -7,9 +7,10 @@ import Foundation
 /// `--renderer` chooses), and the same `SceneRenderer` the window uses.
 ///
 /// With `--budget N` the points go through a level of detail, as in the window: the
-/// store is sorted into a `PointOctree` and the `LODPlan` of the view is drawn pass by
-/// pass, N points each, over the picture so far, until every point in view is drawn;
-/// the GPU holds the passes' nodes in the `LODNodeCache` (at most `--gpu-cache`).
+/// store is sorted into a `PointOctree` (as the window sorts it, a share at a time) and
+/// the `LODPlan` of the view is drawn pass by pass, N points each, over the picture so
+/// far, until every point in view is drawn; the GPU holds the passes' nodes in the
+/// `LODNodeCache` (at most `--gpu-cache`).
 enum HeadlessRenderer {
   /// What drawing a picture took.
   struct Picture {
@@ -72,7 +73,12 @@ enum HeadlessRenderer {
     var picture = Picture(image: RGBImage(width: 0, height: 0, pixels: []))
     if let budget = request.budgetPoints {
       // Pass after pass, each over the last, as the window refines a picture.
-      let octree = PointOctree(store: content.store)
+      // In the window's shares, so that a PLY cloud (one frame) goes in as an even
+      // sample first and spreads over many nodes, as it does in the window.
+      var octree = PointOctree()
+      let share = ViewerContent.levelOfDetailPointsPerTurn
+      var complete = false
+      while !complete { complete = octree.sync(with: content.store, maxPoints: share) }
       let plan = LODPlan(octree: octree, state: state, budgetPoints: budget)
       for pass in 0..<plan.passCount {
         try renderer.draw(
