@@ -34,7 +34,7 @@ struct PoseRefinement: Equatable, Sendable {
 /// Runs `DriftAlignment`'s refinement of the open recording on a thread of its own
 /// (`BackgroundWork`), with its progress and a cancel the pass polls between batches.
 /// Opening another document invalidates a pass under way, so its result never lands.
-final class PoseRefiner: @unchecked Sendable {
+final class BackgroundRefinement: @unchecked Sendable {
   enum Outcome: Sendable {
     case refined(PoseRefinement)
     case failed(String)

@@ -5,66 +5,6 @@ import CloudScrubCore
 import CloudScrubRender
 import Foundation
 
-/// How the window starts.
-public struct ViewerOptions {
-  public var widthPixels = 1280
-  public var heightPixels = 800
-  /// What to open at once; nil opens nothing (drop a file on the window).
-  public var path: String?
-  /// For benchmarks: print how long the first frame with points took to reach the
-  /// screen, and close.
-  public var exitAfterFirstFrame = false
-  /// Who draws the points (`--renderer`); the panel can switch.
-  public var renderer: PointRendererChoice = .auto
-  /// Whether the window draws through a spatial level of detail (`--level-of-detail`);
-  /// off draws by frames (`DrawPlan`) from the whole store.
-  public var levelOfDetail = true
-  /// What the cleaning panel starts with (`view --voxel 0.01` and the other cleaning
-  /// options); exports use it until the panel changes it.
-  public var cleaning = CleaningOptions()
-  /// Bytes of GPU memory the level of detail's node cache may hold (`--gpu-cache`).
-  public var gpuCacheBytes = LODNodeCache.defaultLimitBytes
-
-  public init(
-    widthPixels: Int = 1280, heightPixels: Int = 800, path: String? = nil,
-    exitAfterFirstFrame: Bool = false,
-    renderer: PointRendererChoice = .auto
-  ) {
-    self.widthPixels = widthPixels
-    self.heightPixels = heightPixels
-    self.path = path
-    self.exitAfterFirstFrame = exitAfterFirstFrame
-    self.renderer = renderer
-  }
-}
-
-/// Everything the scene picture depends on: when it is unchanged, the scene is not drawn.
-struct SceneSignature: Equatable {
-  var state: ViewerState
-  var points: Int
-  /// The cleaning preview's revision, nil when no preview shows.
-  var preview: Int?
-  var lines: [LineVertex]
-  /// The frame whose every point is drawn in place of the store's, if any.
-  var wholeFrame: Int?
-  /// The alignment errors, while the points are coloured by them.
-  var frameErrors: FrameAlignmentErrors?
-  /// The pose corrections drawn, nil: the recording's poses.
-  var corrections: [Matrix4]?
-}
-
-/// What the panels show besides the state, so that a change redraws them.
-struct PanelSignature: Equatable {
-  var loading: Bool
-  var message: String?
-  var summary: String
-  var refining: Bool
-  /// The background export's stage and whole percent, while one runs.
-  var export: String? = nil
-  /// The pose refinement's progress and what is applied and shown.
-  var poses: String
-}
-
 /// The viewer window: the frame loop that turns events into commands, applies them to
 /// the state, feeds loaded frames to the GPU mirror, draws, and lays the panels over.
 public final class ViewerApp {
@@ -72,22 +12,22 @@ public final class ViewerApp {
   private let backend: GLBackend
   private let renderer: SceneRenderer
   private let rendererSwitch: RendererSwitch
-  private let opener: any ViewerDocumentOpener
+  let opener: any ViewerDocumentOpener
   private let alignment: (any FrameAlignmentProvider)?
   /// Tells a click that picks a point from a drag that orbits.
   private var clicks = ClickDetector()
-  private var session: ViewerSession
+  var session: ViewerSession
   private var mapper = InputMapper()
   private var pending: [ViewerCommand] = []
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
-  private var cleaning = CleaningPanel()
+  var cleaning = CleaningPanel()
   /// Pose refinement: the background pass and what it applied (before/after, undo).
-  private let refiner = PoseRefiner()
-  private var poses = RefinementPanel()
+  let refiner = BackgroundRefinement()
+  var poses = RefinementPanel()
   private let cleaningPreview: CleaningPreview
   private let wholeFrame: WholeFrame
-  private let exports = BackgroundExport()
+  let exports = BackgroundExport()
   /// A crop-box face being dragged in the scene: the face, where the drag started
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
@@ -95,7 +35,7 @@ public final class ViewerApp {
   /// Which passes of the scene are drawn; the scene is drawn only when it changed.
   private var refinement = SceneRefinement<SceneSignature>()
   /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
-  private var panelFramesLeft = 0
+  var panelFramesLeft = 0
   private var lastPanelSignature: PanelSignature?
   private let exitAfterFirstFrame: Bool
   private let levelOfDetail: Bool
@@ -241,8 +181,10 @@ public final class ViewerApp {
       let frameRanges = session.content.store.frameRanges
       let step: SceneRefinement<SceneSignature>.Step
       if let octree = session.content.levelOfDetail {
+        let margin = LODPlan.marginMeters(for: poses.shown?.corrections, in: octree)
         step = refinement.step(for: signature) { budget in
-          LODPlan(octree: octree, state: session.state, budgetPoints: budget)
+          LODPlan(
+            octree: octree, state: session.state, budgetPoints: budget, marginMeters: margin)
         }
       } else {
         step = refinement.step(for: signature) { budget in
@@ -514,91 +456,6 @@ public final class ViewerApp {
         // Another renderer draws at another speed: learn its budget from the start.
         refinement.invalidate()
         refinement.budget = PointBudget()
-      }
-    }
-  }
-
-  /// Starts exporting what is shown in the background; a second export while one runs
-  /// is refused with a message.
-  private func export(to path: String) {
-    guard let document = session.document, let visible = session.state.playback.visibleFrames else {
-      session.message = .error("nothing to export yet")
-      return
-    }
-    let request = WindowExportRequest(
-      document: document, content: session.content, visibleFrames: visible,
-      minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
-      outputPath: path, poseCorrections: poses.shown?.corrections)
-    guard exports.start(request, opener: opener) else {
-      session.message = .error("an export is running; wait for it or cancel it first")
-      return
-    }
-    session.message = .info("exporting to \(path)")
-  }
-
-  /// Takes a finished export's result into the message line; the panel's progress
-  /// otherwise (nil when no export runs).
-  private func exportLine() -> String? {
-    if let result = exports.take() {
-      switch result {
-      case .success(let line): session.message = .info(line)
-      case .failure(let error as CleaningCancelled):
-        session.message = .info("export cancelled (\(error.step)); nothing written")
-      case .failure(let error): session.message = .error("\(error)")
-      }
-      panelFramesLeft = 3
-    }
-    guard let status = exports.status else { return nil }
-    let progress = status.progress
-    return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"
-  }
-
-  // MARK: - Pose refinement
-
-  /// The title's and panel's word on the poses: the pass's progress, or which poses
-  /// show once a refinement is applied; empty when neither.
-  private func posesLine() -> String {
-    if refiner.isRunning {
-      return "refining \(Int((refiner.fractionDone * 100).rounded(.down)))%"
-    }
-    guard poses.applied != nil else { return "" }
-    return poses.showsRefined ? "refined poses" : "recorded poses"
-  }
-
-  /// Applies a finished refinement (one undo step) or reports why there is none.
-  private func takeRefinement() {
-    guard let outcome = refiner.take() else { return }
-    switch outcome {
-    case .refined(let refinement):
-      poses.apply(refinement)
-      session.message = .info(
-        String(
-          format: "refined the poses: cameras moved up to %.1f mm",
-          refinement.largestCameraShiftMeters * 1000))
-    case .failed(let reason):
-      session.message = .error("refinement failed: \(reason)")
-    case .cancelled:
-      session.message = .info("refinement cancelled")
-    }
-  }
-
-  private func perform(_ action: RefinementAction) {
-    switch action {
-    case .start:
-      guard let source = session.document?.recording else { return }
-      refiner.start(source, frames: session.content.frameIndices)
-    case .cancel:
-      refiner.cancel()
-    case .savePoses(let path):
-      guard let refinement = poses.applied, let document = session.document else { return }
-      do {
-        try TUMTrajectory.write(
-          refinement.trajectory, to: path,
-          comments: ["refined by CloudScrub's window from \(document.path)"],
-          protecting: [document.path])
-        session.message = .info("wrote \(refinement.trajectory.count) poses to \(path)")
-      } catch {
-        session.message = .error("\(error)")
       }
     }
   }

@@ -15,6 +15,10 @@ public struct ViewerDocument {
   /// A point-cloud file's points as read, with every property (normals, attributes),
   /// which the export writes; nil for a recording.
   public var cloud: PointCloud?
+  /// Reads a point-cloud file's points whole again, with every property, from what was
+  /// opened (a mapping that outlives the file's removal), for a file whose points are
+  /// not kept as read (a binary PLY loaded in samples); nil otherwise.
+  public var readWholeCloud: (() throws -> PointCloud)?
 
   public init(
     path: String, load: StreamingLoad, recording: (any RecordingSource)?,

@@ -33,9 +33,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
-      return ViewerDocument(
+      var document = ViewerDocument(
         path: path, load: sampled.load.start(), recording: nil, decoder: nil,
         summary: sampled.summary)
+      let file = sampled.file
+      document.readWholeCloud = { try PLYReader.read(file).cloud }
+      return document
     }
     switch try InputLoader.open(path, poses: poses) {
     case .cloud(let input):
@@ -84,6 +87,8 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       let whole: PointCloud
       if let kept = request.document.cloud {
         whole = kept
+      } else if let read = request.document.readWholeCloud {
+        whole = try read()
       } else {
         guard case .cloud(let input) = try InputLoader.open(job.sourcePath) else {
           throw UsageError("\(job.sourcePath) is no longer a point-cloud file")

@@ -68,7 +68,7 @@ enum InputLoader {
   static func openSampledPLY(
     _ path: String, merge: ViewerMemoryPlan.Choice,
     budgetBytes: Int = ViewerMemoryPlan.defaultBudgetBytes
-  ) throws -> (load: SampledCloudLoad, summary: String)? {
+  ) throws -> (load: SampledCloudLoad, summary: String, file: MappedFile)? {
     let file = try MappedFile(path: path)
     guard let sampler = try PLYVertexSampler.open(file) else { return nil }
     var load = SampledCloudLoad(sampler: sampler)
@@ -93,7 +93,7 @@ enum InputLoader {
     let summary =
       "PLY \(header.format.rawValue) \(header.version), \(sampler.count) points"
       + (memory.note.map { "; " + $0 } ?? "")
-    return (load, summary)
+    return (load, summary, file)
   }
 
   /// Loads a recording's selected frames into a merged store, with progress.

@@ -57,8 +57,13 @@ public struct LODPlan: Equatable, Sendable {
 
   /// The plan for the frames `visibleFrames` (positions in the store's frame list;
   /// nil draws nothing) of `octree`, seen by `view`, in passes of `budgetPoints`.
+  ///
+  /// - Parameter marginMeters: how far a point may be drawn from where it is stored
+  ///   (pose corrections move frames' points): each cube is grown by it before the
+  ///   frustum test, so a node moved into view is not culled.
   public init(
-    octree: PointOctree, view: LODView, visibleFrames: ClosedRange<Int>?, budgetPoints: Int
+    octree: PointOctree, view: LODView, visibleFrames: ClosedRange<Int>?, budgetPoints: Int,
+    marginMeters: Double = 0
   ) {
     self.budgetPoints = max(1, budgetPoints)
     var items: [LODDrawItem] = []
@@ -70,7 +75,11 @@ public struct LODPlan: Equatable, Sendable {
       let scale = Double(view.projectionScaleY) * Double(view.viewportHeightPixels) / 2
       func visit(_ index: Int) {
         let cube = octree.nodes[index].cube
-        guard frustum.mayIntersect(cube) else { return }
+        let margin = max(0, marginMeters)
+        let grown = LODCube(
+          minimum: cube.minimum - SIMD3(repeating: margin), sizeMeters: cube.sizeMeters + 2 * margin
+        )
+        guard frustum.mayIntersect(margin > 0 ? grown : cube) else { return }
         queue.push(index, priority: frustum.projectedRadius(of: cube, pixelsPerUnit: scale))
       }
       visit(octree.root)
@@ -91,10 +100,26 @@ public struct LODPlan: Equatable, Sendable {
   }
 
   /// The plan for a viewer state's camera and shown frames.
-  public init(octree: PointOctree, state: ViewerState, budgetPoints: Int) {
+  public init(
+    octree: PointOctree, state: ViewerState, budgetPoints: Int, marginMeters: Double = 0
+  ) {
     self.init(
       octree: octree, view: LODView(state: state), visibleFrames: state.playback.visibleFrames,
-      budgetPoints: budgetPoints)
+      budgetPoints: budgetPoints, marginMeters: marginMeters)
+  }
+
+  /// The margin that pose corrections call for in `octree`: the furthest a correction
+  /// moves a point of the root's cube (0 without corrections).
+  public static func marginMeters(
+    for corrections: FramePoseCorrections?, in octree: PointOctree
+  ) -> Double {
+    guard let corrections, octree.root >= 0 else { return 0 }
+    let cube = octree.nodes[octree.root].cube
+    // No point of the cube is further from the origin than its centre plus half its
+    // diagonal.
+    let radius =
+      (cube.center * cube.center).sum().squareRoot() + cube.sizeMeters * 0.8660254037844386
+    return corrections.largestDisplacementMeters(radiusMeters: radius)
   }
 
   /// Passes needed to draw every selected point (at least one, which may be empty).

@@ -65,12 +65,12 @@ public struct PointOctree: Sendable {
   /// The node each point of the piece being inserted goes to.
   private var targets: [Int32] = []
   /// A large frame going in share by share: every `stride`-th point from `next` on.
-  private struct Share: Sendable {
+  struct Share: Sendable {
     var frame: Int
     var stride: Int
     var next: Int
   }
-  private var sharing: Share?
+  var sharing: Share?
 
   /// Pieces of at least this many points descend the root's subtrees on several
   /// threads (`LODParallelDescent`: the same tree); 1 makes every piece do so, even on
@@ -82,92 +82,6 @@ public struct PointOctree: Sendable {
     grids = LODCellGrids(resolution: options.gridResolution)
   }
 
-  /// The level of detail of a whole store (a recording loaded, or a PLY cloud as one
-  /// frame).
-  public init(store: PointStore, options: Options = Options()) {
-    self.init(options: options)
-    sync(with: store)
-  }
-
-  /// Inserts the points of `store` that are not in yet (the store only grows), at
-  /// most about `maxPoints` of them, so that a frame loop can grow the tree a little
-  /// each turn.
-  ///
-  /// A frame larger than what is left of `maxPoints` (a PLY cloud is one frame) goes in
-  /// over several calls as an even sample first: every k-th point (k chosen so that a
-  /// share fits), then the next residue, and so on. So the first call's points already
-  /// cover the whole cloud and the first picture shows all of it, coarsely. Within
-  /// such a frame, a node's points are then in that order rather than the store's.
-  ///
-  /// - Returns: whether the tree now holds every point of the store.
-  @discardableResult
-  public mutating func sync(with store: PointStore, maxPoints: Int = .max) -> Bool {
-    var left = max(1, maxPoints)
-    while left > 0 {
-      if var share = sharing {
-        let range = store.pointRange(ofAppendedFrames: share.frame...share.frame)
-        let inserted = insertShare(of: range, share, from: store)
-        share.next += 1
-        sharing = share.next < share.stride ? share : nil
-        left -= max(1, inserted)
-        continue
-      }
-      guard frameCount < store.frameCount else { return true }
-      let range = store.pointRange(ofAppendedFrames: frameCount...frameCount)
-      if range.count > left {
-        sharing = Share(frame: frameCount, stride: (range.count + left - 1) / left, next: 0)
-        continue
-      }
-      store.positions.withUnsafeBufferPointer { positions in
-        store.colors.withUnsafeBufferPointer { colors in
-          store.confidence.withUnsafeBufferPointer { confidence in
-            insert(
-              positions: UnsafeBufferPointer(rebasing: positions[range]),
-              colors: UnsafeBufferPointer(rebasing: colors[range]),
-              confidence: UnsafeBufferPointer(rebasing: confidence[range]),
-              continuingFrame: false)
-          }
-        }
-      }
-      left -= max(1, range.count)
-    }
-    return sharing == nil && frameCount == store.frameCount
-  }
-
-  /// Inserts every `share.stride`-th point of the frame's `range`, from its
-  /// `share.next`-th point on; the first share starts the frame. Returns the count.
-  private mutating func insertShare(of range: Range<Int>, _ share: Share, from store: PointStore)
-    -> Int
-  {
-    let indices = stride(
-      from: range.lowerBound + share.next, to: range.upperBound, by: share.stride)
-    let positions = indices.map { store.positions[$0] }
-    let colors = indices.map { store.colors[$0] }
-    let confidence = indices.map { store.confidence[$0] }
-    positions.withUnsafeBufferPointer { positions in
-      colors.withUnsafeBufferPointer { colors in
-        confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence,
-            continuingFrame: share.next > 0)
-        }
-      }
-    }
-    return positions.count
-  }
-
-  /// Inserts one frame's points as the next frame.
-  public mutating func append(_ frame: FramePoints) {
-    frame.positions.withUnsafeBufferPointer { positions in
-      frame.colors.withUnsafeBufferPointer { colors in
-        frame.confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence, continuingFrame: false)
-        }
-      }
-    }
-  }
-
   /// Bytes the tree holds: its points (16 a point) and its tables.
   public var byteCount: Int {
     nodes.reduce(0) { $0 + $1.points.storageByteCount + $1.points.frameCount * 16 + 128 }
@@ -177,7 +91,7 @@ public struct PointOctree: Sendable {
   // MARK: - Inserting
 
   /// Inserts points as the next frame, or as more of the last frame.
-  private mutating func insert(
+  mutating func insert(
     positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
     confidence: UnsafeBufferPointer<UInt8>, continuingFrame: Bool
   ) {
@@ -447,24 +361,5 @@ public struct PointOctree: Sendable {
     let y = Int(min(max(scaled.y, 0), top))
     let z = Int(min(max(scaled.z, 0), top))
     return UInt32(x + resolution * (y + resolution * z))
-  }
-}
-
-// MARK: - Frames that arrive in pieces
-
-extension PointOctree {
-  /// Inserts `points` as more of the last frame inserted (the first frame when none is
-  /// in yet): a frame that arrives in pieces, as a huge PLY file does while it loads
-  /// (`ViewerContent` feeds such a frame itself instead of by `sync`).
-  public mutating func appendToLastFrame(_ points: FramePoints) {
-    points.positions.withUnsafeBufferPointer { positions in
-      points.colors.withUnsafeBufferPointer { colors in
-        points.confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence,
-            continuingFrame: frameCount > 0)
-        }
-      }
-    }
   }
 }

@@ -15,7 +15,17 @@ public enum PLYReader {
   /// - Throws: `FileError` whose reason says what is wrong (a `PLYError` with the line
   ///   or byte offset for malformed content) and whose path names the file.
   public static func read(path: String, progress: ProgressHandler? = nil) throws -> PLYDocument {
-    let file = try MappedFile(path: path)
+    try read(MappedFile(path: path), progress: progress)
+  }
+
+  /// Reads the PLY file mapped as `file` (which stays readable after the file's
+  /// removal).
+  ///
+  /// - Throws: as `read(path:progress:)`.
+  public static func read(_ file: MappedFile, progress: ProgressHandler? = nil) throws
+    -> PLYDocument
+  {
+    let path = file.path
     do {
       let document = try read(bytes: file.bytes, progress: progress)
       try file.checkIntact()

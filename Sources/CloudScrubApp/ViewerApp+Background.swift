@@ -1,0 +1,91 @@
+import CloudScrubCore
+import Foundation
+
+// The window's work in the background: the export and the pose refinement, started by
+// the panels and taken in by the frame loop.
+extension ViewerApp {
+  /// Starts exporting what is shown in the background; a second export while one runs
+  /// is refused with a message.
+  func export(to path: String) {
+    guard let document = session.document, let visible = session.state.playback.visibleFrames else {
+      session.message = .error("nothing to export yet")
+      return
+    }
+    let request = WindowExportRequest(
+      document: document, content: session.content, visibleFrames: visible,
+      minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
+      outputPath: path, poseCorrections: poses.shown?.corrections)
+    guard exports.start(request, opener: opener) else {
+      session.message = .error("an export is running; wait for it or cancel it first")
+      return
+    }
+    session.message = .info("exporting to \(path)")
+  }
+
+  /// Takes a finished export's result into the message line; the panel's progress
+  /// otherwise (nil when no export runs).
+  func exportLine() -> String? {
+    if let result = exports.take() {
+      switch result {
+      case .success(let line): session.message = .info(line)
+      case .failure(let error as CleaningCancelled):
+        session.message = .info("export cancelled (\(error.step)); nothing written")
+      case .failure(let error): session.message = .error("\(error)")
+      }
+      panelFramesLeft = 3
+    }
+    guard let status = exports.status else { return nil }
+    let progress = status.progress
+    return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"
+  }
+
+  // MARK: - Pose refinement
+
+  /// The title's and panel's word on the poses: the pass's progress, or which poses
+  /// show once a refinement is applied; empty when neither.
+  func posesLine() -> String {
+    if refiner.isRunning {
+      return "refining \(Int((refiner.fractionDone * 100).rounded(.down)))%"
+    }
+    guard poses.applied != nil else { return "" }
+    return poses.showsRefined ? "refined poses" : "recorded poses"
+  }
+
+  /// Applies a finished refinement (one undo step) or reports why there is none.
+  func takeRefinement() {
+    guard let outcome = refiner.take() else { return }
+    switch outcome {
+    case .refined(let refinement):
+      poses.apply(refinement)
+      session.message = .info(
+        String(
+          format: "refined the poses: cameras moved up to %.1f mm",
+          refinement.largestCameraShiftMeters * 1000))
+    case .failed(let reason):
+      session.message = .error("refinement failed: \(reason)")
+    case .cancelled:
+      session.message = .info("refinement cancelled")
+    }
+  }
+
+  func perform(_ action: RefinementAction) {
+    switch action {
+    case .start:
+      guard let source = session.document?.recording else { return }
+      refiner.start(source, frames: session.content.frameIndices)
+    case .cancel:
+      refiner.cancel()
+    case .savePoses(let path):
+      guard let refinement = poses.applied, let document = session.document else { return }
+      do {
+        try TUMTrajectory.write(
+          refinement.trajectory, to: path,
+          comments: ["refined by CloudScrub's window from \(document.path)"],
+          protecting: [document.path])
+        session.message = .info("wrote \(refinement.trajectory.count) poses to \(path)")
+      } catch {
+        session.message = .error("\(error)")
+      }
+    }
+  }
+}

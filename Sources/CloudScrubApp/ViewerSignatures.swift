@@ -1,0 +1,29 @@
+import CloudScrubCore
+import CloudScrubRender
+
+/// Everything the scene picture depends on: when it is unchanged, the scene is not drawn.
+struct SceneSignature: Equatable {
+  var state: ViewerState
+  var points: Int
+  /// The cleaning preview's revision, nil when no preview shows.
+  var preview: Int?
+  var lines: [LineVertex]
+  /// The frame whose every point is drawn in place of the store's, if any.
+  var wholeFrame: Int?
+  /// The alignment errors, while the points are coloured by them.
+  var frameErrors: FrameAlignmentErrors?
+  /// The pose corrections drawn, nil: the recording's poses.
+  var corrections: [Matrix4]?
+}
+
+/// What the panels show besides the state, so that a change redraws them.
+struct PanelSignature: Equatable {
+  var loading: Bool
+  var message: String?
+  var summary: String
+  var refining: Bool
+  /// The background export's stage and whole percent, while one runs.
+  var export: String? = nil
+  /// The pose refinement's progress and what is applied and shown.
+  var poses: String
+}
