@@ -45,7 +45,18 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
       bytes = product
       overflow = overflow || over
     }
-    rawBytes = overflow ? Int.max : bytes
+    self.init(
+      choice: choice, rawBytes: overflow ? Int.max : bytes, budgetBytes: budgetBytes,
+      automaticMergeMeters: Self.automaticVoxelMeters, pointsWord: "every point")
+  }
+
+  /// The plan for points needing `rawBytes`: the merge `choice` asks for, or, when
+  /// automatic and over the budget, `automaticMergeMeters` with a note naming the need.
+  private init(
+    choice: Choice, rawBytes: Int, budgetBytes: Int, automaticMergeMeters: Float,
+    pointsWord: String
+  ) {
+    self.rawBytes = rawBytes
     pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
     let need = Self.gigabytes(rawBytes)
     switch choice {
@@ -56,9 +67,9 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
       mergeMeters = meters
       note = "merging while loading at \(Self.millimetres(meters)) (--merge)"
     case .automatic where rawBytes > budgetBytes:
-      mergeMeters = Self.automaticVoxelMeters
+      mergeMeters = automaticMergeMeters
       note =
-        "merging while loading at \(Self.millimetres(Self.automaticVoxelMeters)): every point "
+        "merging while loading at \(Self.millimetres(automaticMergeMeters)): \(pointsWord) "
         + "would need \(need), over the viewer's \(Self.gigabytes(budgetBytes))"
     case .automatic:
       mergeMeters = nil
@@ -75,25 +86,9 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     budgetBytes: Int = Self.defaultBudgetBytes
   ) {
     let (bytes, over) = Self.bytesPerShownPoint.multipliedReportingOverflow(by: max(0, points))
-    rawBytes = over ? Int.max : bytes
-    pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
-    let need = Self.gigabytes(rawBytes)
-    switch choice {
-    case .off:
-      mergeMeters = nil
-      note = nil
-    case .voxel(let meters):
-      mergeMeters = meters
-      note = "merging while loading at \(Self.millimetres(meters)) (--merge)"
-    case .automatic where rawBytes > budgetBytes:
-      mergeMeters = automaticMergeMeters
-      note =
-        "merging while loading at \(Self.millimetres(automaticMergeMeters)): \(points) points "
-        + "would need \(need), over the viewer's \(Self.gigabytes(budgetBytes))"
-    case .automatic:
-      mergeMeters = nil
-      note = nil
-    }
+    self.init(
+      choice: choice, rawBytes: over ? Int.max : bytes, budgetBytes: budgetBytes,
+      automaticMergeMeters: automaticMergeMeters, pointsWord: "\(points) points")
   }
 
   /// Whether every point is kept but they would not fit (`--merge off` on a cloud too

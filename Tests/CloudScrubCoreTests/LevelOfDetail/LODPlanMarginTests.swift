@@ -10,19 +10,7 @@ import Testing
   @Test func aNodeMovedIntoViewByItsCorrectionIsChosen() throws {
     let store = try Tagged.syntheticStore()
     let tree = PointOctree(store: store, options: LODPlanTests.options)
-    var low = SIMD3<Float>(repeating: .infinity)
-    var high = SIMD3<Float>(repeating: -.infinity)
-    for p in store.positions {
-      low = pointwiseMin(low, SIMD3(p.x, p.y, p.z))
-      high = pointwiseMax(high, SIMD3(p.x, p.y, p.z))
-    }
-    let center = (low + high) / 2
-    let clipFromWorld =
-      Matrix4.perspective(
-        verticalFieldOfViewRadians: 0.3, aspect: 1, nearMeters: 0.05, farMeters: 20)
-      * Matrix4.lookAt(eye: center, target: center + SIMD3(1, 0, 0), up: SIMD3(0, 1, 0))
-    let view = LODView(
-      clipFromWorld: clipFromWorld, projectionScaleY: 7.6, viewportHeightPixels: 480)
+    let (clipFromWorld, view) = LODPlanTests.narrowView(of: store)
     // Every frame moved 0.2 m up and turned 2° about z: what was below the narrow view
     // is drawn inside it.
     let shift = Transform3D(

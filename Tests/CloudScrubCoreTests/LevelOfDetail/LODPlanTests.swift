@@ -23,6 +23,24 @@ import Testing
     return LODView(clipFromWorld: clip, projectionScaleY: scale.y, viewportHeightPixels: 480)
   }
 
+  /// A narrow camera inside the scene's box looking along +x: it sees only part of it.
+  static func narrowView(of store: PointStore) -> (clipFromWorld: Matrix4, view: LODView) {
+    var low = SIMD3<Float>(repeating: .infinity)
+    var high = SIMD3<Float>(repeating: -.infinity)
+    for p in store.positions {
+      low = pointwiseMin(low, SIMD3(p.x, p.y, p.z))
+      high = pointwiseMax(high, SIMD3(p.x, p.y, p.z))
+    }
+    let center = (low + high) / 2
+    let clipFromWorld =
+      Matrix4.perspective(
+        verticalFieldOfViewRadians: 0.3, aspect: 1, nearMeters: 0.05, farMeters: 20)
+      * Matrix4.lookAt(eye: center, target: center + SIMD3(1, 0, 0), up: SIMD3(0, 1, 0))
+    let view = LODView(
+      clipFromWorld: clipFromWorld, projectionScaleY: 7.6, viewportHeightPixels: 480)
+    return (clipFromWorld, view)
+  }
+
   static func ids(_ tree: PointOctree, _ items: [LODDrawItem]) -> [Int] {
     items.flatMap { item in item.range.map { Tagged.id(tree.nodes[item.node].points, $0) } }
   }
@@ -75,20 +93,7 @@ import Testing
     let store = try Tagged.syntheticStore()
     let tree = PointOctree(store: store, options: Self.options)
     let everything = Self.viewOfEverything(store)
-    // A narrow camera inside the scene's box looking along +x sees only part of it.
-    var low = SIMD3<Float>(repeating: .infinity)
-    var high = SIMD3<Float>(repeating: -.infinity)
-    for p in store.positions {
-      low = pointwiseMin(low, SIMD3(p.x, p.y, p.z))
-      high = pointwiseMax(high, SIMD3(p.x, p.y, p.z))
-    }
-    let center = (low + high) / 2
-    let clipFromWorld =
-      Matrix4.perspective(
-        verticalFieldOfViewRadians: 0.3, aspect: 1, nearMeters: 0.05, farMeters: 20)
-      * Matrix4.lookAt(eye: center, target: center + SIMD3(1, 0, 0), up: SIMD3(0, 1, 0))
-    let view = LODView(
-      clipFromWorld: clipFromWorld, projectionScaleY: 7.6, viewportHeightPixels: 480)
+    let (clipFromWorld, view) = Self.narrowView(of: store)
     let plan = LODPlan(octree: tree, view: view, visibleFrames: 0...29, budgetPoints: 5_000)
     let chosen = Set(plan.items.map(\.node))
     #expect(!chosen.isEmpty)
