@@ -51,7 +51,7 @@ struct WindowRefineEndToEndTests {
       let refined = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
       #expect(WindowScreen.changedPixels(recorded, refined, in: Layout.scene) > 2_000)
       let export = folder.appendingPathComponent("small-export.ply")
-      let refinedExport = try Self.exported(x, to: export)
+      let refinedExport = try Self.exported(x, to: export, display: display)
 
       // The key goes to the scene while the pointer is over it, not over a panel.
       try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
@@ -65,7 +65,7 @@ struct WindowRefineEndToEndTests {
       }
       let back = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
       #expect(WindowScreen.changedPixels(refined, back, in: Layout.scene) > 2_000)
-      let recordedExport = try Self.exported(x, to: export)
+      let recordedExport = try Self.exported(x, to: export, display: display)
       // The same points, moved: one header, other coordinates.
       #expect(refinedExport.count == recordedExport.count)
       #expect(refinedExport != recordedExport)
@@ -75,19 +75,14 @@ struct WindowRefineEndToEndTests {
 
   /// Clicks Export (a message line sits above the panel by now), waits for the file and
   /// returns its bytes.
-  static func exported(_ x: XDoTool, to file: URL) throws -> Data {
+  static func exported(_ x: XDoTool, to file: URL, display: String) throws -> Data {
     try? FileManager.default.removeItem(at: file)
-    let button = Self.exportButton
-    try x.moveMouse(x: button.x, y: button.y)
-    Thread.sleep(forTimeInterval: 0.5)
-    try x.mouseDown()
-    Thread.sleep(forTimeInterval: 0.4)
-    try x.mouseUp()
-    let deadline = Date().addingTimeInterval(60)
-    while !FileManager.default.fileExists(atPath: file.path) {
-      guard Date() < deadline else { throw XToolError("no export appeared at \(file.path)") }
-      Thread.sleep(forTimeInterval: 0.2)
-    }
+    // The click waits for the button drawn hovered, held and let go, not by time.
+    try WindowScreen.click(x, at: Self.exportButton, display: display)
+    // The export is written under a hidden temporary name and renamed when complete.
+    let appeared = try FolderWatch.waitForEntry(
+      in: file.deletingLastPathComponent().path, prefix: file.lastPathComponent, timeout: 60)
+    guard appeared else { throw XToolError("no export appeared at \(file.path)") }
     return try Data(contentsOf: file)
   }
 }
