@@ -20,6 +20,7 @@ enum BenchCommand {
       "bench scale [RECORDING] [--frames N]",
       "bench lod [RECORDING]",
       "bench drift [RECORDING] [--repeat R]",
+      "bench cancel [RECORDING]",
     ],
     about: """
       ply (the default): generates a coloured cloud (xyz float + rgb uchar), writes it as
@@ -62,6 +63,12 @@ enum BenchCommand {
       alone and of refinement (on frames already read), and of the whole refine pass;
       the camera-centre error of a synthetic capture with a known drift before and after
       refinement; peak memory.
+
+      cancel: the window's export of RECORDING (default ../shared/data/record3d-exr-desk)
+      with --voxel 0.005 --sor 20,2 --normals, cancelled at 10, 50 and 90 % of each
+      stage (gathering the shown points, each cleaning step, the write), and the write
+      alone in every format cancelled halfway: the time from the cancel to the export's
+      return (target ≤ 1 s), and whether an earlier output was left as it was.
 
       formats: ingest speed of every recording format on the same 60 synthetic frames,
       then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
@@ -162,6 +169,14 @@ enum BenchCommand {
       return try DriftBenchmark(
         path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
         repeats: try parsed.count("repeat") ?? 3
+      ).run()
+    }
+    if mode == "cancel" {
+      let folder = try scratchFolder("cancel")
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try CancelBenchmark(
+        path: parsed.positionals.dropFirst().first ?? "../shared/data/record3d-exr-desk",
+        folder: folder
       ).run()
     }
     if mode == "lzfse" {

@@ -111,8 +111,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let whole = request.poseCorrections.map {
       $0.applied(to: store.cloud(), frameRanges: store.frameRanges)
     }
-    let cloud = (whole ?? store.cloud()).subset(
-      indices: range.filter { store.confidence[$0] >= minimum })
+    // Gathered with the cancel asked, as every step after it is.
+    guard
+      let cloud = (whole ?? store.cloud()).subset(
+        indices: range.filter { store.confidence[$0] >= minimum },
+        stop: { progress.isCancelled })
+    else { throw CleaningCancelled(step: "frames") }
     let frameIndices = Array(request.content.frameIndices[frames])
     _ = try CloudExport.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],

@@ -22,13 +22,21 @@ struct StreamedExport {
   /// The export; its `recordedFrames` describe what `loader` loads.
   var job: ExportJob
   var writer: any CloudFormatWriter
+  /// Asked before each frame, and before each write of the file (`WriteCancellation`);
+  /// nil for the command line, which Ctrl-C stops instead.
+  var stop: StopCheck? = nil
 
   /// Runs the part of the export that streams.
   ///
   /// - Returns: the merged cloud with the steps still to run (for `CloudExport.finish`),
   ///   or `nil` when the export is complete (written, or printed for a dry run).
-  /// - Throws: the loader's, the cleaning's and the writer's errors.
+  /// - Throws: the loader's, the cleaning's and the writer's errors; `CleaningCancelled`
+  ///   once `stop` says to stop, the temporary files removed and the target as it was.
   func run() throws -> Merged? {
+    try WriteCancellation.stopping(when: stop) { try streamed() }
+  }
+
+  private func streamed() throws -> Merged? {
     let cleaning = job.cleaning
     let crop = StreamingCrop(cleaning)
     let progressLine = Terminal.progress("loading \(path)")
@@ -36,7 +44,7 @@ struct StreamedExport {
     let progress: (LoadProgress) -> Void = { progressLine?.update($0.fraction) }
     if let size = cleaning.voxelSizeMeters {
       let (cloud, summary) = try loader.voxelMerged(
-        voxelSizeMeters: size, crop: crop, progress: progress)
+        voxelSizeMeters: size, crop: crop, progress: progress, stop: stop)
       var remaining = cleaning
       remaining.crop = nil
       remaining.heightBandMeters = nil
@@ -48,7 +56,8 @@ struct StreamedExport {
     }
     if cleaning.statistical != nil || cleaning.radius != nil || cleaning.normalNeighbours != nil {
       // Outlier removal and normals look at every point's neighbours: hold them all.
-      let store = try loader.load(progress: progress)
+      let store = try loader.load(progress: progress) { _ in stop?() != true }
+      if stop?() == true { throw CleaningCancelled(step: "frames") }
       var summary = FrameStreamSummary()
       summary.frameIndices = store.frameIndices
       summary.framePoints = store.count
@@ -62,21 +71,27 @@ struct StreamedExport {
       : try writer.streamWriter(
         path: job.outputPath, fields: FramePoints().cloud(frameIndex: 0),
         options: job.effectiveWriteOptions, inputs: job.inputPaths)
-    let summary = try loader.streamFrames(crop: crop, progress: progress) {
-      points, frameIndex, keep in
-      try stream?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
-    }
-    progressLine?.finish()
-    guard let stream else {
-      ExportCommand.printDryRun(
-        stages(summary, crop: crop), points: summary.keptPoints, output: job.outputPath)
+    // An error (a cancel among them) removes the spool and the temporary file at once.
+    do {
+      let summary = try loader.streamFrames(crop: crop, progress: progress, stop: stop) {
+        points, frameIndex, keep in
+        try stream?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
+      }
+      progressLine?.finish()
+      guard let stream else {
+        ExportCommand.printDryRun(
+          stages(summary, crop: crop), points: summary.keptPoints, output: job.outputPath)
+        return nil
+      }
+      let writing = Terminal.progress("writing \(job.outputPath)")
+      defer { writing?.finish() }
+      try stream.finish(
+        provenance: job.provenance(frameIndices: summary.frameIndices), progress: writing.handler)
       return nil
+    } catch {
+      stream?.abandon()
+      throw error
     }
-    let writing = Terminal.progress("writing \(job.outputPath)")
-    defer { writing?.finish() }
-    try stream.finish(
-      provenance: job.provenance(frameIndices: summary.frameIndices), progress: writing.handler)
-    return nil
   }
 
   private func stages(_ summary: FrameStreamSummary, crop: StreamingCrop) -> [StageCount] {

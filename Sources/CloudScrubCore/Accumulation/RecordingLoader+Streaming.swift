@@ -38,15 +38,19 @@ extension RecordingLoader {
   /// about one frame a core at a time: for exports that need no more than that.
   ///
   /// - Parameters:
+  ///   - stop: asked before each frame.
   ///   - body: called with each frame's points, its recording index, and which of its
   ///     points the crop keeps (`nil`: all).
-  /// - Throws: `FrameLoadError` for the first frame that fails, or what `body` throws.
+  /// - Throws: `FrameLoadError` for the first frame that fails, `CleaningCancelled`
+  ///   once `stop` says to stop, or what `body` throws.
   public func streamFrames(
     crop: StreamingCrop = StreamingCrop(), progress: ((LoadProgress) -> Void)? = nil,
+    stop: StopCheck? = nil,
     _ body: (_ points: FramePoints, _ frameIndex: Int, _ keep: [Bool]?) throws -> Void
   ) throws -> FrameStreamSummary {
     var summary = FrameStreamSummary()
     try stream { position, total, frameIndex, points in
+      if StopChecks.now(stop) { throw CleaningCancelled(step: "frames") }
       let keep =
         crop.isActive
         ? Crop.mask(
@@ -66,17 +70,22 @@ extension RecordingLoader {
   /// The selected frames, cropped and voxel-merged while they stream in: the cloud
   /// `VoxelMerge.merge` gives for the whole merged store, without holding it.
   ///
-  /// - Throws: `FrameLoadError` for the first frame that fails, or
-  ///   `VoxelAccumulatorError` past its voxel limit.
+  /// - Throws: `FrameLoadError` for the first frame that fails,
+  ///   `VoxelAccumulatorError` past its voxel limit, or `CleaningCancelled` once `stop`
+  ///   (asked before each frame and every few thousand voxels of the result) says to
+  ///   stop.
   public func voxelMerged(
     voxelSizeMeters: Float, crop: StreamingCrop = StreamingCrop(),
-    progress: ((LoadProgress) -> Void)? = nil
+    progress: ((LoadProgress) -> Void)? = nil, stop: StopCheck? = nil
   ) throws -> (cloud: PointCloud, summary: FrameStreamSummary) {
     let accumulator = VoxelAccumulator(voxelSizeMeters: voxelSizeMeters)
-    let summary = try streamFrames(crop: crop, progress: progress) { points, frameIndex, keep in
+    let summary = try streamFrames(crop: crop, progress: progress, stop: stop) {
+      points, frameIndex, keep in
       try accumulator.add(points, frameIndex: frameIndex, keeping: keep)
     }
-    return (accumulator.cloud(), summary)
+    let cloud = accumulator.cloud(stop: stop)
+    if StopChecks.now(stop) { throw CleaningCancelled(step: "voxel") }
+    return (cloud, summary)
   }
 }
 

@@ -119,17 +119,27 @@ public enum CleaningPipeline {
     func checkFinished(_ step: String) throws(CleaningCancelled) {
       if stop?() == true { throw CleaningCancelled(step: step) }
     }
+    /// The points `keep` marks, gathered field by field; a stop on the way ends `step`.
+    func kept(_ keep: [Bool], _ step: String) throws(CleaningCancelled) -> PointCloud {
+      guard let subset = cloud.subset(keeping: keep, stop: stop) else {
+        throw CleaningCancelled(step: step)
+      }
+      return subset
+    }
     if options.crop != nil || options.heightBandMeters != nil {
       try start("crop")
-      cloud = cloud.subset(
-        keeping: Crop.mask(
-          cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters,
-          up: options.worldUp))
+      let keep = Crop.mask(
+        cloud.positions, box: options.crop, heightBandMeters: options.heightBandMeters,
+        up: options.worldUp, stop: stop)
+      try checkFinished("crop")
+      cloud = try kept(keep, "crop")
       stages.append(StageCount(stage: "crop", points: cloud.count))
     }
     if let size = options.voxelSizeMeters {
       try start("voxel")
-      cloud = VoxelMerge.merge(cloud, voxelSizeMeters: size)
+      let merged = VoxelMerge.merge(cloud, voxelSizeMeters: size, stop: stop)
+      try checkFinished("voxel")
+      cloud = merged
       stages.append(StageCount(stage: "voxel", points: cloud.count))
     }
     if let statistical = options.statistical {
@@ -139,7 +149,7 @@ public enum CleaningPipeline {
         cloud.positions, neighbours: statistical.neighbours, stdRatio: statistical.stdRatio,
         stop: stop)
       try checkFinished("statistical outliers")
-      cloud = cloud.subset(keeping: keep)
+      cloud = try kept(keep, "statistical outliers")
       stages.append(StageCount(stage: "statistical outliers", points: cloud.count))
     }
     if let radius = options.radius {
@@ -149,7 +159,7 @@ public enum CleaningPipeline {
         cloud.positions, radiusMeters: radius.radiusMeters, minNeighbours: radius.minNeighbours,
         stop: stop)
       try checkFinished("radius outliers")
-      cloud = cloud.subset(keeping: keep)
+      cloud = try kept(keep, "radius outliers")
       stages.append(StageCount(stage: "radius outliers", points: cloud.count))
     }
     if let k = options.normalNeighbours {
@@ -161,10 +171,13 @@ public enum CleaningPipeline {
       } else {
         frames = nil
       }
-      // One lookup a frame, not a point.
-      var cameras: [UInt32: SIMD3<Float>] = [:]
-      for frame in Set(frames ?? []) { cameras[frame] = viewpoint(frame) }
+      // One lookup a frame, not a point; a frame with no camera looks from the origin.
       let origin = SIMD3<Float>(0, 0, 0)
+      var cameras: [UInt32: SIMD3<Float>] = [:]
+      for (index, frame) in (frames ?? []).enumerated() {
+        if StopChecks.due(stop, at: index) { throw CleaningCancelled(step: "normals") }
+        if cameras[frame] == nil { cameras[frame] = viewpoint(frame) ?? origin }
+      }
       cloud.normals = NormalEstimation.estimate(
         cloud.positions, neighbours: k,
         viewpoint: { index in frames.flatMap { cameras[$0[index]] } ?? origin }, stop: stop)

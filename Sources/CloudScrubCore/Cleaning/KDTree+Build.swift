@@ -4,15 +4,28 @@ import Foundation
 ///
 /// The top levels are split on the calling thread; below them each subtree owns a
 /// disjoint range of entries and of nodes, so subtrees are built concurrently.
+///
+/// `stop` is asked every few thousand entries of the first box and before each node of
+/// at least that many entries (the selections between are linear in the node's size);
+/// after a stop the nodes not yet built keep empty boxes.
 struct KDTreeBuilder: @unchecked Sendable {
   let entries: UnsafeMutablePointer<KDTree.Entry>?
   let boxes: UnsafeMutablePointer<KDTree.Box>?
   let depth: Int
+  var stop: StopCheck? = nil
+
+  /// Whether to stop before a node of `size` entries: asked only for large ones.
+  @inline(__always) private func stopsBefore(size: Int) -> Bool {
+    size >= StopChecks.interval && StopChecks.now(stop)
+  }
 
   func buildAll(count: Int) {
     guard count > 0, let entries, boxes != nil else { return }
     var all = KDTree.Box.empty
-    for i in 0..<count { all.add(entries[i]) }
+    for i in 0..<count {
+      if StopChecks.due(stop, at: i) { return }
+      all.add(entries[i])
+    }
     // Eight subtrees keep two to four cores busy even when their sizes differ a little.
     let parallelLevel = count >= 1 << 16 ? min(depth, 3) : depth
     build(node: 0, lo: 0, hi: count, level: 0, stopLevel: parallelLevel, region: all)
@@ -49,7 +62,7 @@ struct KDTreeBuilder: @unchecked Sendable {
   }
 
   private func box(node: Int, lo: Int, hi: Int, level: Int) {
-    guard let entries, let boxes else { return }
+    guard let entries, let boxes, !stopsBefore(size: hi - lo) else { return }
     if level == depth {
       boxes[node] = leafBox(entries, lo, hi)
       return
@@ -96,7 +109,7 @@ struct KDTreeBuilder: @unchecked Sendable {
   private func build(
     node: Int, lo: Int, hi: Int, level: Int, stopLevel: Int, region: KDTree.Box
   ) {
-    guard let entries, let boxes else { return }
+    guard let entries, let boxes, !stopsBefore(size: hi - lo) else { return }
     if level == depth {
       boxes[node] = leafBox(entries, lo, hi)
       return

@@ -9,18 +9,22 @@ extension KDTree {
   /// that (scans, whose neighbour queries this tree serves). Queries stay exact, as with
   /// any order (`init(keepingOrderOf:)`); a cloud of far-apart clusters is better served
   /// by `init(_:)`.
-  init(mortonOrdering positions: [Point3]) {
+  ///
+  /// `stop` is asked every few thousand points and between the sort's passes; once it
+  /// says to stop, the build ends early with a tree that finds nothing.
+  init(mortonOrdering positions: [Point3], stop: StopCheck? = nil) {
     var finite: [Entry] = []
     finite.reserveCapacity(positions.count)
     var low = SIMD3<Float>(repeating: .infinity)
     var high = SIMD3<Float>(repeating: -.infinity)
     for (index, p) in positions.enumerated() where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+      if StopChecks.due(stop, at: index) { break }
       finite.append(Entry(x: p.x, y: p.y, z: p.z, index: Int32(index)))
       let q = SIMD3(p.x, p.y, p.z)
       low = pointwiseMin(low, q)
       high = pointwiseMax(high, q)
     }
-    guard !finite.isEmpty else {
+    guard !finite.isEmpty, !StopChecks.now(stop) else {
       self.init(keepingOrderOf: [], sourceCount: positions.count)
       return
     }
@@ -32,8 +36,12 @@ extension KDTree {
       return Self.spread(UInt32(q.x)) | Self.spread(UInt32(q.y)) << 1
         | Self.spread(UInt32(q.z)) << 2
     }
-    let order = Self.radixSorted(keys)
-    self.init(keepingOrderOf: order.map { finite[Int($0)] }, sourceCount: positions.count)
+    guard let order = Self.radixSorted(keys, stop: stop) else {
+      self.init(keepingOrderOf: [], sourceCount: positions.count)
+      return
+    }
+    self.init(
+      keepingOrderOf: order.map { finite[Int($0)] }, sourceCount: positions.count, stop: stop)
   }
 
   /// The ten low bits of `v`, two zero bits after each.
@@ -46,13 +54,15 @@ extension KDTree {
     return x
   }
 
-  /// The indices of `keys` in ascending order of key (stable): three passes of ten bits.
-  private static func radixSorted(_ keys: [UInt32]) -> [UInt32] {
+  /// The indices of `keys` in ascending order of key (stable): three passes of ten bits;
+  /// nil once `stop`, asked before each pass, says to stop.
+  private static func radixSorted(_ keys: [UInt32], stop: StopCheck?) -> [UInt32]? {
     var order = (0..<UInt32(keys.count)).map { $0 }
     var current = keys
     var nextOrder = [UInt32](repeating: 0, count: keys.count)
     var nextKeys = [UInt32](repeating: 0, count: keys.count)
     for shift: UInt32 in [0, 10, 20] {
+      if StopChecks.now(stop) { return nil }
       var starts = [Int](repeating: 0, count: 1025)
       for key in current { starts[Int(key >> shift & 1023) + 1] += 1 }
       for digit in 0..<1024 { starts[digit + 1] += starts[digit] }

@@ -239,7 +239,8 @@ extension KDTree {
       withSearchContext { context in
         var bound = Float.infinity
         for position in range {
-          if position & 1023 == 0, let stop, stop() { break }
+          // At each chunk's start too, so a chunk begun after a stop does nothing.
+          if position == range.lowerBound || position & 1023 == 0, let stop, stop() { break }
           let found = search.run(context, treePosition: position, upperBound: bound)
           if position + 1 < range.upperBound {
             bound = search.boundForNext(context.entries, current: position, next: position + 1)

@@ -127,14 +127,19 @@ public struct KDTree: Sendable {
 
   /// Builds the tree over `positions`, using every core for large inputs; at most
   /// `maximumCount` of them.
-  public init(_ positions: [Point3]) {
+  ///
+  /// `stop` is asked every few thousand points and before each node of that many; once
+  /// it says to stop, the build ends early and leaves a tree that finds nothing, which
+  /// the caller, asking it again, drops.
+  public init(_ positions: [Point3], stop: StopCheck? = nil) {
     precondition(positions.count <= Self.maximumCount, "KDTree holds at most 2^31 - 2 points")
     var entries: [Entry] = []
     entries.reserveCapacity(positions.count)
     for (index, p) in positions.enumerated() where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+      if StopChecks.due(stop, at: index) { break }
       entries.append(Entry(x: p.x, y: p.y, z: p.z, index: Int32(index)))
     }
-    self.init(entries, sourceCount: positions.count, selecting: true)
+    self.init(entries, sourceCount: positions.count, selecting: true, stop: stop)
   }
 
   /// Builds the tree over `entries` without moving them: nodes still split their range
@@ -143,12 +148,12 @@ public struct KDTree: Sendable {
   /// Queries rely on the boxes alone, so they stay exact whatever the order; they are
   /// fast when the order keeps near points together, as a grid's cell order does.
   /// `sourceCount` is the number of positions the entries' indices refer to.
-  init(keepingOrderOf entries: [Entry], sourceCount: Int) {
-    self.init(entries, sourceCount: sourceCount, selecting: false)
+  init(keepingOrderOf entries: [Entry], sourceCount: Int, stop: StopCheck? = nil) {
+    self.init(entries, sourceCount: sourceCount, selecting: false, stop: stop)
   }
 
   /// With `selecting`, each node's median along its widest axis is selected first.
-  private init(_ entries: [Entry], sourceCount: Int, selecting: Bool) {
+  private init(_ entries: [Entry], sourceCount: Int, selecting: Bool, stop: StopCheck?) {
     self.sourceCount = sourceCount
     var depth = 0
     while (entries.count + (1 << depth) - 1) >> depth > Self.maxLeafSize { depth += 1 }
@@ -157,7 +162,8 @@ public struct KDTree: Sendable {
     entries.withUnsafeMutableBufferPointer { entryBuffer in
       boxes.withUnsafeMutableBufferPointer { boxBuffer in
         let builder = KDTreeBuilder(
-          entries: entryBuffer.baseAddress, boxes: boxBuffer.baseAddress, depth: depth)
+          entries: entryBuffer.baseAddress, boxes: boxBuffer.baseAddress, depth: depth,
+          stop: stop)
         if selecting {
           builder.buildAll(count: entryBuffer.count)
         } else {

@@ -30,7 +30,8 @@ extension NeighbourGrid {
       withQueryContext { points, starts, context in
         var loadedCell = -1
         for position in range {
-          if position & 1023 == 0, let stop, stop() { break }
+          // At each chunk's start too, so a chunk begun after a stop does nothing.
+          if position == range.lowerBound || position & 1023 == 0, let stop, stop() { break }
           _ = nearestDistances(at: position, block, &search, &loadedCell, points, starts, context)
           body(points[position], block.result)
         }

@@ -31,14 +31,16 @@ struct NeighbourGrid {
   static let cellsPerPoint = 8
 
   /// A grid for `k`-nearest queries over `tree`'s points, or `nil` when the cloud is too
-  /// small or too spread out for one.
-  init?(_ tree: KDTree, neighbours k: Int) {
+  /// small or too spread out for one, or once `stop` (asked every few thousand points
+  /// of each pass) says to stop.
+  init?(_ tree: KDTree, neighbours k: Int, stop: StopCheck? = nil) {
     let count = tree.count
     guard count >= 1 << 12, k >= 1, k < count else { return nil }
     guard let cellSize = Self.cellSize(tree, neighbours: k) else { return nil }
     var low = SIMD3<Double>(repeating: .infinity)
     var high = SIMD3<Double>(repeating: -.infinity)
-    for e in tree.entries {
+    for (position, e) in tree.entries.enumerated() {
+      if StopChecks.due(stop, at: position) { return nil }
       let p = SIMD3<Double>(Double(e.x), Double(e.y), Double(e.z))
       low = pointwiseMin(low, p)
       high = pointwiseMax(high, p)
@@ -59,12 +61,14 @@ struct NeighbourGrid {
     Parallel.forEachRange(count, minimumPerTask: 1 << 16) { range in
       tree.entries.withUnsafeBufferPointer { entries in
         for position in range {
+          if StopChecks.due(stop, at: position) { return }
           cellOf[position] = Int32(
             Self.cell(
               of: entries[position], origin: corner, size: cellSize, columns: columns, rows: rows))
         }
       }
     }
+    if StopChecks.now(stop) { return nil }
     var starts = [Int32](repeating: 0, count: cellCount + 1)
     for position in 0..<count { starts[Int(cellOf[position]) + 1] += 1 }
     for cell in 0..<cellCount { starts[cell + 1] += starts[cell] }
@@ -73,6 +77,7 @@ struct NeighbourGrid {
     var sorted = tree.entries
     var positions = [Int32](repeating: 0, count: count)
     for (position, e) in tree.entries.enumerated() {
+      if StopChecks.due(stop, at: position) { return nil }
       let cell = Int(cellOf[position])
       sorted[Int(starts[cell])] = e
       positions[Int(starts[cell])] = Int32(position)

@@ -15,16 +15,18 @@ public enum NormalEstimation {
   /// coordinate, a neighbourhood of fewer than three points, or one whose points all
   /// coincide.
   ///
-  /// Once `stop` returns true the search ends early and the normals are meaningless:
-  /// the caller checks `stop` again and drops them.
+  /// `stop` is asked inside the tree's build, every 1,024 queries of the search and
+  /// every few thousand points of the orientation; once it returns true the work ends
+  /// early and the normals are meaningless: the caller checks `stop` again and drops
+  /// them.
   public static func estimate(
     _ positions: [Point3], neighbours k: Int, viewpoint: (Int) -> SIMD3<Float>,
     stop: StopCheck? = nil
   ) -> [Point3] {
-    let tree = KDTree(positions)
+    let tree = KDTree(positions, stop: stop)
     let neighbourCount = min(max(k, 0), max(tree.count - 1, 0))
     let normals = ParallelSlots(count: positions.count, initial: Point3.zero)
-    if neighbourCount >= 2 {
+    if neighbourCount >= 2 && !StopChecks.now(stop) {
       tree.forEachNearest(count: neighbourCount, stop: stop) { entry, search, found in
         positions.withUnsafeBufferPointer { points in
           normals[Int(entry.index)] = normal(
@@ -34,6 +36,7 @@ public enum NormalEstimation {
     }
     var result = [Point3](repeating: .zero, count: positions.count)
     for index in 0..<positions.count {
+      if StopChecks.due(stop, at: index) { break }
       var n = normals[index]
       let p = positions[index]
       let v = viewpoint(index)

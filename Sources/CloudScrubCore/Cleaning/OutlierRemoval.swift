@@ -33,6 +33,7 @@ public enum OutlierRemoval {
     guard k >= 1, finiteCount >= 2 else { return keep }
     let means = meanNeighbourDistances(
       positions, neighbours: min(k, finiteCount - 1), stop: stop)
+    if StopChecks.now(stop) { return keep }
 
     var sum = 0.0
     for index in 0..<positions.count where keep[index] { sum += means[index] }
@@ -61,13 +62,14 @@ public enum OutlierRemoval {
     let finite = positions.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
     guard minNeighbours >= 1 else { return finite }
     guard radiusMeters >= 0 else { return [Bool](repeating: false, count: positions.count) }
-    let tree = KDTree(positions)
+    let tree = KDTree(positions, stop: stop)
+    if StopChecks.now(stop) { return finite }
     let keep = ParallelSlots(count: positions.count, initial: false)
     let radiusSquared = radiusMeters * radiusMeters
     Parallel.forEachRange(tree.count, minimumPerTask: 1 << 12) { range in
       tree.withSearchContext { context in
         for position in range {
-          if position & 1023 == 0, let stop, stop() { break }
+          if position == range.lowerBound || position & 1023 == 0, let stop, stop() { break }
           let e = context.entries[position]
           let found = context.count(
             withinSquared: radiusSquared, e.x, e.y, e.z, excludingPosition: position,
@@ -85,14 +87,15 @@ public enum OutlierRemoval {
     _ positions: [Point3], neighbours k: Int, stop: StopCheck? = nil
   ) -> [Double] {
     let means = ParallelSlots(count: positions.count, initial: Double.nan)
-    // Each tree takes seconds to build on a large cloud: ask between them too.
-    let stopped = { stop?() == true }
+    // The builds ask inside them and the searches every 1,024 queries; between them,
+    // a stop skips what is left.
+    let stopped = { StopChecks.now(stop) }
     let unmeasured = { [Double](repeating: .nan, count: positions.count) }
-    let ordered = KDTree(mortonOrdering: positions)
+    let ordered = KDTree(mortonOrdering: positions, stop: stop)
     if stopped() { return unmeasured() }
     // The grid is faster on surfaces of even density; a cloud too spread out for one,
     // or of very uneven density, uses the median-split tree alone.
-    if let grid = NeighbourGrid(ordered, neighbours: k) {
+    if let grid = NeighbourGrid(ordered, neighbours: k, stop: stop) {
       grid.forEachNearestDistances(count: k, stop: stop) { entry, distances in
         var sum = 0.0
         for d in distances { sum += Double(d.squareRoot()) }
@@ -100,7 +103,7 @@ public enum OutlierRemoval {
       }
     } else {
       if stopped() { return unmeasured() }
-      KDTree(positions).forEachNearest(count: k, stop: stop) { entry, search, found in
+      KDTree(positions, stop: stop).forEachNearest(count: k, stop: stop) { entry, search, found in
         var sum = 0.0
         for j in 0..<found { sum += Double(search.distanceSquared(j).squareRoot()) }
         means[Int(entry.index)] = found > 0 ? sum / Double(found) : .nan

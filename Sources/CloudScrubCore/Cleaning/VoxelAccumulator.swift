@@ -148,7 +148,10 @@ public final class VoxelAccumulator {
 
   /// The merged cloud: one point a voxel with colour and the `confidence` (uchar) and
   /// `frame` (uint) attributes, as `PointStore.cloud()` names them.
-  public func cloud() -> PointCloud {
+  ///
+  /// `stop` is asked every few thousand voxels; once it says to stop, the cloud holds
+  /// only the voxels taken so far and the caller, asking it again, drops it.
+  public func cloud(stop: StopCheck? = nil) -> PointCloud {
     let total = voxelCount
     var positions: [Point3] = []
     var colors: [RGB8] = []
@@ -161,7 +164,8 @@ public final class VoxelAccumulator {
     // Each partition's voxels are in order of their first point: merge them.
     let lists = (0..<partitions.count).map { partitions[$0].voxels }
     var next = [Int](repeating: 0, count: lists.count)
-    for _ in 0..<total {
+    for taken in 0..<total {
+      if StopChecks.due(stop, at: taken) { break }
       var pick = -1
       for (part, list) in lists.enumerated() where next[part] < list.count {
         if pick < 0 || list[next[part]].firstPoint < lists[pick][next[pick]].firstPoint {

@@ -11,8 +11,11 @@ struct VoxelBuckets: Sendable {
   static let defaultPointsPerBucket = 1 << 14
   private static let dropped = UInt16.max
 
-  init<K: VoxelKeying>(
-    _ inputs: VoxelInputs, keying: K, chunkCount: Int, pointsPerBucket: Int
+  /// Scatters the points; nil once `stop` says to stop (asked every few thousand
+  /// points in each pass).
+  init?<K: VoxelKeying>(
+    _ inputs: VoxelInputs, keying: K, chunkCount: Int, pointsPerBucket: Int,
+    stop: StopCheck? = nil
   ) {
     let count = inputs.positions.count
     let bucketCount = max(1, min(4096, count / max(1, pointsPerBucket)))
@@ -23,6 +26,7 @@ struct VoxelBuckets: Sendable {
       var histogram = [Int](repeating: 0, count: bucketCount)
       inputs.positions.withUnsafeBufferPointer { positions in
         for index in range {
+          if StopChecks.due(stop, at: index) { return }
           guard let key = keying.key(positions[index]) else {
             bucketOf[index] = Self.dropped
             continue
@@ -36,6 +40,8 @@ struct VoxelBuckets: Sendable {
       }
       histograms[chunk] = histogram
     }
+    // A chunk that stopped left points without a bucket: scatter nothing.
+    if StopChecks.now(stop) { return nil }
     // Where each chunk writes in each bucket: buckets in order, chunks in order within.
     var start = [Int](repeating: 0, count: bucketCount + 1)
     var cursors = [[Int]](repeating: [Int](repeating: 0, count: bucketCount), count: chunkCount)
@@ -59,6 +65,7 @@ struct VoxelBuckets: Sendable {
         inputs.colors.withUnsafeBufferPointer { colors in
           inputs.confidence.withUnsafeBufferPointer { confidence in
             for index in range {
+              if StopChecks.due(stop, at: index) { return }
               let bucket = bucketOf[index]
               guard bucket != Self.dropped else { continue }
               var packed: UInt32 = hasConfidence ? UInt32(confidence[index]) << 24 : 0xFF00_0000
@@ -76,6 +83,7 @@ struct VoxelBuckets: Sendable {
         }
       }
     }
+    if StopChecks.now(stop) { return nil }
     self.entries = entries
     self.start = start
   }
@@ -95,10 +103,12 @@ struct VoxelBuckets: Sendable {
     }
   }
 
-  /// The voxels of every bucket, each bucket's in the order of their first point.
+  /// The voxels of every bucket, each bucket's in the order of their first point; nil
+  /// once `stop`, asked before each bucket, says to stop.
   static func accumulate<K: VoxelKeying>(
-    _ buckets: VoxelBuckets, _ inputs: VoxelInputs, keying: K, taskCount: Int
-  ) -> [VoxelBucketVoxels<K.Key>] {
+    _ buckets: VoxelBuckets, _ inputs: VoxelInputs, keying: K, taskCount: Int,
+    stop: StopCheck? = nil
+  ) -> [VoxelBucketVoxels<K.Key>]? {
     let bucketCount = buckets.start.count - 1
     let results = ParallelSlots<VoxelBucketVoxels<K.Key>?>(count: bucketCount, initial: nil)
     // A few groups a task, for the same reason as in `forEachChunk`.
@@ -107,6 +117,7 @@ struct VoxelBuckets: Sendable {
       var table = VoxelTable<K.Key>(extraStride: inputs.extraStride)
       defer { table.free() }
       for bucket in range {
+        if StopChecks.now(stop) { return }
         let first = buckets.start[bucket]
         let entryCount = buckets.start[bucket + 1] - first
         table.reset(entryCount: entryCount)
@@ -116,6 +127,7 @@ struct VoxelBuckets: Sendable {
         results[bucket] = VoxelBucketVoxels(table)
       }
     }
+    if StopChecks.now(stop) { return nil }
     return (0..<bucketCount).compactMap { results[$0] }
   }
 }

@@ -26,9 +26,13 @@ import Foundation
 public enum VoxelMerge {
   /// The cloud with the points of each voxel of `voxelSizeMeters` merged into one.
   ///
-  /// `voxelSizeMeters` must be positive and finite.
-  public static func merge(_ cloud: PointCloud, voxelSizeMeters: Float) -> PointCloud {
-    merge(cloud, voxelSizeMeters: voxelSizeMeters, taskCount: nil)
+  /// `voxelSizeMeters` must be positive and finite. `stop` is asked every few thousand
+  /// points or voxels of each pass; once it says to stop, the merge returns an empty
+  /// cloud, which the caller, asking it again, drops.
+  public static func merge(
+    _ cloud: PointCloud, voxelSizeMeters: Float, stop: StopCheck? = nil
+  ) -> PointCloud {
+    merge(cloud, voxelSizeMeters: voxelSizeMeters, taskCount: nil, stop: stop)
   }
 
   /// `merge` with the number of parallel tasks and the bucket size chosen (tests use them
@@ -36,7 +40,7 @@ public enum VoxelMerge {
   /// one a core for large clouds.
   static func merge(
     _ cloud: PointCloud, voxelSizeMeters: Float, taskCount: Int?,
-    pointsPerBucket: Int = VoxelBuckets.defaultPointsPerBucket
+    pointsPerBucket: Int = VoxelBuckets.defaultPointsPerBucket, stop: StopCheck? = nil
   ) -> PointCloud {
     precondition(
       voxelSizeMeters > 0 && voxelSizeMeters.isFinite, "voxel size must be positive and finite")
@@ -47,42 +51,55 @@ public enum VoxelMerge {
       ?? (cloud.count < 1 << 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
     let inputs = VoxelInputs(cloud)
     let size = Double(voxelSizeMeters)
-    guard let bounds = finiteBounds(cloud.positions) else {
+    guard let bounds = finiteBounds(cloud.positions, stop: stop), !StopChecks.now(stop) else {
       return VoxelMergeOutput.empty(like: cloud)
     }
+    let merged: PointCloud?
     if let keying = PackedVoxelKeying(size: size, bounds: bounds) {
-      return run(cloud, inputs, keying: keying, tasks: tasks, pointsPerBucket: pointsPerBucket)
+      merged = run(
+        cloud, inputs, keying: keying, tasks: tasks, pointsPerBucket: pointsPerBucket, stop: stop)
+    } else {
+      merged = run(
+        cloud, inputs, keying: WideVoxelKeying(size: size), tasks: tasks,
+        pointsPerBucket: pointsPerBucket, stop: stop)
     }
-    return run(
-      cloud, inputs, keying: WideVoxelKeying(size: size), tasks: tasks,
-      pointsPerBucket: pointsPerBucket)
+    return merged ?? VoxelMergeOutput.empty(like: cloud)
   }
 
+  /// The merged cloud, or nil once `stop` said to stop.
   private static func run<K: VoxelKeying>(
-    _ cloud: PointCloud, _ inputs: VoxelInputs, keying: K, tasks: Int, pointsPerBucket: Int
-  ) -> PointCloud {
+    _ cloud: PointCloud, _ inputs: VoxelInputs, keying: K, tasks: Int, pointsPerBucket: Int,
+    stop: StopCheck?
+  ) -> PointCloud? {
     // A few chunks a task, handed out as cores come free.
     let chunks = tasks > 1 ? 4 * tasks : 1
-    let buckets = VoxelBuckets(
-      inputs, keying: keying, chunkCount: chunks, pointsPerBucket: pointsPerBucket)
-    let voxels = VoxelBuckets.accumulate(buckets, inputs, keying: keying, taskCount: tasks)
-    return VoxelMergeOutput.assemble(cloud, inputs, voxels: voxels)
+    guard
+      let buckets = VoxelBuckets(
+        inputs, keying: keying, chunkCount: chunks, pointsPerBucket: pointsPerBucket, stop: stop),
+      let voxels = VoxelBuckets.accumulate(
+        buckets, inputs, keying: keying, taskCount: tasks, stop: stop)
+    else { return nil }
+    return VoxelMergeOutput.assemble(cloud, inputs, voxels: voxels, stop: stop)
   }
 
-  /// The box around every finite position, computed over the cores.
-  static func finiteBounds(_ positions: [Point3]) -> Bounds3? {
+  /// The box around every finite position, computed over the cores (meaningless once
+  /// `stop` says to stop).
+  static func finiteBounds(_ positions: [Point3], stop: StopCheck? = nil) -> Bounds3? {
     // The fast pass skips NaN (a comparison with NaN is false) but not infinities; the
     // careful pass runs only when one turned up.
-    if let bounds = bounds(positions, skippingInfinities: false),
+    if let bounds = bounds(positions, skippingInfinities: false, stop: stop),
       [bounds.min.x, bounds.min.y, bounds.min.z, bounds.max.x, bounds.max.y, bounds.max.z]
         .allSatisfy(\.isFinite)
     {
       return bounds
     }
-    return bounds(positions, skippingInfinities: true)
+    if StopChecks.now(stop) { return nil }
+    return bounds(positions, skippingInfinities: true, stop: stop)
   }
 
-  private static func bounds(_ positions: [Point3], skippingInfinities: Bool) -> Bounds3? {
+  private static func bounds(
+    _ positions: [Point3], skippingInfinities: Bool, stop: StopCheck?
+  ) -> Bounds3? {
     let tasks = ProcessInfo.processInfo.activeProcessorCount
     let parts = ParallelSlots<Bounds3?>(count: tasks, initial: nil)
     let count = positions.count
@@ -91,6 +108,7 @@ public enum VoxelMerge {
       var hi = Point3(-.infinity, -.infinity, -.infinity)
       positions.withUnsafeBufferPointer { positions in
         for index in range {
+          if StopChecks.due(stop, at: index) { break }
           let p = positions[index]
           if skippingInfinities && !(p.x.isFinite && p.y.isFinite && p.z.isFinite) { continue }
           lo.x = p.x < lo.x ? p.x : lo.x

@@ -49,11 +49,15 @@ enum VoxelMergeOutput {
       UInt8((2 * blue + n) / (2 * n)))
   }
 
+  /// The merged cloud from every bucket's voxels, or nil once `stop`, asked before each
+  /// bucket and every few thousand voxels of the attributes, says to stop.
   static func assemble<Key>(
-    _ cloud: PointCloud, _ inputs: VoxelInputs, voxels: [VoxelBucketVoxels<Key>]
-  ) -> PointCloud {
+    _ cloud: PointCloud, _ inputs: VoxelInputs, voxels: [VoxelBucketVoxels<Key>],
+    stop: StopCheck? = nil
+  ) -> PointCloud? {
     let total = voxels.reduce(0) { $0 + $1.count }
     let ranks = FirstPointRanks(pointCount: cloud.count, voxels: voxels)
+    if StopChecks.now(stop) { return nil }
     let positions = VoxelBuffer<Point3>(count: total)
     let colors = cloud.colors.map { _ in VoxelBuffer<RGB8>(count: total) }
     let normals = cloud.normals.map { _ in VoxelBuffer<Point3>(count: total) }
@@ -72,6 +76,7 @@ enum VoxelMergeOutput {
     VoxelBuckets.forEachChunk(voxels.count, ProcessInfo.processInfo.activeProcessorCount) {
       _, range in
       for bucket in voxels[range] {
+        if StopChecks.now(stop) { return }
         for slot in 0..<bucket.count {
           let r = bucket.records[slot]
           let out = ranks.rank(r.firstIndex)
@@ -95,6 +100,7 @@ enum VoxelMergeOutput {
       }
     }
 
+    if StopChecks.now(stop) { return nil }
     var attributes: [PointAttribute] = []
     var nextFloat = 0
     var confidenceTaken = confidence == nil
@@ -119,6 +125,7 @@ enum VoxelMergeOutput {
       case .uint32(let v): values = .uint32(firsts.map { v[$0] })
       }
       attributes.append(PointAttribute(name: attribute.name, values: values))
+      if StopChecks.now(stop) { return nil }
     }
     return PointCloud(
       positions: positions.array, colors: colors?.array, normals: normals?.array,

@@ -24,8 +24,9 @@ public enum CloudExport {
   ///     while the frames streamed in (nil: all of them); the provenance describes
   ///     `job.cleaning` whole.
   ///   - viewpoint: the capture camera's position by frame, for the normals.
-  ///   - monitor: told of each stage; a cancel stops the cleaning within about a
-  ///     second and skips the write.
+  ///   - monitor: told of each stage; a cancel stops the cleaning or the write within
+  ///     about a second (the write between chunks of about a megabyte, through
+  ///     `WriteCancellation`), removing the temporary file.
   /// - Throws: the cleaning's errors (`CleaningSizeError`, `CleaningCancelled`), the
   ///   writer's; nothing is written then and an existing output stays as it was.
   public static func finish(
@@ -48,10 +49,13 @@ public enum CloudExport {
     }
     if monitor?.isCancelled == true { throw CleaningCancelled(step: "writing") }
     monitor?.stageStarted(.writing(path: job.outputPath))
-    try writer.write(
-      cleaned.cloud, provenance: job.provenance(frameIndices: frameIndices),
-      options: job.effectiveWriteOptions, to: job.outputPath, inputs: job.inputPaths,
-      progress: monitor.map { monitor in { monitor.progressed($0) } })
+    let stop: StopCheck? = monitor.map { monitor in { @Sendable in monitor.isCancelled } }
+    try WriteCancellation.stopping(when: stop) {
+      try writer.write(
+        cleaned.cloud, provenance: job.provenance(frameIndices: frameIndices),
+        options: job.effectiveWriteOptions, to: job.outputPath, inputs: job.inputPaths,
+        progress: monitor.map { monitor in { monitor.progressed($0) } })
+    }
     return Outcome(stages: stages, points: cleaned.cloud.count, written: true)
   }
 }

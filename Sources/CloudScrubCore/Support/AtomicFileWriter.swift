@@ -55,8 +55,11 @@ public final class AtomicFileWriter {
 
   /// Appends `bytes` to the temporary file.
   ///
-  /// - Throws: `FileError` on a write error (a full disk, say); the target is untouched.
+  /// - Throws: `FileError` on a write error (a full disk, say); `CleaningCancelled` when
+  ///   the `WriteCancellation` scope says to stop (the temporary file is removed). The
+  ///   target is untouched.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    try stopIfAsked()
     guard var pointer = bytes.baseAddress else { return }
     var remaining = bytes.count
     while remaining > 0 {
@@ -75,8 +78,13 @@ public final class AtomicFileWriter {
   }
 
   /// Closes the temporary file and renames it over the target.
+  ///
+  /// - Throws: `FileError` when the file cannot be closed or renamed, `CleaningCancelled`
+  ///   when the `WriteCancellation` scope says to stop; the temporary file is removed
+  ///   and the target is as it was.
   public func commit() throws {
     precondition(!finished, "commit() called twice")
+    try stopIfAsked()
     finished = true
     TemporaryFiles.unregister(temporaryPath)
     let closed = close(descriptor)
@@ -90,6 +98,14 @@ public final class AtomicFileWriter {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
       throw FileError(.cannotWrite(reason), path: path)
+    }
+  }
+
+  /// Abandons the file when the `WriteCancellation` scope says to stop.
+  private func stopIfAsked() throws(CleaningCancelled) {
+    do { try WriteCancellation.check() } catch {
+      abandon()
+      throw error
     }
   }
 
