@@ -65,8 +65,8 @@ enum BenchCommand {
 
       formats: ingest speed of every recording format on the same 60 synthetic frames,
       then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
-      LAS, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
-      (LAS) on the same files (bench/format_peers.py).
+      LAS, E57, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
+      (LAS) (bench/format_peers.py) and pye57 (E57, bench/pye57_e57.py) on the same files.
 
       e57: write and read speed of E57 on --points points (default 10000000), beside
       pye57 (pip install pye57) on the same files (bench/pye57_e57.py).
