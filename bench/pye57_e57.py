@@ -34,7 +34,8 @@ def main():
         return 3
 
     def read():
-        return pye57.E57(args.input).read_scan_raw(0)
+        # The fields pye57 does not know (normals, CloudScrub's attributes) are skipped.
+        return pye57.E57(args.input).read_scan_raw(0, ignore_unsupported_fields=True)
 
     def write(data):
         if os.path.exists(args.output):

@@ -14,6 +14,9 @@ struct CleaningPanel {
   private var sorStdRatio: Float = 2
   private var radiusCentimeters: Float = 5
   private var radiusNeighbours: Int32 = 5
+  /// The height band's bounds in metres while it is switched off (set from the scene's
+  /// extent along the up axis the first time it is switched on).
+  private var heightBandMeters: ClosedRange<Float>?
   /// A crop box being edited by a drag (a widget or a handle in the scene): one undo
   /// step when the drag ends.
   private(set) var draftCrop: CropBox?
@@ -22,6 +25,7 @@ struct CleaningPanel {
   /// sliders at the values `initial` gives, the others at their defaults.
   init(initial: CleaningOptions = CleaningOptions()) {
     history = UndoHistory(initial)
+    heightBandMeters = initial.heightBandMeters
     if let size = initial.voxelSizeMeters { voxelMillimeters = size * 1000 }
     if let statistical = initial.statistical {
       sorNeighbours = Int32(clamping: statistical.neighbours)
@@ -54,6 +58,15 @@ struct CleaningPanel {
     }
   }
 
+  /// A drag of the height band's bounds moved them to `band` (nil: switched off);
+  /// `finished` ends the drag, and the whole drag is one undo step.
+  mutating func dragHeightBand(to band: ClosedRange<Float>?, finished: Bool) {
+    var next = history.current
+    next.heightBandMeters = band
+    if let band { heightBandMeters = band }
+    history.edit(next, finished: finished)
+  }
+
   /// Whether any of the panel's sliders is held this frame.
   private struct SliderActivity {
     var active = false
@@ -61,7 +74,9 @@ struct CleaningPanel {
     mutating func note() { active = active || csui_item_active() }
   }
 
-  mutating func draw(sceneBounds: Bounds3?) {
+  /// Draws the panel; `up` is the world's up axis, along which the height band
+  /// measures (its first bounds are the scene's extent along it).
+  mutating func draw(sceneBounds: Bounds3?, up: WorldUp) {
     var sliders = SliderActivity()
     var next = history.current
     var cropOn = next.crop != nil
@@ -92,6 +107,7 @@ struct CleaningPanel {
         next.crop = box
       }
     }
+    heightBand(&next, sliders: &sliders, sceneBounds: sceneBounds, up: up)
     var voxelOn = next.voxelSizeMeters != nil
     if csui_checkbox("voxel merge", &voxelOn) {
       next.voxelSizeMeters = voxelOn ? voxelMillimeters / 1000 : nil
@@ -157,6 +173,39 @@ struct CleaningPanel {
     if csui_button("Undo") { history.undo() }
     csui_same_line()
     if csui_button("Redo") { history.redo() }
+  }
+
+  /// The height band's checkbox and its two bounds; a drag of either bound is one undo
+  /// step, like the sliders'.
+  private mutating func heightBand(
+    _ next: inout CleaningOptions, sliders: inout SliderActivity, sceneBounds: Bounds3?,
+    up: WorldUp
+  ) {
+    var bandOn = next.heightBandMeters != nil
+    if csui_checkbox("height band", &bandOn) {
+      next.heightBandMeters =
+        bandOn ? (heightBandMeters ?? Self.initialHeightBand(sceneBounds, up: up)) : nil
+    }
+    guard let band = next.heightBandMeters else { return }
+    var lo = band.lowerBound
+    var hi = band.upperBound
+    csui_set_next_item_width(95)
+    let lowMoved = csui_drag_float("##band-min", &lo, 0.01, -1000, hi, "%.2f")
+    sliders.note()
+    csui_same_line()
+    csui_set_next_item_width(95)
+    let highMoved = csui_drag_float("\(up.rawValue) min/max##band-max", &hi, 0.01, lo, 1000, "%.2f")
+    sliders.note()
+    if lowMoved || highMoved, lo <= hi {
+      next.heightBandMeters = lo...hi
+      heightBandMeters = lo...hi
+    }
+  }
+
+  /// The scene's extent along `up`, or 0–2 m before anything is loaded.
+  static func initialHeightBand(_ bounds: Bounds3?, up: WorldUp) -> ClosedRange<Float> {
+    guard let b = bounds else { return 0...2 }
+    return up.height(of: b.min)...up.height(of: b.max)
   }
 
   static func initialCrop(_ bounds: Bounds3?) -> CropBox {

@@ -58,6 +58,8 @@ final class CleaningPreview {
       if session.isLoading { summary = "the preview starts when loading has finished" }
       return shown == nil ? nil : points
     }
+    var options = options
+    options.worldUp = session.content.worldUp  // the height band measures along it
     let request = Request(
       options: options, frames: frames, minConfidence: session.state.display.minConfidence,
       points: session.content.store.count)

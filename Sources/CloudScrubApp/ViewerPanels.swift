@@ -204,7 +204,7 @@ struct ViewerPanels {
       }
     }
     if csui_collapsing_header("Clean", false) {
-      cleaning.draw(sceneBounds: session.state.scene.bounds)
+      cleaning.draw(sceneBounds: session.state.scene.bounds, up: session.content.worldUp)
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
     if csui_collapsing_header("Export", true) {

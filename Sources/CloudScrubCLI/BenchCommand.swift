@@ -16,6 +16,7 @@ enum BenchCommand {
       "bench render [--points N] [--repeat R]",
       "bench lzfse [--repeat R]",
       "bench formats [--repeat R] [--points N]",
+      "bench clouds [--repeat R] [--points N]",
       "bench e57 [--repeat R] [--points N]",
       "bench scale [RECORDING] [--frames N]",
       "bench lod [RECORDING]",
@@ -72,8 +73,10 @@ enum BenchCommand {
 
       formats: ingest speed of every recording format on the same 60 synthetic frames,
       then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
-      LAS, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
-      (LAS) on the same files (bench/format_peers.py).
+      LAS, E57, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
+      (LAS) (bench/format_peers.py) and pye57 (E57, bench/pye57_e57.py) on the same files.
+
+      clouds: only the point-cloud half of formats (no recording ingest).
 
       e57: write and read speed of E57 on --points points (default 10000000), beside
       pye57 (pip install pye57) on the same files (bench/pye57_e57.py).
@@ -140,6 +143,14 @@ enum BenchCommand {
       try FormatsBenchmark(frameCount: 60, repeats: repeats, folder: folder).run()
       return try CloudFormatsBenchmark(
         points: try parsed.count("points") ?? 10_000_000, repeats: repeats, folder: folder
+      ).run()
+    }
+    if mode == "clouds" {
+      let folder = try scratchFolder("clouds")
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      return try CloudFormatsBenchmark(
+        points: try parsed.count("points") ?? 10_000_000,
+        repeats: try parsed.count("repeat") ?? 3, folder: folder
       ).run()
     }
     if mode == "e57" {

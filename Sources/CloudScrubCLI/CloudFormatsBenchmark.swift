@@ -3,14 +3,16 @@ import CloudScrubFormats
 import Foundation
 
 /// The point-cloud half of `cloudscrub bench formats`: write and read speed of every
-/// export format on the same synthetic cloud, beside Open3D (PCD) and laspy (LAS) on
-/// the same files in the same run (`bench/format_peers.py`).
+/// export format on the same synthetic cloud, beside Open3D (PCD) and laspy (LAS)
+/// (`bench/format_peers.py`) and pye57 (E57, `bench/pye57_e57.py`) on the same files
+/// in the same run.
 struct CloudFormatsBenchmark {
   let points: Int
   let repeats: Int
   /// An empty folder for the files; the caller removes it.
   let folder: String
   var peerScript = "bench/format_peers.py"
+  var e57PeerScript = "bench/pye57_e57.py"
 
   func run() throws {
     var cloud = SyntheticCloud.scene(count: points, normals: false)
@@ -28,7 +30,7 @@ struct CloudFormatsBenchmark {
     var files: [String: String] = [:]
     let cases: [(String, String, Bool)] = [
       ("ply", "ply", false), ("pcd", "pcd", false), ("pcd ascii", "pcd", true),
-      ("las", "las", false), ("xyz", "xyz", false),
+      ("las", "las", false), ("e57", "e57", false), ("xyz", "xyz", false),
     ]
     let provenance = ExportProvenance(source: "bench")
     for (label, ext, ascii) in cases {
@@ -64,6 +66,17 @@ struct CloudFormatsBenchmark {
           install: "pip install open3d laspy"
         )
         .run(arguments: ["bench", pcd, las, String(repeats)]), ours: ours)
+    }
+    if let e57 = files["e57"] {
+      // pye57 reads x y z and colour (it skips the attribute fields it does not know)
+      // and writes those back.
+      let peerOutput = (folder as NSString).appendingPathComponent("pye57.e57")
+      report.peer(
+        PythonPeer(script: e57PeerScript, name: "pye57 (E57)", install: "pip install pye57")
+          .run(arguments: [
+            "--input", e57, "--output", peerOutput, "--repeats", String(repeats),
+          ]),
+        ours: ["read": ours["e57 read"] ?? 0, "write": ours["e57 write"] ?? 0])
     }
     Terminal.out(report.text)
   }

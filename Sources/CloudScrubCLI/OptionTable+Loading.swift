@@ -50,7 +50,7 @@ extension OptionTable {
       "height-band", "MIN-MAX", default: "keep all",
       "keep points whose height is in this range, along the recording's up axis (y; z for"
         + " ARKitScenes; y for PLY); MIN,MAX too, negative numbers too (-1.5-0.8)",
-      commands: cleaning, group: .cleaning),
+      commands: cleaning, group: .cleaning, window: "Clean › height band"),
     .value(
       "voxel", "SIZE_M", default: "off",
       "merge the points of each voxel into one (mean position and colour, highest confidence)",

@@ -62,6 +62,7 @@ import Testing
     ("xyz", ["--attributes", "confidence"]),
     ("csv", ["--frames", "1-3"]),
     ("e57", ["--frames", "0-2"]),
+    ("e57", ["--attributes", "all", "--normals", "--voxel", "0.02"]),
   ]
 
   @Test(arguments: recordingCases)

@@ -26,6 +26,11 @@ enum E57Targets {
       framed.attributes = [
         PointAttribute(name: "frame", values: .uint32((0..<scene.count).map { UInt32($0 % 2) }))
       ]
+      var fields = SyntheticCloud.scene(count: 120, normals: true)
+      fields.attributes = [
+        PointAttribute(name: "confidence", values: .uint8((0..<120).map { UInt8($0 % 3) })),
+        PointAttribute(name: "offset", values: .int16((0..<120).map { Int16($0) - 60 })),
+      ]
       let turned = Transform3D(axisAngle: SIMD3(0, 0.5, 0), translation: SIMD3(1, 2, 3))
       let provenance = E57Provenance(
         software: "CloudScrub fuzz seed", description: "synthetic scene",
@@ -39,6 +44,7 @@ enum E57Targets {
               cloud: PointCloud(positions: scene.positions), provenance: provenance, to: $0)
           }
         ),
+        ("fields", { try E57Writer.write(cloud: fields, provenance: provenance, to: $0) }),
         (
           "frames",
           {

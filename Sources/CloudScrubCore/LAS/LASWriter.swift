@@ -34,6 +34,28 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     guard let first = cloud.positions.first else { return }
     let offset = Self.offset(for: first)
     offsetMeters = offset
+    // Storing is monotonic in each coordinate, so the stored bounds are those of the
+    // smallest and largest coordinates; a non-finite one, or bounds that do not fit,
+    // send the search to the points one by one, which names the first bad point.
+    var lowest = SIMD3<Float>(first.x, first.y, first.z)
+    var highest = lowest
+    var finite = true
+    cloud.positions.withUnsafeBufferPointer { positions in
+      for p in positions {
+        let v = SIMD3<Float>(p.x, p.y, p.z)
+        finite = finite && p.x.isFinite && p.y.isFinite && p.z.isFinite
+        lowest = pointwiseMin(lowest, v)
+        highest = pointwiseMax(highest, v)
+      }
+    }
+    let toPoint = { (v: SIMD3<Float>) in Point3(v.x, v.y, v.z) }
+    if finite, let low = try? Self.stored(toPoint(lowest), offset: offset, point: 0),
+      let high = try? Self.stored(toPoint(highest), offset: offset, point: 0)
+    {
+      self.low = low
+      self.high = high
+      return
+    }
     for index in cloud.positions.indices {
       let stored = try Self.stored(cloud.positions[index], offset: offset, point: index)
       low = pointwiseMin(low, stored)
@@ -82,34 +104,50 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     }
     let offset = offsetMeters ?? .zero
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    buffer.reserveCapacity(buffer.count + range.count * (Self.baseRecordSize + extraSize))
-    for index in range {
-      let stored = try Self.stored(
-        piece.positions[index], offset: offset, point: encoded + index - range.lowerBound)
-      low = pointwiseMin(low, stored)
-      high = pointwiseMax(high, stored)
-      buffer.appendLittleEndian(stored.x)
-      buffer.appendLittleEndian(stored.y)
-      buffer.appendLittleEndian(stored.z)
-      buffer.appendLittleEndian(UInt16(0))  // intensity
-      buffer.append(0x11)  // return 1 of 1
-      buffer.append(0)  // classification flags, scanner channel, scan direction, edge
-      buffer.append(0)  // classification: created, never classified
-      buffer.append(0)  // user data
-      buffer.appendLittleEndian(Int16(0))  // scan angle
-      buffer.appendLittleEndian(UInt16(0))  // point source ID
-      buffer.appendLittleEndian(Double(0))  // GPS time
-      let c = piece.colors?[index] ?? RGB8(0, 0, 0)
-      buffer.appendLittleEndian(UInt16(c.r) * 257)
-      buffer.appendLittleEndian(UInt16(c.g) * 257)
-      buffer.appendLittleEndian(UInt16(c.b) * 257)
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendLittleEndian(n.x)
-        buffer.appendLittleEndian(n.y)
-        buffer.appendLittleEndian(n.z)
+    let first = range.lowerBound
+    let stride = Self.baseRecordSize + extraSize
+    var low = self.low
+    var high = self.high
+    let alreadyEncoded = encoded
+    // Each field is stored as a column of the records; the zeroed bytes are already
+    // intensity 0, classification 0, scan angle 0, source 0 and GPS time 0.
+    try buffer.appendRecords(count: range.count, stride: stride) { records in
+      try piece.positions.withUnsafeBufferPointer { positions in
+        var address = records.base
+        for k in 0..<records.count {
+          let stored = try Self.stored(
+            positions[first + k], offset: offset, point: alreadyEncoded + k)
+          low = pointwiseMin(low, stored)
+          high = pointwiseMax(high, stored)
+          address.storeBytes(of: stored.x.littleEndian, as: Int32.self)
+          address.storeBytes(of: stored.y.littleEndian, toByteOffset: 4, as: Int32.self)
+          address.storeBytes(of: stored.z.littleEndian, toByteOffset: 8, as: Int32.self)
+          address.storeBytes(of: 0x11, toByteOffset: 14, as: UInt8.self)  // return 1 of 1
+          address += records.stride
+        }
       }
-      for values in attributes { values.appendLittleEndian(at: index, to: &buffer) }
+      piece.colors?.withUnsafeBufferPointer { colors in
+        var address = records.base + 30
+        for k in 0..<records.count {
+          let c = colors[first + k]
+          address.storeBytes(of: (UInt16(c.r) * 257).littleEndian, as: UInt16.self)
+          address.storeBytes(of: (UInt16(c.g) * 257).littleEndian, toByteOffset: 2, as: UInt16.self)
+          address.storeBytes(of: (UInt16(c.b) * 257).littleEndian, toByteOffset: 4, as: UInt16.self)
+          address += records.stride
+        }
+      }
+      var offset = Self.baseRecordSize
+      if fields.normals {
+        piece.normals?.withUnsafeBufferPointer { records.points($0, from: first, at: offset) }
+        offset += 12
+      }
+      for values in attributes {
+        records.attribute(values, from: first, at: offset)
+        offset += values.scalarType.byteCount
+      }
     }
+    self.low = low
+    self.high = high
     encoded += range.count
   }
 

@@ -73,19 +73,28 @@ public struct PCDRecordEncoder: CloudRecordEncoder {
   ) throws {
     if ascii { return encodeASCII(piece, range, into: &buffer) }
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    buffer.reserveCapacity(buffer.count + range.count * 32)
-    for index in range {
-      let p = piece.positions[index]
-      buffer.appendLittleEndian(p.x)
-      buffer.appendLittleEndian(p.y)
-      buffer.appendLittleEndian(p.z)
-      if colors, let c = piece.colors?[index] { buffer.appendLittleEndian(Self.packed(c)) }
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendLittleEndian(n.x)
-        buffer.appendLittleEndian(n.y)
-        buffer.appendLittleEndian(n.z)
+    let first = range.lowerBound
+    // x y z, rgb, normals, attributes: each stored as a column of the records.
+    let stride =
+      12 + (colors ? 4 : 0) + (fields.normals ? 12 : 0)
+      + attributes.reduce(0) { $0 + $1.scalarType.byteCount }
+    buffer.appendRecords(count: range.count, stride: stride) { records in
+      piece.positions.withUnsafeBufferPointer { records.points($0, from: first, at: 0) }
+      var offset = 12
+      if colors {
+        piece.colors?.withUnsafeBufferPointer { colors in
+          records.column(at: offset) { Self.packed(colors[first + $0]) }
+        }
+        offset += 4
       }
-      for values in attributes { values.appendLittleEndian(at: index, to: &buffer) }
+      if fields.normals {
+        piece.normals?.withUnsafeBufferPointer { records.points($0, from: first, at: offset) }
+        offset += 12
+      }
+      for values in attributes {
+        records.attribute(values, from: first, at: offset)
+        offset += values.scalarType.byteCount
+      }
     }
   }
 

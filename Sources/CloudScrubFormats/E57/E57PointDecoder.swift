@@ -1,9 +1,9 @@
 import CloudScrubCore
 import Foundation
 
-/// Reads one scan's compressed-vector section into world positions (and colours and
-/// intensity when asked): section header, then data packets (index and empty packets
-/// skipped), each holding one buffer per prototype field.
+/// Reads one scan's compressed-vector section into world positions (and colours,
+/// intensity, normals and attributes when asked): section header, then data packets
+/// (index and empty packets skipped), each holding one buffer per prototype field.
 struct E57PointDecoder {
   /// What the scan's records give.
   struct Roles {
@@ -14,6 +14,10 @@ struct E57PointDecoder {
     var colorInvalid: Int?
     var intensity: Int?
     var intensityInvalid: Int?
+    /// `nor:normalX/Y/Z` (the libE57 normals extension).
+    var normals: [Int]?
+    /// The `cloudscrub:NAME` fields, by name (without the prefix).
+    var attributes: [(name: String, field: Int)]
   }
 
   let file: E57PagedFile
@@ -31,35 +35,51 @@ struct E57PointDecoder {
     let spherical = ["sphericalRange", "sphericalAzimuth", "sphericalElevation"]
       .compactMap(scan.fieldIndex)
     let colors = ["colorRed", "colorGreen", "colorBlue"].compactMap(scan.fieldIndex)
+    let normals = ["X", "Y", "Z"].compactMap { scan.fieldIndex(scan.normalsPrefix + "normal" + $0) }
+    let attributes = scan.fields.indices.compactMap { index -> (name: String, field: Int)? in
+      let name = scan.fields[index].name
+      guard name.hasPrefix(scan.attributePrefix) else { return nil }
+      return (String(name.dropFirst(scan.attributePrefix.count)), index)
+    }
     if cartesian.count == 3 {
       roles = Roles(
         coordinates: cartesian, spherical: false,
         invalidState: scan.fieldIndex("cartesianInvalidState"),
         colors: colors.count == 3 ? colors : nil, colorInvalid: scan.fieldIndex("isColorInvalid"),
         intensity: scan.fieldIndex("intensity"),
-        intensityInvalid: scan.fieldIndex("isIntensityInvalid"))
+        intensityInvalid: scan.fieldIndex("isIntensityInvalid"),
+        normals: normals.count == 3 ? normals : nil, attributes: attributes)
     } else if spherical.count == 3 {
       roles = Roles(
         coordinates: spherical, spherical: true,
         invalidState: scan.fieldIndex("sphericalInvalidState"),
         colors: colors.count == 3 ? colors : nil, colorInvalid: scan.fieldIndex("isColorInvalid"),
         intensity: scan.fieldIndex("intensity"),
-        intensityInvalid: scan.fieldIndex("isIntensityInvalid"))
+        intensityInvalid: scan.fieldIndex("isIntensityInvalid"),
+        normals: normals.count == 3 ? normals : nil, attributes: attributes)
     } else {
       throw E57Error(
         .noCoordinates(scan: scan.index, fields: scan.fields.map(\.name)), path: file.path)
     }
   }
 
-  /// Appends the scan's valid points, in world coordinates, to the arrays given.
-  /// `colors` gets grey (128) for a point without a valid colour; `intensity` gets 0
-  /// for a point without one.
+  /// The attribute fields of this scan that `points` collects, by column: for each of
+  /// `points.attributes`, this scan's field.
+  private func attributeFields(_ points: E57DecodedPoints) -> [Int] {
+    points.attributes.map { column in
+      roles.attributes.first { $0.name == column.name }?.field ?? 0
+    }
+  }
+
+  /// Appends the scan's valid points, in world coordinates, to `points`. Its colours
+  /// get grey (128) for a point without a valid colour, its intensity 0 for a point
+  /// without one; its normals (when `points` has them, and so this scan) are turned
+  /// into world coordinates with the points; its attributes are those of
+  /// `points.attributes`, which this scan has.
   ///
   /// - Throws: `E57Error` for a malformed section or packet, a record count the
   ///   section cannot hold, or a damaged page.
-  func decode(
-    positions: inout [Point3], colors: inout [RGB8]?, intensity: inout [Float]?
-  ) throws {
+  func decode(into points: inout E57DecodedPoints) throws {
     let count = scan.recordCount
     guard count > 0 else { return }
     let (sectionEnd, dataStart) = try section()
@@ -69,15 +89,16 @@ struct E57PointDecoder {
         .implausibleRecordCount(scan: scan.index, recordCount: count, limit: limit), path: file.path
       )
     }
-    positions.reserveCapacity(positions.count + Int(count))
-    colors?.reserveCapacity(positions.count + Int(count))
-    intensity?.reserveCapacity(positions.count + Int(count))
+    points.reserve(Int(count))
 
+    let attributeFields = attributeFields(points)
     var needed = roles.coordinates
     for index in [roles.invalidState, roles.colorInvalid, roles.intensity, roles.intensityInvalid] {
       if let index { needed.append(index) }
     }
     if let rgb = roles.colors { needed += rgb }
+    if points.normals != nil, let normals = roles.normals { needed += normals }
+    needed += attributeFields
     var decoders = scan.fields.map { E57StreamDecoder(encoding: $0.encoding, recordCount: count) }
     var packet = [UInt8](repeating: 0, count: 1 << 16)
     var position = dataStart
@@ -111,13 +132,13 @@ struct E57PointDecoder {
       }
       position += UInt64(length)
       emitted += emit(
-        &decoders, needed: needed, remaining: count - emitted, positions: &positions,
-        colors: &colors, intensity: &intensity)
+        &decoders, needed: needed, remaining: count - emitted, into: &points,
+        attributeFields: attributeFields)
     }
     if emitted < count {
       emitted += emit(
-        &decoders, needed: needed, remaining: count - emitted, positions: &positions,
-        colors: &colors, intensity: &intensity)
+        &decoders, needed: needed, remaining: count - emitted, into: &points,
+        attributeFields: attributeFields)
     }
   }
 
@@ -189,19 +210,19 @@ struct E57PointDecoder {
   /// records it consumed.
   private func emit(
     _ decoders: inout [E57StreamDecoder], needed: [Int], remaining: UInt64,
-    positions: inout [Point3], colors: inout [RGB8]?, intensity: inout [Float]?
+    into points: inout E57DecodedPoints, attributeFields: [Int]
   ) -> UInt64 {
     // A constant field is always ready; with only constant fields, every record is.
     let ready = needed.reduce(Int(clamping: remaining)) { min($0, decoders[$1].available) }
     guard ready > 0 else { return 0 }
-    append(ready, from: decoders, positions: &positions, colors: &colors, intensity: &intensity)
+    append(ready, from: decoders, into: &points, attributeFields: attributeFields)
     for index in needed { decoders[index].take(ready) }
     return UInt64(ready)
   }
 
   private func append(
-    _ ready: Int, from decoders: [E57StreamDecoder], positions: inout [Point3],
-    colors: inout [RGB8]?, intensity: inout [Float]?
+    _ ready: Int, from decoders: [E57StreamDecoder], into points: inout E57DecodedPoints,
+    attributeFields: [Int]
   ) {
     let pose = scan.worldFromScan
     let a = decoders[roles.coordinates[0]]
@@ -218,8 +239,16 @@ struct E57PointDecoder {
           range * sin(elevation))
       }
       let world = pose.apply(to: local)
-      positions.append(Point3(Float(world.x), Float(world.y), Float(world.z)))
-      if colors != nil {
+      points.positions.append(Point3(Float(world.x), Float(world.y), Float(world.z)))
+      if points.normals != nil, let n = roles.normals {
+        let turned = pose.rotate(
+          SIMD3(decoders[n[0]].value(k), decoders[n[1]].value(k), decoders[n[2]].value(k)))
+        points.normals?.append(Point3(Float(turned.x), Float(turned.y), Float(turned.z)))
+      }
+      for (column, field) in attributeFields.enumerated() {
+        points.attributes[column].append(decoders[field].value(k))
+      }
+      if points.colors != nil {
         var color = RGB8(128, 128, 128)
         if let rgb = roles.colors, roles.colorInvalid.map({ decoders[$0].value(k) == 0 }) ?? true {
           func channel(_ i: Int) -> UInt8 {
@@ -232,16 +261,16 @@ struct E57PointDecoder {
           }
           color = RGB8(channel(0), channel(1), channel(2))
         }
-        colors?.append(color)
+        points.colors?.append(color)
       }
-      if intensity != nil {
+      if points.intensity != nil {
         var value: Float = 0
         if let index = roles.intensity,
           roles.intensityInvalid.map({ decoders[$0].value(k) == 0 }) ?? true
         {
           value = Float(decoders[index].value(k))
         }
-        intensity?.append(value)
+        points.intensity?.append(value)
       }
     }
   }

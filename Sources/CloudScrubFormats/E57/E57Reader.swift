@@ -54,7 +54,9 @@ public enum E57Reader {
   /// Everything the reader takes from the E57 file at `path`. Points whose
   /// `cartesianInvalidState` (or `sphericalInvalidState`) is not 0 are left out. The
   /// cloud has colours when any scan has them (grey, 128, for points without a valid
-  /// colour) and an "intensity" attribute (`Float`) when every scan has intensity.
+  /// colour), an "intensity" attribute (`Float`) when every scan has intensity,
+  /// normals when every scan has `nor:normalX/Y/Z` (turned by each scan's pose), and
+  /// an attribute for each `cloudscrub:NAME` field every scan has in the same type.
   ///
   /// - Throws: `FileError` when the file cannot be opened; `E57Error` naming what is
   ///   wrong and where: no signature, a damaged page (by number), malformed XML, a
@@ -70,28 +72,51 @@ public enum E57Reader {
       throw E57Error(error, path: path)
     }
     let decoders = try scans.map { try E57PointDecoder(file: file, scan: $0) }
-    var positions: [Point3] = []
-    var colors: [RGB8]? = decoders.contains { $0.roles.colors != nil } ? [] : nil
-    let allIntensity = !decoders.isEmpty && decoders.allSatisfy { $0.roles.intensity != nil }
-    var intensity: [Float]? = allIntensity ? [] : nil
+    var points = E57DecodedPoints()
+    if decoders.contains(where: { $0.roles.colors != nil }) { points.colors = [] }
+    let allHave = { (has: (E57PointDecoder) -> Bool) in
+      !decoders.isEmpty && decoders.allSatisfy(has)
+    }
+    if allHave({ $0.roles.intensity != nil }) { points.intensity = [] }
+    if allHave({ $0.roles.normals != nil }) { points.normals = [] }
+    points.attributes = commonAttributes(
+      decoders, taken: points.intensity == nil ? [] : ["intensity"])
     var infos: [E57ScanInfo] = []
     for decoder in decoders {
-      let start = positions.count
-      try decoder.decode(positions: &positions, colors: &colors, intensity: &intensity)
+      let start = points.positions.count
+      try decoder.decode(into: &points)
       let scan = decoder.scan
       infos.append(
         E57ScanInfo(
           index: scan.index, name: scan.name, guid: scan.guid, worldFromScan: scan.worldFromScan,
-          recordCount: scan.recordCount, pointRange: start..<positions.count,
+          recordCount: scan.recordCount, pointRange: start..<points.positions.count,
           fieldNames: scan.fields.map(\.name)))
     }
-    var cloud = PointCloud(positions: positions, colors: colors)
-    if let intensity {
-      cloud.attributes.append(PointAttribute(name: "intensity", values: .float32(intensity)))
-    }
     return E57Contents(
-      cloud: cloud, scans: infos, guid: root.child("guid")?.text ?? "",
+      cloud: points.cloud, scans: infos, guid: root.child("guid")?.text ?? "",
       writer: root.child("e57LibraryVersion")?.text ?? "")
+  }
+
+  /// The attribute fields (`cloudscrub:NAME`) that every scan has, with the same
+  /// scalar type, in the first scan's order; names in `taken` are left out.
+  private static func commonAttributes(_ decoders: [E57PointDecoder], taken: Set<String>)
+    -> [E57AttributeColumn]
+  {
+    guard let first = decoders.first else { return [] }
+    func type(_ decoder: E57PointDecoder, _ name: String) -> ScalarType? {
+      guard let field = decoder.roles.attributes.first(where: { $0.name == name })?.field else {
+        return nil
+      }
+      return E57AttributeColumn.scalarType(of: decoder.scan.fields[field].encoding)
+    }
+    var seen = taken
+    return first.roles.attributes.compactMap { attribute in
+      guard !seen.contains(attribute.name), let kind = type(first, attribute.name),
+        decoders.allSatisfy({ type($0, attribute.name) == kind })
+      else { return nil }
+      seen.insert(attribute.name)
+      return E57AttributeColumn(name: attribute.name, type: kind)
+    }
   }
 
   private static func xmlRoot(_ file: E57PagedFile) throws -> E57XMLElement {

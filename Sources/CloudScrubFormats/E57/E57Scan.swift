@@ -32,8 +32,8 @@ public struct E57Scan: Equatable, Sendable {
   public var name: String
   /// The scan's pose (rigid): where its points lie in the file's world frame.
   public var worldFromScan: Transform3D
-  /// Positions in scan coordinates, with optional colours; other fields are not
-  /// written.
+  /// Positions (and normals) in scan coordinates, with optional colours and
+  /// attributes, all written.
   public var cloud: PointCloud
 
   public init(name: String, worldFromScan: Transform3D = .identity, cloud: PointCloud) {
@@ -44,9 +44,10 @@ public struct E57Scan: Equatable, Sendable {
 
   /// One scan per capture frame: the points of `cloud` (in world coordinates) split by
   /// their "frame" attribute, each scan's points moved into its frame's camera
-  /// coordinates with `worldFromFrame`'s inverse and posed with it, in frame order.
-  /// Frames `worldFromFrame` has no pose for are posed at the identity (their points
-  /// stay in world coordinates). Without a "frame" attribute, one scan of every point.
+  /// coordinates with `worldFromFrame`'s inverse and posed with it, in frame order;
+  /// normals are turned with the points, colours and attributes kept. Frames
+  /// `worldFromFrame` has no pose for are posed at the identity (their points stay in
+  /// world coordinates). Without a "frame" attribute, one scan of every point.
   ///
   /// - Parameter worldFromFrame: the rigid camera-to-world transform of a frame index.
   public static func perFrame(
@@ -54,9 +55,7 @@ public struct E57Scan: Equatable, Sendable {
   ) -> [E57Scan] {
     guard let attribute = cloud.attribute(named: "frame"), attribute.values.count == cloud.count
     else {
-      return [
-        E57Scan(name: "scan 0", cloud: PointCloud(positions: cloud.positions, colors: cloud.colors))
-      ]
+      return [E57Scan(name: "scan 0", cloud: cloud)]
     }
     var members: [Int: [Int]] = [:]
     for index in 0..<cloud.count {
@@ -66,15 +65,16 @@ public struct E57Scan: Equatable, Sendable {
       let indices = members[frame] ?? []
       let worldFromScan = worldFromFrame(frame) ?? .identity
       let scanFromWorld = worldFromScan.rigidInverse
-      let positions = indices.map { index -> Point3 in
-        let p = cloud.positions[index]
+      var scanCloud = cloud.subset(indices: indices)
+      scanCloud.positions = scanCloud.positions.map { p in
         let local = scanFromWorld.apply(to: SIMD3(Double(p.x), Double(p.y), Double(p.z)))
         return Point3(Float(local.x), Float(local.y), Float(local.z))
       }
-      let colors = cloud.colors.map { all in indices.map { all[$0] } }
-      return E57Scan(
-        name: "frame \(frame)", worldFromScan: worldFromScan,
-        cloud: PointCloud(positions: positions, colors: colors))
+      scanCloud.normals = scanCloud.normals?.map { n in
+        let local = scanFromWorld.rotate(SIMD3(Double(n.x), Double(n.y), Double(n.z)))
+        return Point3(Float(local.x), Float(local.y), Float(local.z))
+      }
+      return E57Scan(name: "frame \(frame)", worldFromScan: worldFromScan, cloud: scanCloud)
     }
   }
 }

@@ -15,6 +15,11 @@ struct E57ScanLayout: Sendable {
   /// The range of colour values that maps to 0...255, per channel (from `colorLimits`,
   /// else the colour fields' own bounds).
   var colorLimits: [ClosedRange<Double>]
+  /// The prefix (with its colon) of the normals extension's fields, as the root
+  /// declares its namespace (`nor:` when it does not).
+  var normalsPrefix = "nor:"
+  /// The prefix of CloudScrub's attribute fields (`cloudscrub:` when undeclared).
+  var attributePrefix = "cloudscrub:"
 
   /// Bits one record takes across every byte stream.
   var bitsPerRecord: Int { fields.reduce(0) { $0 + $1.encoding.bitsPerRecord } }
@@ -29,9 +34,22 @@ struct E57ScanLayout: Sendable {
       throw .badElement(path: "/" + root.name, message: "the root element is not e57Root")
     }
     guard let data3D = root.child("data3D") else { return [] }
+    let normals = prefix(declaring: E57PointFields.normalsNamespace, in: root) ?? "nor:"
+    let attributes = prefix(declaring: E57XMLWriter.extensionNamespace, in: root) ?? "cloudscrub:"
     return try data3D.children.enumerated().map { (index, scan) throws(E57ErrorReason) in
-      try layout(of: scan, index: index)
+      var layout = try layout(of: scan, index: index)
+      layout.normalsPrefix = normals
+      layout.attributePrefix = attributes
+      return layout
     }
+  }
+
+  /// The prefix ("nor:") that the root's `xmlns:PREFIX` attributes bind to `namespace`,
+  /// the first in name order; nil when none does.
+  private static func prefix(declaring namespace: String, in root: E57XMLElement) -> String? {
+    root.attributes.keys.sorted().first { key in
+      key.hasPrefix("xmlns:") && root.attributes[key].map { String($0.e57Trimmed) } == namespace
+    }.map { String($0.dropFirst("xmlns:".count)) + ":" }
   }
 
   private static func layout(of scan: E57XMLElement, index: Int) throws(E57ErrorReason)

@@ -7,15 +7,18 @@ import Foundation
 ///
 /// Each scan's points are stored as single-precision floats (`cartesianX/Y/Z`, the
 /// precision `PointCloud` holds) and, when the scan has colours, 8-bit integers
-/// (`colorRed/Green/Blue`, 0–255), with a `cartesianInvalidState` that is 0 for every
-/// point and takes no bytes; other attributes (normals, confidence, frame) are not
-/// written. Points with a non-finite coordinate are left out. No index packets and
-/// no images. The output is deterministic: the GUIDs are derived from the content.
+/// (`colorRed/Green/Blue`, 0–255); normals as the libE57 normals extension
+/// (`nor:normalX/Y/Z`, as CloudCompare writes them), each attribute (confidence,
+/// frame, …) as a `cloudscrub:NAME` field in its own type (`E57PointFields`), and a
+/// `cartesianInvalidState` that is 0 for every point and takes no bytes. Points with a
+/// non-finite coordinate are left out. No index packets and no images. The output is
+/// deterministic: the GUIDs are derived from the content.
 public enum E57Writer {
   /// The most bytes a data packet takes (the standard's limit is 64 KiB).
   static let maximumPacketBytes = 1 << 16
 
-  /// Writes `cloud` as one scan at the identity pose.
+  /// Writes `cloud` (its colours, normals and attributes) as one scan at the identity
+  /// pose.
   ///
   /// - Parameter inputs: files being read, which the output must not replace.
   /// - Throws: `FileError` when the file cannot be written (the target is untouched).
@@ -29,8 +32,9 @@ public enum E57Writer {
 
   /// Writes `scans`, each with its pose, in order.
   ///
-  /// - Throws: `FileError` when the file cannot be written or a pose is not rigid (a
-  ///   rotation and a translation); the target is then untouched.
+  /// - Throws: `FileError` when the file cannot be written, a pose is not rigid (a
+  ///   rotation and a translation) or an attribute's name is no XML name; the target is
+  ///   then untouched.
   public static func write(
     scans: [E57Scan], provenance: E57Provenance, to url: URL, protecting inputs: [String] = []
   ) throws {
@@ -45,13 +49,14 @@ public enum E57Writer {
           .cannotWrite("scan \(index)'s pose is not a rotation and a translation"), path: path)
       }
       let cloud = finite[index]
+      let fields = try E57PointFields(cloud, path: path)
       entries.append(
         E57XMLWriter.ScanEntry(
           guid: derivedGUID(guid, index: index), name: scan.name,
           worldFromScan: (rotation, scan.worldFromScan.translation), bounds: cloud.bounds,
-          hasColor: cloud.colors != nil, sectionPhysicalOffset: E57Pages.physical(logical),
+          fields: fields, sectionPhysicalOffset: E57Pages.physical(logical),
           recordCount: cloud.count))
-      logical += sectionLength(count: cloud.count, hasColor: cloud.colors != nil)
+      logical += sectionLength(count: cloud.count, fields: fields)
     }
     let xml = E57XMLWriter(guid: guid, provenance: provenance, scans: entries).bytes
     let xmlLogical = logical
@@ -77,62 +82,56 @@ public enum E57Writer {
 
   /// Records a data packet holds: as many as fit in 64 KiB with the header and the
   /// stream lengths.
-  static func recordsPerPacket(hasColor: Bool) -> Int {
-    (maximumPacketBytes - 6 - 2 * streamCount(hasColor: hasColor)) / recordBytes(hasColor: hasColor)
+  static func recordsPerPacket(_ fields: E57PointFields) -> Int {
+    (maximumPacketBytes - 6 - 2 * fields.streams.count) / fields.recordBytes
   }
 
-  /// x, y, z, (r, g, b,) and `cartesianInvalidState`, a constant 0 that takes no bytes
-  /// but that readers such as pye57 ask for by default.
-  private static func streamCount(hasColor: Bool) -> Int { hasColor ? 7 : 4 }
-
-  private static func recordBytes(hasColor: Bool) -> Int { hasColor ? 15 : 12 }
-
-  private static func packetLength(records: Int, hasColor: Bool) -> Int {
-    let header = 6 + 2 * streamCount(hasColor: hasColor)
-    return (header + records * recordBytes(hasColor: hasColor) + 3) / 4 * 4
+  private static func packetLength(records: Int, fields: E57PointFields) -> Int {
+    let header = 6 + 2 * fields.streams.count
+    return (header + records * fields.recordBytes + 3) / 4 * 4
   }
 
-  private static func sectionLength(count: Int, hasColor: Bool) -> UInt64 {
-    let perPacket = recordsPerPacket(hasColor: hasColor)
+  private static func sectionLength(count: Int, fields: E57PointFields) -> UInt64 {
+    let perPacket = recordsPerPacket(fields)
     let full = count / perPacket
     let rest = count % perPacket
-    var length = 32 + full * packetLength(records: perPacket, hasColor: hasColor)
-    if rest > 0 { length += packetLength(records: rest, hasColor: hasColor) }
+    var length = 32 + full * packetLength(records: perPacket, fields: fields)
+    if rest > 0 { length += packetLength(records: rest, fields: fields) }
     return UInt64(length)
   }
 
   private static func writeSection(
     _ cloud: PointCloud, entry: E57XMLWriter.ScanEntry, to out: inout E57PageWriter
   ) throws {
-    let hasColor = cloud.colors != nil
+    let fields = entry.fields
     let start = out.logicalOffset
-    let length = sectionLength(count: cloud.count, hasColor: hasColor)
+    let length = sectionLength(count: cloud.count, fields: fields)
     var header: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
     appendLittleEndian(length, to: &header)
     appendLittleEndian(cloud.count > 0 ? E57Pages.physical(start + 32) : 0, to: &header)
     appendLittleEndian(UInt64(0), to: &header)
     try out.write(header)
 
-    let perPacket = recordsPerPacket(hasColor: hasColor)
+    let perPacket = recordsPerPacket(fields)
     var packet = [UInt8](repeating: 0, count: maximumPacketBytes)
     var first = 0
     while first < cloud.count {
       let records = min(perPacket, cloud.count - first)
-      let size = packetLength(records: records, hasColor: hasColor)
-      encodePacket(cloud, first: first, records: records, size: size, into: &packet)
+      let size = packetLength(records: records, fields: fields)
+      encodePacket(cloud, fields: fields, first: first, records: records, size: size, into: &packet)
       try packet.withUnsafeBytes { try out.write(UnsafeRawBufferPointer(rebasing: $0[0..<size])) }
       first += records
     }
     assert(out.logicalOffset - start == length, "the section has its planned length")
   }
 
-  /// One data packet: header, stream lengths, x, y, z as floats, then r, g, b bytes,
-  /// the empty invalid-state stream, zero padding to a multiple of 4.
+  /// One data packet: header, stream lengths, then each stream's values in the
+  /// prototype's order (`E57PointFields`), zero padding to a multiple of 4.
   private static func encodePacket(
-    _ cloud: PointCloud, first: Int, records: Int, size: Int, into packet: inout [UInt8]
+    _ cloud: PointCloud, fields: E57PointFields, first: Int, records: Int, size: Int,
+    into packet: inout [UInt8]
   ) {
-    let hasColor = cloud.colors != nil
-    let streams = streamCount(hasColor: hasColor)
+    let streams = fields.streams
     packet.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
       func put16(_ value: Int, at offset: Int) {
@@ -141,34 +140,14 @@ public enum E57Writer {
       base.storeBytes(of: 1, toByteOffset: 0, as: UInt8.self)
       base.storeBytes(of: 0, toByteOffset: 1, as: UInt8.self)
       put16(size - 1, at: 2)
-      put16(streams, at: 4)
-      for stream in 0..<streams {
-        let bytes = stream < 3 ? 4 : stream == streams - 1 ? 0 : 1
-        put16(records * bytes, at: 6 + 2 * stream)
+      put16(streams.count, at: 4)
+      for (index, stream) in streams.enumerated() {
+        put16(records * fields.bytes(of: stream), at: 6 + 2 * index)
       }
-      var offset = 6 + 2 * streams
-      cloud.positions.withUnsafeBufferPointer { positions in
-        for axis in 0..<3 {
-          for k in 0..<records {
-            let p = positions[first + k]
-            let value = axis == 0 ? p.x : axis == 1 ? p.y : p.z
-            base.storeBytes(
-              of: value.bitPattern.littleEndian, toByteOffset: offset + 4 * k, as: UInt32.self)
-          }
-          offset += 4 * records
-        }
-      }
-      if let colors = cloud.colors {
-        colors.withUnsafeBufferPointer { colors in
-          for channel in 0..<3 {
-            for k in 0..<records {
-              let c = colors[first + k]
-              let value = channel == 0 ? c.r : channel == 1 ? c.g : c.b
-              base.storeBytes(of: value, toByteOffset: offset + k, as: UInt8.self)
-            }
-            offset += records
-          }
-        }
+      var offset = 6 + 2 * streams.count
+      for stream in streams {
+        fields.encode(stream, of: cloud, first: first, records: records, to: base + offset)
+        offset += records * fields.bytes(of: stream)
       }
       while offset < size {
         base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
@@ -179,19 +158,13 @@ public enum E57Writer {
 
   // MARK: - Content
 
-  /// The cloud's positions and colours, without points that have a non-finite
-  /// coordinate (E57 readers check floats against their bounds).
+  /// The cloud without points that have a non-finite coordinate (E57 readers check
+  /// floats against their bounds), every field kept.
   private static func finitePoints(of cloud: PointCloud) -> PointCloud {
     let isFinite: (Point3) -> Bool = { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
-    guard !cloud.positions.allSatisfy(isFinite) else {
-      return PointCloud(positions: cloud.positions, colors: cloud.colors)
-    }
-    let kept = cloud.positions.indices.filter { isFinite(cloud.positions[$0]) }
-    return PointCloud(
-      positions: kept.map { cloud.positions[$0] },
-      colors: cloud.colors.map { c in kept.map { c[$0] } })
+    guard !cloud.positions.allSatisfy(isFinite) else { return cloud }
+    return cloud.subset(indices: cloud.positions.indices.filter { isFinite(cloud.positions[$0]) })
   }
-
   /// The unit quaternion (x, y, z, w) of a rigid transform's rotation, or nil when the
   /// upper 3 × 3 block is no rotation (checked to 1e-6 after the round trip).
   static func rigidRotation(_ transform: Transform3D) -> SIMD4<Double>? {
@@ -236,6 +209,16 @@ public enum E57Writer {
       appendLittleEndian(UInt64(cloud.count), to: &summary)
       appendLittleEndian(positions, to: &summary)
       appendLittleEndian(colors, to: &summary)
+      // Normals and attributes count only where present, so a cloud of positions and
+      // colours keeps the GUID it always had.
+      if let normals = cloud.normals {
+        appendLittleEndian(
+          normals.withUnsafeBytes { CRC32.checksum($0, .castagnoli) }, to: &summary)
+      }
+      for attribute in cloud.attributes {
+        summary += Array(attribute.name.utf8)
+        appendLittleEndian(attribute.values.crc32C, to: &summary)
+      }
       low = fnv1a(summary, seed: low)
       high = fnv1a(summary.reversed(), seed: high)
     }

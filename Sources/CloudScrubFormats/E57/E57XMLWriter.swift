@@ -3,7 +3,9 @@ import Foundation
 
 /// The XML section the writer emits, in libE57Format's layout: the root's identity,
 /// one `data3D` child per scan (guid, name, description, pose, bounds, colour limits,
-/// points), an empty `images2D`, and the `cloudscrub:provenance` extension.
+/// points), an empty `images2D`, and the `cloudscrub:provenance` extension. The
+/// `cloudscrub` namespace also holds the points' attribute fields; the `nor`
+/// namespace (libE57's normals extension) is declared when a scan has normals.
 struct E57XMLWriter {
   static let extensionNamespace = "urn:cloudscrub:e57:1.0"
 
@@ -13,7 +15,8 @@ struct E57XMLWriter {
     var name: String
     var worldFromScan: (rotation: SIMD4<Double>, translation: SIMD3<Double>)
     var bounds: Bounds3?
-    var hasColor: Bool
+    var fields: E57PointFields
+    var hasColor: Bool { fields.hasColor }
     var sectionPhysicalOffset: UInt64
     var recordCount: Int
   }
@@ -26,7 +29,11 @@ struct E57XMLWriter {
   var bytes: [UInt8] {
     var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     x += "<e57Root type=\"Structure\" xmlns=\"http://www.astm.org/COMMIT/E57/2010-e57-v1.0\""
-    x += " xmlns:cloudscrub=\"\(Self.extensionNamespace)\">\n"
+    x += " xmlns:cloudscrub=\"\(Self.extensionNamespace)\""
+    if scans.contains(where: \.fields.hasNormals) {
+      x += " xmlns:nor=\"\(E57PointFields.normalsNamespace)\""
+    }
+    x += ">\n"
     x += "  " + string("formatName", "ASTM E57 3D Imaging Data File") + "\n"
     x += "  " + string("guid", guid) + "\n"
     x += "  <versionMajor type=\"Integer\">1</versionMajor>\n"
@@ -81,15 +88,7 @@ struct E57XMLWriter {
     x += "      <points type=\"CompressedVector\" fileOffset=\"\(scan.sectionPhysicalOffset)\""
     x += " recordCount=\"\(scan.recordCount)\">\n"
     x += "        <prototype type=\"Structure\">\n"
-    for axis in ["X", "Y", "Z"] {
-      x += "          <cartesian\(axis) type=\"Float\" precision=\"single\"/>\n"
-    }
-    if scan.hasColor {
-      for channel in ["Red", "Green", "Blue"] {
-        x += "          <color\(channel) type=\"Integer\" minimum=\"0\" maximum=\"255\"/>\n"
-      }
-    }
-    x += "          <cartesianInvalidState type=\"Integer\" minimum=\"0\" maximum=\"0\"/>\n"
+    x += scan.fields.prototypeXML(indent: "          ")
     x += "        </prototype>\n"
     x += "        <codecs type=\"Vector\" allowHeterogeneousChildren=\"1\"/>\n"
     x += "      </points>\n"

@@ -2,10 +2,10 @@ import CloudScrubCore
 import Foundation
 
 /// E57 in the registry of export formats: `E57Writer`, one scan of x y z (float) and
-/// colour at the identity pose; the provenance becomes the file's description and
+/// colour at the identity pose, with the selected normals (`nor:normalX/Y/Z`) and
+/// attributes (`cloudscrub:NAME`); the provenance becomes the file's description and
 /// entries. E57 writes its sections whole, so a streamed export holds the cloud
-/// (`HeldCloudStreamWriter`). Normals and attributes are not written (E57Writer's
-/// prototype has none of them).
+/// (`HeldCloudStreamWriter`).
 public struct E57FormatWriter: CloudFormatWriter {
   public let name = "e57"
   public let extensions = ["e57"]
@@ -30,10 +30,12 @@ public struct E57FormatWriter: CloudFormatWriter {
     _ cloud: PointCloud, provenance: ExportProvenance, options: CloudWriteOptions,
     to path: String, inputs: [String], progress: ProgressHandler?
   ) throws {
-    // The selection is checked as for every format, though E57 writes no attribute.
-    _ = try CloudFieldSelection(cloud, options.attributes)
+    let selection = try CloudFieldSelection(cloud, options.attributes)
+    let written = PointCloud(
+      positions: cloud.positions, colors: cloud.colors,
+      normals: selection.normals ? cloud.normals : nil, attributes: selection.attributes)
     try E57Writer.write(
-      cloud: cloud, provenance: Self.provenance(provenance), to: URL(fileURLWithPath: path),
+      cloud: written, provenance: Self.provenance(provenance), to: URL(fileURLWithPath: path),
       protecting: inputs)
     progress?(1)
   }
