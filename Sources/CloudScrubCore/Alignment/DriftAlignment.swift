@@ -29,7 +29,7 @@ public enum DriftAlignment {
   ///   - refine: refine the poses first (else only measure the error under the
   ///     recording's poses).
   ///   - progress: called on the calling thread with the fraction of frames done.
-  ///   - isCancelled: polled between batches; true stops the pass.
+  ///   - isCancelled: polled before and after each batch is read; true stops the pass.
   ///   - measuresRecordedPoses: when refining, also measure the errors under the
   ///     recording's poses (`Result.recordedErrors`) from the same reads of the frames.
   /// - Throws: `FrameLoadError` for a frame that cannot be read or prepared,
@@ -80,6 +80,8 @@ public enum DriftAlignment {
     while let current = next {
       if isCancelled?() == true { throw CancellationError() }
       let frames = try current.frames()
+      // A cancel that came while the batch was read stops before it is aligned.
+      if isCancelled?() == true { throw CancellationError() }
       next = reader(from: current.range.upperBound)
       if recorded != nil {
         for (offset, frame) in frames.enumerated() {
