@@ -5,14 +5,18 @@ import Foundation
 /// What the window's cleaning preview shows: the shown points run through the
 /// cleaning pipeline on a background thread, kept as overlay points of their own (on
 /// the GPU too when OpenGL draws points) and drawn over the dimmed original.
-/// Recomputed when the options, the shown frames or the minimum confidence change,
-/// once loading has finished.
+/// Recomputed when the options, the shown frames, the minimum confidence or the poses
+/// shown change, once loading has finished. While refined poses show, the points are
+/// cleaned where they are drawn (each frame moved by its correction) and the normals
+/// face the refined cameras.
 final class CleaningPreview {
   struct Request: Equatable {
     var options: CleaningOptions
     var frames: ClosedRange<Int>
     var minConfidence: ConfidenceLevel
     var points: Int
+    /// The scene's pose corrections shown (`ViewerScene.poseCorrections`).
+    var poseCorrections: [Transform3D]?
   }
 
   let points: OverlayPoints
@@ -62,7 +66,7 @@ final class CleaningPreview {
     options.worldUp = session.content.worldUp  // the height band measures along it
     let request = Request(
       options: options, frames: frames, minConfidence: session.state.display.minConfidence,
-      points: session.content.store.count)
+      points: session.content.store.count, poseCorrections: session.state.scene.poseCorrections)
     if request != shown { start(request, store: session.content.store, content: session.content) }
     return shown == nil ? nil : points
   }
@@ -87,7 +91,10 @@ final class CleaningPreview {
         store.frameRanges[
           frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
       let minimum = request.minConfidence.rawValue
-      let cloud = store.cloud().subset(indices: range.filter { store.confidence[$0] >= minimum })
+      let corrections = request.poseCorrections.map(FramePoseCorrections.init)
+      let whole = store.cloud()
+      let cloud = (corrections?.applied(to: whole, frameRanges: store.frameRanges) ?? whole)
+        .subset(indices: range.filter { store.confidence[$0] >= minimum })
       let result: (cloud: PointCloud, stages: [StageCount])
       do {
         result = try CleaningPipeline.run(
@@ -96,7 +103,11 @@ final class CleaningPreview {
             guard let position = frameIndices.firstIndex(of: Int(frame)),
               let info = infos[position]
             else { return nil }
-            return SIMD3<Float>(info.pose.position)
+            let recorded = info.pose.position
+            guard let corrections, position < corrections.count else {
+              return SIMD3<Float>(recorded)
+            }
+            return SIMD3<Float>(corrections.refinedFromOriginal[position].apply(to: recorded))
           })
       } catch {
         return (request, .failure(error))

@@ -17,23 +17,39 @@ struct PoseRefinement: Equatable, Sendable {
   /// The refinement of the loaded frames `frames` (recording frame indices) from a
   /// refining pass over the whole recording.
   init(_ result: DriftAlignment.Result, frames: [Int]) {
-    trajectory = Trajectory(timestampsSeconds: result.timestampsSeconds, poses: result.poses)
+    trajectory = Self.asSaved(
+      Trajectory(timestampsSeconds: result.timestampsSeconds, poses: result.poses))
     corrections = FramePoseCorrections(
-      original: result.originalPoses, refined: result.poses, frames: frames)
+      original: result.originalPoses, refined: trajectory.poses, frames: frames)
     matrices = corrections.matrices
     errors = FrameAlignmentErrors(
       residualsMeters: frames.map { result.errors.residualMeters(at: $0) })
     largestCameraShiftMeters =
-      zip(result.poses, result.originalPoses).map { refined, original in
+      zip(trajectory.poses, result.originalPoses).map { refined, original in
         let shift = refined.position - original.position
         return (shift * shift).sum().squareRoot()
       }.max() ?? 0
+  }
+
+  /// `trajectory` as "Save poses" writes it and `--poses` reads it back (nine decimals):
+  /// the window draws and exports exactly the poses a saved file holds, so its export
+  /// equals `cloudscrub export --poses` with that file byte for byte. The rounding
+  /// moves a camera by under a nanometre.
+  static func asSaved(_ trajectory: Trajectory) -> Trajectory {
+    do {
+      return try TUMTrajectory.parse(TUMTrajectory.text(trajectory))
+    } catch {
+      // Our own text always parses; were it not to, the poses stay as computed.
+      return trajectory
+    }
   }
 }
 
 /// Runs `DriftAlignment`'s refinement of the open recording on a thread of its own
 /// (`BackgroundWork`), with its progress and a cancel the pass polls between batches.
 /// Opening another document invalidates a pass under way, so its result never lands.
+/// A pass asked for while a cancelled one winds down waits for it and starts when its
+/// outcome is taken.
 final class BackgroundRefinement: @unchecked Sendable {
   enum Outcome: Sendable {
     case refined(PoseRefinement)
@@ -41,10 +57,20 @@ final class BackgroundRefinement: @unchecked Sendable {
     case cancelled
   }
 
+  /// What `start` did.
+  enum Start: Equatable {
+    case started
+    /// A cancelled pass is still winding down: this one starts when it ends.
+    case queued
+    /// A pass runs and was not cancelled: nothing started.
+    case refused
+  }
+
   private let work = BackgroundWork<Outcome>()
   private let lock = NSLock()
   private var fraction = 0.0
   private var cancelRequested = false
+  private var queued: (source: any RecordingSource, frames: [Int])?
   private let options: CloudScrubCore.AlignmentOptions
 
   init(options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()) {
@@ -52,6 +78,20 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   var isRunning: Bool { work.isBusy }
+
+  /// Whether the running pass was cancelled and is winding down.
+  var isCancelling: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return cancelRequested && work.isBusy
+  }
+
+  /// Whether a pass waits for a cancelled one to end.
+  var isQueued: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return queued != nil
+  }
 
   /// The fraction of frames the running pass has done.
   var fractionDone: Double {
@@ -61,10 +101,21 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   /// Starts refining `source`'s poses for the loaded frames `frames` (recording frame
-  /// indices); false when a pass is already running.
+  /// indices), or queues it behind a cancelled pass that is winding down.
   @discardableResult
-  func start(_ source: any RecordingSource, frames: [Int]) -> Bool {
-    guard !work.isBusy else { return false }
+  func start(_ source: any RecordingSource, frames: [Int]) -> Start {
+    lock.lock()
+    if work.isBusy {
+      defer { lock.unlock() }
+      guard cancelRequested else { return .refused }
+      queued = (source, frames)
+      return .queued
+    }
+    lock.unlock()
+    return begin(source, frames: frames) ? .started : .refused
+  }
+
+  private func begin(_ source: any RecordingSource, frames: [Int]) -> Bool {
     lock.lock()
     fraction = 0
     cancelRequested = false
@@ -93,10 +144,12 @@ final class BackgroundRefinement: @unchecked Sendable {
     }
   }
 
-  /// Asks the running pass to stop; it ends at its next batch with `.cancelled`.
+  /// Asks the running pass to stop; it ends at its next batch with `.cancelled`. A
+  /// queued pass is dropped too.
   func cancel() {
     lock.lock()
     cancelRequested = true
+    queued = nil
     lock.unlock()
   }
 
@@ -106,6 +159,14 @@ final class BackgroundRefinement: @unchecked Sendable {
     work.invalidate()
   }
 
-  /// The outcome of the pass that ended, handed out once.
-  func take() -> Outcome? { work.take() }
+  /// The outcome of the pass that ended, handed out once; a queued pass starts then.
+  func take() -> Outcome? {
+    guard let outcome = work.take() else { return nil }
+    lock.lock()
+    let next = queued
+    queued = nil
+    lock.unlock()
+    if let next { _ = begin(next.source, frames: next.frames) }
+    return outcome
+  }
 }

@@ -19,6 +19,10 @@ struct RefinementPanel {
   /// Whether the scene, the error curve and the export use the applied refinement.
   var showsRefined = true
   var posesPath = "poses.txt"
+  /// Set by the frame loop each turn: the pass under way was cancelled and is winding
+  /// down, and whether a new pass waits for it.
+  var cancelling = false
+  var queued = false
   private var pathBuffer = [CChar](repeating: 0, count: 1024)
 
   /// The refinement applied (whether or not it is shown).
@@ -51,7 +55,16 @@ struct RefinementPanel {
   ///   - running: the fraction done of the pass under way, nil when none runs.
   mutating func drawControls(canRefine: Bool, running: Double?) -> [RefinementAction] {
     var actions: [RefinementAction] = []
-    if let running {
+    if let running, cancelling {
+      // A new pass may be asked for now: it starts once the cancelled one has ended.
+      csui_progress(Float(running), 160, queued ? "cancelling, then again" : "cancelling…")
+      csui_same_line()
+      if queued {
+        if csui_button("Cancel") { actions.append(.cancel) }
+      } else if canRefine, csui_button("Refine poses") {
+        actions.append(.start)
+      }
+    } else if let running {
       csui_progress(Float(running), 160, "refining \(Int((running * 100).rounded(.down)))%")
       csui_same_line()
       if csui_button("Cancel") { actions.append(.cancel) }

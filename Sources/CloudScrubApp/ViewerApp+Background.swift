@@ -14,7 +14,7 @@ extension ViewerApp {
     let request = WindowExportRequest(
       document: document, content: session.content, visibleFrames: visible,
       minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
-      outputPath: path, poseCorrections: poses.shown?.corrections)
+      outputPath: path, refinedPoses: poses.shown?.trajectory.poses)
     guard exports.start(request, opener: opener) else {
       session.message = .error("an export is running; wait for it or cancel it first")
       return
@@ -44,6 +44,8 @@ extension ViewerApp {
   /// The title's and panel's word on the poses: the pass's progress, or which poses
   /// show once a refinement is applied; empty when neither.
   func posesLine() -> String {
+    if refiner.isQueued { return "cancelling the refinement, then refining again" }
+    if refiner.isCancelling { return "cancelling the refinement" }
     if refiner.isRunning {
       return "refining \(Int((refiner.fractionDone * 100).rounded(.down)))%"
     }
@@ -64,15 +66,36 @@ extension ViewerApp {
     case .failed(let reason):
       session.message = .error("refinement failed: \(reason)")
     case .cancelled:
-      session.message = .info("refinement cancelled")
+      session.message = .info(
+        refiner.isRunning ? "refinement cancelled; refining again" : "refinement cancelled")
     }
+    panelFramesLeft = 3
+  }
+
+  /// Makes the scene's cameras (trajectory, frustum, the capture camera's view), the
+  /// cleaning preview and the picked points follow the poses shown, once a refinement
+  /// lands and after B, undo or redo.
+  func followShownPoses() {
+    let shown = poses.shown
+    let corrections = shown?.corrections.refinedFromOriginal
+    guard session.state.scene.poseCorrections != corrections else { return }
+    session.state.apply(.poseCorrectionsShown(corrections))
+    session.selection.apply(
+      session.selection.following(session.content.store, corrections: shown?.matrices))
+    panelFramesLeft = 3
   }
 
   func perform(_ action: RefinementAction) {
     switch action {
     case .start:
       guard let source = session.document?.recording else { return }
-      refiner.start(source, frames: session.content.frameIndices)
+      switch refiner.start(source, frames: session.content.frameIndices) {
+      case .started: break
+      case .queued:
+        session.message = .info("the refinement starts once the cancelled one has stopped")
+      case .refused:
+        session.message = .error("a refinement is running; wait for it or cancel it first")
+      }
     case .cancel:
       refiner.cancel()
     case .savePoses(let path):

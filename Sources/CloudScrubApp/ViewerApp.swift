@@ -139,6 +139,7 @@ public final class ViewerApp {
 
       pending += session.takeLoadedFrames()
       takeRefinement()
+      followShownPoses()
       updateAlignmentErrors()
       session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
@@ -234,6 +235,8 @@ public final class ViewerApp {
       reportSceneTarget()
 
       csui_new_frame()
+      poses.cancelling = refiner.isCancelling
+      poses.queued = refiner.isQueued
       let scale = window.pixelScale
       panels.exportStatus = exports.status
       let actions = panels.draw(

@@ -72,14 +72,15 @@ public struct WindowExportRequest {
   /// The cleaning panel's options (crop, voxel merging, outlier removal, normals).
   public var cleaning: CleaningOptions
   public var outputPath: String
-  /// Each loaded frame's pose correction when refined poses are shown (the points are
-  /// exported where they are drawn); nil: the recording's poses.
-  public var poseCorrections: FramePoseCorrections?
+  /// The refined poses when they are shown, one a recording frame (the trajectory
+  /// "Save poses" writes): the shown frames are unprojected again with them, as
+  /// `cloudscrub export --poses` does; nil: the recording's poses.
+  public var refinedPoses: [CameraPose]?
 
   public init(
     document: ViewerDocument, content: ViewerContent, visibleFrames: ClosedRange<Int>,
     minConfidence: ConfidenceLevel, cleaning: CleaningOptions = CleaningOptions(),
-    outputPath: String, poseCorrections: FramePoseCorrections? = nil
+    outputPath: String, refinedPoses: [CameraPose]? = nil
   ) {
     self.document = document
     self.content = content
@@ -87,6 +88,6 @@ public struct WindowExportRequest {
     self.minConfidence = minConfidence
     self.cleaning = cleaning
     self.outputPath = outputPath
-    self.poseCorrections = poseCorrections
+    self.refinedPoses = refinedPoses
   }
 }

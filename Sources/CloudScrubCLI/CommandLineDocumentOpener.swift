@@ -101,19 +101,19 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         job: job, writer: writer, viewpoint: { _ in nil }, monitor: progress)
       return "wrote \(job.outputPath)"
     }
+    if let refined = request.refinedPoses {
+      return try Self.exportRefined(
+        request, poses: refined, source: source, job: job, writer: writer, progress: progress)
+    }
     // A recording: the window's own copy of the frames shown, filtered by the minimum
     // confidence shown; the same points 'export --frames A-B --min-confidence C' loads.
     let store = request.content.store
     let frames = Self.shownPositions(request)
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
-    // Refined poses shown: each frame's points moved by its correction, as drawn.
-    let whole = request.poseCorrections.map {
-      $0.applied(to: store.cloud(), frameRanges: store.frameRanges)
-    }
     // Gathered with the cancel asked, as every step after it is.
     guard
-      let cloud = (whole ?? store.cloud()).subset(
+      let cloud = store.cloud().subset(
         indices: range.filter { store.confidence[$0] >= minimum },
         stop: { progress.isCancelled })
     else { throw CleaningCancelled(step: "frames") }

@@ -146,4 +146,60 @@ import Testing
       RendererComparison.differingFraction(plain, pictures[1], threshold: 8)
         > CPURasterizerAgreementTests.tolerance)
   }
+
+  /// Two frames, at the origin and at (1, 0, 0) (OpenCV axes as the world's), the
+  /// playhead on frame 1; the refined poses turn frame 1 a quarter about z and lift it
+  /// 0.5 m along z.
+  static func twoCameraState(corrected: Bool) -> ViewerState {
+    var state = ViewerState(viewportWidth: 320, viewportHeight: 200)
+    state.apply(.playback(.framesLoaded(timestampsSeconds: [0, 0.1])))
+    var scene = ViewerScene(bounds: Bounds3(min: Point3(-1, -1, 1), max: Point3(2, 1, 3)))
+    for x in [0.0, 1.0] {
+      scene.appendFrame(
+        pose: CameraPose(
+          worldFromCamera: Transform3D(axisAngle: .zero, translation: SIMD3(x, 0, 0)),
+          axes: .openCV),
+        intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480))
+    }
+    state.apply(.sceneGrew(scene))
+    state.apply(.playback(.seek(frame: 1)))
+    if corrected {
+      state.apply(
+        .poseCorrectionsShown([
+          .identity,
+          Transform3D(axisAngle: SIMD3(0, 0, Double.pi / 2), translation: SIMD3(0, 0, 0.5)),
+        ]))
+    }
+    return state
+  }
+
+  @Test func theTrajectoryAndTheFrustumFollowTheShownPoses() {
+    let renderer = SceneRenderer(backend: RecordingRenderBackend())
+    func lines(_ state: ViewerState, _ color: (UInt8, UInt8, UInt8)) -> [SIMD3<Float>] {
+      renderer.overlays(state: state).filter { ($0.r, $0.g, $0.b) == color }.map {
+        SIMD3($0.x, $0.y, $0.z)
+      }
+    }
+    func close(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Bool {
+      let d = a - b
+      return (d * d).sum().squareRoot() < 1e-6
+    }
+    let trajectory: (UInt8, UInt8, UInt8) = (255, 170, 40)
+    let frustum: (UInt8, UInt8, UInt8) = (255, 255, 255)
+    let recorded = Self.twoCameraState(corrected: false)
+    #expect(lines(recorded, trajectory) == [SIMD3(0, 0, 0), SIMD3(1, 0, 0)])
+    // Frame 1's frustum: its centre, then the image's top-left corner 0.25 m ahead,
+    // camera (−320/500, −240/500, 1) × 0.25 = (−0.16, −0.12, 0.25), at (0.84, −0.12, 0.25).
+    let recordedFrustum = lines(recorded, frustum)
+    #expect(close(recordedFrustum[0], SIMD3(1, 0, 0)))
+    #expect(close(recordedFrustum[1], SIMD3(0.84, -0.12, 0.25)))
+    // Refined: the centre (1, 0, 0) turns to (0, 1, 0) and rises to (0, 1, 0.5); the
+    // corner (0.84, −0.12, 0.25) turns to (0.12, 0.84, 0.25) and rises to 0.75.
+    let refined = Self.twoCameraState(corrected: true)
+    let path = lines(refined, trajectory)
+    #expect(path.count == 2 && close(path[0], SIMD3(0, 0, 0)) && close(path[1], SIMD3(0, 1, 0.5)))
+    let refinedFrustum = lines(refined, frustum)
+    #expect(close(refinedFrustum[0], SIMD3(0, 1, 0.5)))
+    #expect(close(refinedFrustum[1], SIMD3(0.12, 0.84, 0.75)))
+  }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// The alignment pass over a whole recording: every frame's alignment error and, when
 /// asked, refined poses (see `FrameAligner` for what both mean).
 ///
-/// Frames are read and subsampled in parallel batches (one a core), then aligned in
-/// timeline order on the calling thread. Frames recorded before tracking started
+/// Frames are read and subsampled in parallel batches (one a core), each batch while the
+/// one before it is aligned in timeline order on the calling thread
+/// (`AlignmentBatchReader`). Frames recorded before tracking started
 /// (`TrackingStart`) keep their poses and get no error; the first tracked frame is the
 /// one that never moves.
 public enum DriftAlignment {
@@ -28,7 +29,7 @@ public enum DriftAlignment {
   ///   - refine: refine the poses first (else only measure the error under the
   ///     recording's poses).
   ///   - progress: called on the calling thread with the fraction of frames done.
-  ///   - isCancelled: polled between batches; true stops the pass.
+  ///   - isCancelled: polled before and after each batch is read; true stops the pass.
   ///   - measuresRecordedPoses: when refining, also measure the errors under the
   ///     recording's poses (`Result.recordedErrors`) from the same reads of the frames.
   /// - Throws: `FrameLoadError` for a frame that cannot be read or prepared,
@@ -68,19 +69,26 @@ public enum DriftAlignment {
       }
     }
     let batch = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    var start = done
-    progress?(Double(start) / Double(max(count, 1)))
-    while start < count {
+    progress?(Double(done) / Double(max(count, 1)))
+    // The next batch is read while this one is aligned.
+    func reader(from start: Int) -> AlignmentBatchReader? {
+      start < count
+        ? AlignmentBatchReader(source, start..<min(count, start + batch), options: options) : nil
+    }
+    var next = reader(from: done)
+    defer { next?.wait() }
+    while let current = next {
       if isCancelled?() == true { throw CancellationError() }
-      let end = min(count, start + batch)
-      let frames = try prepare(source, start..<end, options: options)
+      let frames = try current.frames()
+      // A cancel that came while the batch was read stops before it is aligned.
+      if isCancelled?() == true { throw CancellationError() }
+      next = reader(from: current.range.upperBound)
       if recorded != nil {
         for (offset, frame) in frames.enumerated() {
-          recordedResiduals[start + offset] = recorded?.add(frame).residualMeters
+          recordedResiduals[current.range.lowerBound + offset] = recorded?.add(frame).residualMeters
         }
       }
       take(aligner.add(frames, pending: &pending))
-      start = end
       progress?(Double(done) / Double(count))
     }
     take(aligner.add([], pending: &pending))

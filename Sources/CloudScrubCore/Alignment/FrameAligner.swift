@@ -79,6 +79,10 @@ public struct FrameAligner: Sendable {
       return done
     }
     let work = Self.Work(refiner: refiner, meter: meter)
+    // The halves live only in `work` while the threads change them: a second reference
+    // to their models would make each batch copy them whole (copy on write).
+    refiner = PoseRefiner(options: options)
+    meter = ErrorMeter(options: options)
     let measured = pending
     DispatchQueue.concurrentPerform(iterations: 2) { part in
       if part == 0 {

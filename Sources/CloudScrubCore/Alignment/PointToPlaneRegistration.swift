@@ -58,6 +58,10 @@ struct PointToPlaneRegistration {
     let noise = Double(max(options.depthNoiseMeters, 1e-6))
     let information = 1 / (noise * noise)
     let startCentroid = initial.apply(to: centroidInCamera)
+    // Each point's voxel and plane in the last step: after the first steps most points
+    // stay in their voxel, and the model does not change during a registration.
+    var voxelKeys = [Int64](repeating: SurfelVoxelMap.empty, count: points.count)
+    var voxelPlanes = [SurfelVoxelMap.Plane?](repeating: nil, count: points.count)
     while iterations < options.maxIterations {
       iterations += 1
       let transform = FloatRigid(pose)
@@ -67,9 +71,14 @@ struct PointToPlaneRegistration {
       var found = 0
       h.withUnsafeMutableBufferPointer { h in
         g.withUnsafeMutableBufferPointer { g in
-          for p in points {
+          for (index, p) in points.enumerated() {
             let world = transform.apply(p)
-            guard let plane = model.plane(containing: world) else { continue }
+            let key = model.voxelKey(world)
+            if key != voxelKeys[index] {
+              voxelKeys[index] = key
+              voxelPlanes[index] = model.plane(key: key)
+            }
+            guard let plane = voxelPlanes[index] else { continue }
             let n = plane.normal
             let r = (n * (world - plane.point)).sum()
             guard abs(r) < tukey else { continue }

@@ -20,7 +20,12 @@ struct PoseRefiner: Sendable {
   ) {
     let start = correction * frame.worldFromCamera
     var pose = start
-    if var current = model {
+    let first = model == nil
+    var current = model ?? SurfelVoxelMap(voxelSizeMeters: options.voxelSize(for: frame))
+    // Taken out of `model` while it changes: a second reference to its arrays would
+    // make every frame copy the whole map (copy on write).
+    model = nil
+    if !first {
       window.evict(
         before: frame.timestampSeconds, windowSeconds: options.refinementWindowSeconds,
         from: &current)
@@ -29,9 +34,7 @@ struct PoseRefiner: Sendable {
           frame, to: &current, from: start, prior: prior(at: frame.timestampSeconds)
         ).worldFromCamera
       correction = pose * frame.worldFromCamera.rigidInverse
-      model = current
     }
-    var current = model ?? SurfelVoxelMap(voxelSizeMeters: options.voxelSize(for: frame))
     let transform = FloatRigid(pose)
     let points = frame.pointsInCamera.map(transform.apply)
     let normals = frame.normalsInCamera.map(transform.rotate)

@@ -32,7 +32,8 @@ struct SurfelVoxelMap {
   private var planes: [Plane] = []
   private var planeStates: [PlaneState] = []
   private enum PlaneState: UInt8 { case stale, known, none }
-  private static let empty = Int64.min
+  /// No voxel has this key (coordinates are offset to be positive).
+  static let empty = Int64.min
   /// The in-plane variance (sum of the two larger eigenvalues) a voxel's points need
   /// for their covariance to give the normal: a spread of a sixth of the voxel.
   private let minimumSpread: Double
@@ -70,7 +71,16 @@ struct SurfelVoxelMap {
   /// object, or a corner). Worked out once after each change of the voxel: a frame's
   /// registration asks for the same voxels in every iteration.
   mutating func plane(containing p: SIMD3<Float>) -> Plane? {
-    guard let slot = findSlot(Self.key(p, inverseSize)) else { return nil }
+    plane(key: voxelKey(p))
+  }
+
+  /// The key of the voxel holding `p`, for `plane(key:)`: a registration that moves a
+  /// point within its voxel asks for the same plane again without a lookup.
+  func voxelKey(_ p: SIMD3<Float>) -> Int64 { Self.key(p, inverseSize) }
+
+  /// `plane(containing:)` of a point whose voxel key is `key`.
+  mutating func plane(key: Int64) -> Plane? {
+    guard let slot = findSlot(key) else { return nil }
     switch planeStates[slot] {
     case .known: return planes[slot]
     case .none: return nil

@@ -53,6 +53,7 @@ struct PickProjector: Sendable {
   let radiusSquaredPixels: Float
   let minConfidence: UInt8
   let crop: CropBox?
+  let cropWorldFromStored: Matrix4?
 
   init(_ request: PickRequest) {
     let m = request.viewProjection.columnMajor
@@ -68,6 +69,7 @@ struct PickProjector: Sendable {
     radiusSquaredPixels = request.radiusPixels * request.radiusPixels
     minConfidence = request.minConfidence.rawValue
     crop = request.crop
+    cropWorldFromStored = request.crop == nil ? nil : request.worldFromStored
   }
 
   /// The point at `index` as a candidate, nil when it is not shown or its image is
@@ -87,7 +89,9 @@ struct PickProjector: Sendable {
     guard abs(z) <= w else { return nil }
     let c = arrays.confidence[index]
     guard c == 255 || c >= minConfidence else { return nil }
-    if let crop, !crop.contains(p) { return nil }
+    if let crop, !crop.contains(cropWorldFromStored.map { Self.moved(p, by: $0) } ?? p) {
+      return nil
+    }
     let pixels = SIMD2(dx, dy) / w * halfSize
     let distanceSquared = (pixels * pixels).sum()
     guard distanceSquared <= radiusSquaredPixels else { return nil }
@@ -120,5 +124,12 @@ struct PickProjector: Sendable {
       best = PickCandidate.better(best, candidate)
     }
     return best
+  }
+
+  /// `p` moved by `worldFromStored`, in single precision as the renderers draw it.
+  @inline(__always)
+  static func moved(_ p: Point3, by worldFromStored: Matrix4) -> Point3 {
+    let moved = worldFromStored.transform(SIMD4(p.x, p.y, p.z, 1))
+    return Point3(moved.x, moved.y, moved.z)
   }
 }

@@ -9,7 +9,8 @@ extension PointPicker {
   /// Each frame's shown points are picked through the view composed with that frame's
   /// correction; of the frames' picks, those on the front surface (view depth within
   /// `surfaceDepthFraction` of the nearest) count, and the one nearest the click wins,
-  /// as within one frame. Frames past `corrections` are picked where they are stored.
+  /// as within one frame. The crop is tested on the corrected positions. Frames past
+  /// `corrections` are picked where they are stored.
   public static func pick(
     _ request: PickRequest, in store: PointStore, corrections: [Matrix4]
   ) -> PickedPoint? {
@@ -26,13 +27,13 @@ extension PointPicker {
         let model = corrections.indices.contains(frame) ? corrections[frame] : .identity
         var own = request
         own.viewProjection = request.viewProjection * model
+        own.worldFromStored = model
         own.ranges = [piece]
         guard var picked = pick(own, in: store) else { continue }
-        let p = picked.positionMeters
-        let moved = model.transform(SIMD4(p.x, p.y, p.z, 1))
-        picked.positionMeters = Point3(moved.x, moved.y, moved.z)
+        let moved = PickProjector.moved(picked.positionMeters, by: model)
+        picked.positionMeters = moved
         // Clip w is the view depth of a perspective projection.
-        let depth = request.viewProjection.transform(moved).w
+        let depth = request.viewProjection.transform(SIMD4(moved.x, moved.y, moved.z, 1)).w
         picks.append((picked, depth))
       }
     }
@@ -44,5 +45,27 @@ extension PointPicker {
         (a.point.distancePixels, a.depth, a.point.index)
           < (b.point.distancePixels, b.depth, b.point.index)
       }?.point
+  }
+}
+
+extension PointSelection {
+  /// The command that moves the picked points (and a measurement's ends) to where they
+  /// are drawn now that the poses shown changed: each point of `store` at its frame's
+  /// correction in `corrections` (one a store frame, as `FramePoseCorrections.matrices`
+  /// gives), or where it is stored when `corrections` is nil or has no entry for its
+  /// frame. The same single-precision move a pick through those corrections makes.
+  public func following(_ store: PointStore, corrections: [Matrix4]?) -> SelectionCommand {
+    var positions: [Int: Point3] = [:]
+    for point in [picked, measureStart, measureEnd].compactMap({ $0 })
+    where store.positions.indices.contains(point.index) {
+      let stored = store.positions[point.index]
+      let frame = PointPicker.frame(ofPoint: point.index, frameRanges: store.frameRanges)
+      if let corrections, corrections.indices.contains(frame) {
+        positions[point.index] = PickProjector.moved(stored, by: corrections[frame])
+      } else {
+        positions[point.index] = stored
+      }
+    }
+    return .moved(positionsMeters: positions)
   }
 }

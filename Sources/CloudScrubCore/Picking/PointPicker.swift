@@ -18,6 +18,10 @@ public struct PickRequest: Sendable {
   public var minConfidence: ConfidenceLevel
   /// When set, only points inside the box are picked (the crop the scene draws).
   public var crop: CropBox?
+  /// The model transform the points are drawn with (a frame's pose correction), which
+  /// the crop is tested after (the crop box is in the world); nil: stored positions are
+  /// world. `viewProjection` already includes it.
+  public var worldFromStored: Matrix4?
 
   public init(
     viewProjection: Matrix4, viewportWidthPixels: Int, viewportHeightPixels: Int,

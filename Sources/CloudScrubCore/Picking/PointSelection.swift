@@ -44,6 +44,15 @@ public struct PointSelection: Equatable, Sendable {
       picked = nil
       measureStart = nil
       measureEnd = nil
+    case .moved(let positions):
+      func moved(_ point: PickedPoint?) -> PickedPoint? {
+        guard var point, let position = positions[point.index] else { return point }
+        point.positionMeters = position
+        return point
+      }
+      picked = moved(picked)
+      measureStart = moved(measureStart)
+      measureEnd = moved(measureEnd)
     }
   }
 
@@ -73,6 +82,9 @@ public enum SelectionCommand: Equatable, Sendable {
   case setMode(PointSelection.Mode)
   /// Forgets every picked point (a new document, or the panel's Clear).
   case clear
+  /// The poses shown changed: each picked point whose store index is a key is now drawn
+  /// at its value (`following(_:corrections:)` makes this command).
+  case moved(positionsMeters: [Int: Point3])
 }
 
 /// Tells a click from a drag: a button press and release with the cursor moved less

@@ -39,4 +39,7 @@ public enum ViewerCommand: Equatable, Sendable {
   case sceneAppended(ViewerScene)
   /// The world's up axis, as the recording tells it (before its first frame).
   case worldUpKnown(WorldUp)
+  /// The poses shown: each loaded frame's recorded pose moved by its correction
+  /// (`ViewerScene.showPoseCorrections`), or the recorded poses (nil).
+  case poseCorrectionsShown([Transform3D]?)
 }

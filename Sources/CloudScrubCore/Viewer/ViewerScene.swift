@@ -5,8 +5,26 @@ public struct ViewerScene: Equatable, Sendable {
   public var bounds: Bounds3?
   /// Per loaded frame, the capture camera's camera-to-world transform for points in
   /// **OpenCV camera axes** (x right, y down, z forward), i.e.
-  /// `CameraPose.worldFromOpenCVCamera`: the convention CloudScrub unprojects in.
-  public var worldFromCamera: [Transform3D]
+  /// `CameraPose.worldFromOpenCVCamera`: the convention CloudScrub unprojects in. These
+  /// are the poses shown: the recorded ones moved by `poseCorrections` while refined
+  /// poses show, so the trajectory, the frustum and the capture camera follow them.
+  /// Setting it sets the recorded poses (`worldFromRecordedCamera`); the shown ones
+  /// follow with the corrections.
+  public var worldFromCamera: [Transform3D] {
+    get { worldFromShownCamera }
+    set {
+      worldFromRecordedCamera = newValue
+      showPoseCorrections(poseCorrections)
+    }
+  }
+  private var worldFromShownCamera: [Transform3D]
+  /// Per loaded frame, the capture camera as recorded (as `worldFromCamera`, before any
+  /// pose correction).
+  public private(set) var worldFromRecordedCamera: [Transform3D]
+  /// Each loaded frame's world-space correction from its recorded pose to the shown one
+  /// (`FramePoseCorrections.refinedFromOriginal`) while refined poses show; nil: the
+  /// recorded poses show.
+  public private(set) var poseCorrections: [Transform3D]?
   /// Per loaded frame, the intrinsics with the image size they belong to.
   public var intrinsics: [CameraIntrinsics]
   /// The world's up axis.
@@ -18,7 +36,8 @@ public struct ViewerScene: Equatable, Sendable {
     intrinsics: [CameraIntrinsics] = [], up: WorldUp = .y
   ) {
     self.bounds = bounds
-    self.worldFromCamera = worldFromCamera
+    self.worldFromShownCamera = worldFromCamera
+    self.worldFromRecordedCamera = worldFromCamera
     self.intrinsics = intrinsics
     self.up = up
   }
@@ -28,8 +47,26 @@ public struct ViewerScene: Equatable, Sendable {
 
   /// Appends one frame's camera, converting the pose to OpenCV axes.
   public mutating func appendFrame(pose: CameraPose, intrinsics frameIntrinsics: CameraIntrinsics) {
-    worldFromCamera.append(pose.worldFromOpenCVCamera)
+    let recorded = pose.worldFromOpenCVCamera
+    worldFromShownCamera.append(shown(recorded, frame: worldFromRecordedCamera.count))
+    worldFromRecordedCamera.append(recorded)
     intrinsics.append(frameIntrinsics)
+  }
+
+  /// Shows the recorded poses moved by `corrections` (one a loaded frame, world-space,
+  /// `refinedFromRecorded`; a frame past them keeps its recorded pose), or the recorded
+  /// poses again (nil).
+  public mutating func showPoseCorrections(_ corrections: [Transform3D]?) {
+    poseCorrections = corrections
+    worldFromShownCamera = worldFromRecordedCamera.indices.map { frame in
+      shown(worldFromRecordedCamera[frame], frame: frame)
+    }
+  }
+
+  /// A frame's shown pose from its recorded one.
+  private func shown(_ recorded: Transform3D, frame: Int) -> Transform3D {
+    guard let poseCorrections, poseCorrections.indices.contains(frame) else { return recorded }
+    return poseCorrections[frame] * recorded
   }
 
   /// Grows the bounds to include `other`.
@@ -50,7 +87,11 @@ public struct ViewerScene: Equatable, Sendable {
   /// Appends another scene's frames after this one's and grows the bounds to include
   /// its bounds (its `up` is ignored: the world does not change axes while loading).
   public mutating func append(_ more: ViewerScene) {
-    worldFromCamera += more.worldFromCamera
+    let first = worldFromRecordedCamera.count
+    worldFromRecordedCamera += more.worldFromRecordedCamera
+    worldFromShownCamera += more.worldFromRecordedCamera.enumerated().map { offset, recorded in
+      shown(recorded, frame: first + offset)
+    }
     intrinsics += more.intrinsics
     if let b = more.bounds { include(bounds: b) }
   }

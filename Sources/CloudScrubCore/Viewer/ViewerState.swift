@@ -51,7 +51,15 @@ public struct ViewerState: Equatable, Sendable {
     case .playback(let c): playback.apply(c)
     case .camera(let c): apply(camera: c)
     case .display(let c): display.apply(c)
-    case .sceneGrew(let newScene): setScene(newScene)
+    case .sceneGrew(let newScene):
+      // A scene the loader grew keeps the pose corrections shown.
+      var grown = newScene
+      if grown.poseCorrections == nil, let shown = scene.poseCorrections {
+        grown.showPoseCorrections(shown)
+      }
+      setScene(grown)
+    case .poseCorrectionsShown(let corrections):
+      scene.showPoseCorrections(corrections)
     case .sceneAppended(let more):
       var grown = scene
       grown.append(more)

@@ -1,0 +1,50 @@
+import CloudScrubApp
+import CloudScrubCore
+import Foundation
+
+extension CommandLineDocumentOpener {
+  /// The window's export of a recording while refined poses show: the shown frames
+  /// unprojected again with the refined poses, through the same loader, cleaning and
+  /// writer as `cloudscrub export --poses POSES.txt --frames A-B --min-confidence C`, so
+  /// the file is byte for byte the command line's for the same poses. The normals face
+  /// the refined camera positions.
+  ///
+  /// - Throws: `TrajectoryError` when the poses do not match the recording's frames,
+  ///   `CleaningCancelled` after a cancel (nothing written), or what the load, the
+  ///   cleaning or the writer throw.
+  static func exportRefined(
+    _ request: WindowExportRequest, poses: [CameraPose], source: any RecordingSource,
+    job: ExportJob, writer: any CloudFormatWriter, progress: ExportProgress
+  ) throws -> String {
+    let refined: PosesReplacedRecording
+    do {
+      refined = try PosesReplacedRecording(source, poses: poses)
+    } catch {
+      throw TrajectoryError(error, path: request.document.path)
+    }
+    let selection =
+      job.recordedFrames?.selection ?? FrameSelection(range: shownFrameRange(request))
+    let unprojection = job.recordedFrames?.unprojection ?? UnprojectionOptions()
+    let loader = InputLoader.loader(refined, selection: selection, unprojection: unprojection)
+    var cancelled = false
+    let store = try loader.load(onFrame: { _ in
+      cancelled = progress.isCancelled
+      return !cancelled
+    })
+    if cancelled { throw CleaningCancelled(step: "unprojecting the refined frames") }
+    let cloud = store.cloud()
+    let frameIndices = store.frameIndices
+    _ = try CloudExport.finish(
+      cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
+      frameIndices: frameIndices, job: job, writer: writer,
+      viewpoint: ExportCommand.viewpoint(refined), monitor: progress)
+    return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0)"
+      + " with the refined poses to \(job.outputPath)"
+  }
+
+  /// The recording frames the window shows, first to last.
+  static func shownFrameRange(_ request: WindowExportRequest) -> ClosedRange<Int> {
+    let frames = request.content.frameIndices[shownPositions(request)]
+    return (frames.first ?? 0)...(frames.last ?? 0)
+  }
+}
