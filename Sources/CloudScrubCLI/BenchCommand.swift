@@ -162,7 +162,9 @@ enum BenchCommand {
     }
     if mode == "huge" {
       let folder = try parsed.value("dir") ?? scratchFolder("huge")
-      defer { if parsed.value("dir") == nil { try? FileManager.default.removeItem(atPath: folder) } }
+      defer {
+        if parsed.value("dir") == nil { try? FileManager.default.removeItem(atPath: folder) }
+      }
       return try HugePLYBenchmark(
         path: parsed.positionals.dropFirst().first,
         points: try parsed.count("points") ?? 100_000_000, folder: folder,

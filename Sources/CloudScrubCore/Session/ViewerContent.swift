@@ -54,6 +54,7 @@ public struct ViewerContent: Sendable {
   /// Runs `body` with the level of detail as it stands (in the background: between two
   /// of the worker's steps, which waits meanwhile); nil without one. `body` must not
   /// keep the tree.
+  @discardableResult
   public func withLevelOfDetail<R>(_ body: (PointOctree) throws -> R) rethrows -> R? {
     if let builder = builderOwner?.builder { return try builder.withTree(body) }
     guard let tree = levelOfDetail else { return nil }
