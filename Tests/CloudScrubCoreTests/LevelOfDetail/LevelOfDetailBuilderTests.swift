@@ -26,8 +26,8 @@ import Testing
     var frames = Self.frames(of: store)
     // An empty frame in the middle still counts as a frame.
     frames.insert(
-      LoadedFrame(frameIndex: 100, timestampSeconds: 100, info: nil, points: FramePoints()),
-      at: 4)
+      LoadedFrame(frameIndex: 0, timestampSeconds: 3.5, info: nil, points: FramePoints()), at: 4)
+    for position in frames.indices { frames[position].frameIndex = 10 * position }
     // Steps of 500 points: every frame (about 3,000 points) goes in as several shares.
     let builder = LevelOfDetailBuilder(stepPoints: 500)
     var content = ViewerContent(levelOfDetail: true, builder: builder)
@@ -117,7 +117,12 @@ import Testing
     #expect(builder.pendingPoints == 0)
     #expect(!content.levelOfDetailIsComplete)
     // Submitting after the close does nothing.
-    _ = content.absorb(Self.frames(of: store))
+    let later = Self.frames(of: store).map { frame in
+      var moved = frame
+      moved.frameIndex += 100
+      return moved
+    }
+    _ = content.absorb(later)
     #expect(builder.pendingPoints == 0)
     #expect(content.withLevelOfDetail { $0.count } == share)
   }
