@@ -60,10 +60,11 @@ enum BenchCommand {
 
       huge: only scale's huge-PLY figures, on PLY (a binary PLY) or on a synthetic scene
       of --points points (default 100000000, 15 bytes each) written into --dir (default
-      a folder in /tmp) and removed after: the first picture, the level of detail
-      complete and peak memory in this process; the window's first frame on it beside a
-      1,000-point file's (the window's own start-up, in the same run); then the window's
-      load, idle CPU, drag answer and peak memory as for lod.
+      a folder in /tmp) and removed after: the window's first frame on it beside a
+      1,000-point file's (the window's own start-up, in the same run); the window's load,
+      idle CPU, drag answer and peak memory as for lod; then the first picture, the level
+      of detail complete and peak memory in this process. The figures so far go to
+      standard error after each step.
 
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error

@@ -34,6 +34,7 @@ extension ScaleBenchmark {
   /// of detail holds every point, as points a second beside PotreeConverter's 6–9 M/s.
   func hugePLY(_ path: String, into report: inout BenchReport) throws {
     let started = Date()
+    let cpuStarted = Self.processorSeconds()
     guard let opened = try InputLoader.openSampledPLY(path, merge: .automatic) else {
       throw BenchError("\(path) is not a binary PLY the sampled load reads")
     }
@@ -79,18 +80,31 @@ extension ScaleBenchmark {
       builder.waitUntilIdle(timeout: Double(Self.windowLoadTimeoutSeconds))
     else { throw BenchError("the level of detail did not complete") }
     let seconds = Date().timeIntervalSince(started)
+    let cpuSeconds = Self.processorSeconds() - cpuStarted
     let rate = Double(points) / max(seconds, 1e-9) / 1e6
+    let cpuRate = Double(points) / max(cpuSeconds, 1e-9) / 1e6
     let treeBytes = content.withLevelOfDetail { $0.byteCount } ?? 0
     report.row(
       "huge PLY level of detail complete", PLYBenchmark.seconds(seconds),
       "\(PLYBenchmark.fixed(rate, 1)) M points/s of the file read and sorted in "
-        + "(PotreeConverter: 6–9 M/s); read by \(PLYBenchmark.seconds(loadedSeconds)); "
+        + "(PotreeConverter: 6–9 M/s), \(PLYBenchmark.fixed(cpuRate, 1)) M a processor "
+        + "second (\(PLYBenchmark.fixed(cpuSeconds, 1)) s); read by "
+        + "\(PLYBenchmark.seconds(loadedSeconds)); "
         + "\(content.store.count) points kept, level of detail "
         + "\(PLYBenchmark.megabytes(treeBytes)) MB")
     report.row(
       "huge PLY peak memory", "\(PLYBenchmark.megabytes(Self.peakResidentBytes())) MB",
       "of this process (store, level of detail, mapped pages); "
-        + (opened.summary.split(separator: ";").dropFirst().first.map(String.init) ?? "no merge"))
+        + (opened.summary.split(separator: ";").dropFirst().first.map(String.init) ?? "no merge")
+        + load.notes.map { "; " + $0 }.joined())
+  }
+
+  /// Processor seconds (user and system) this process has used.
+  static func processorSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
   /// This process's peak resident memory.

@@ -2,8 +2,9 @@
 /// rest in file order, optionally merged while it loads.
 public struct SampledCloudLoad: Sendable {
   /// Points the first sample aims at: enough for a picture of the whole cloud, few
-  /// enough to read in a fraction of a second.
-  public static let defaultSamplePoints = 1_500_000
+  /// enough to read, merge and sort in a small part of a second on a loaded machine
+  /// (1.5 M took 1.7 s of a 100 M-point file at a load of 15 on 2 cores).
+  public static let defaultSamplePoints = 1 << 18
   /// Records read a piece after the sample.
   public static let defaultChunkRecords = 1 << 20
 
