@@ -42,6 +42,8 @@ public final class ViewerApp {
   private let started = Date()
   private var title = ""
   private var reportedSceneTarget: String?
+  /// The level-of-detail points the scene's signature counts.
+  private var treePoints = ShownTreePoints()
 
   /// Opens the window (and `options.path`, if given) and runs until it is closed.
   ///
@@ -88,11 +90,13 @@ public final class ViewerApp {
 
   deinit {
     session.document?.load.cancel()
+    session.content.stopLevelOfDetail()
     csui_shutdown()
   }
 
   private func open(_ path: String) {
     session.document?.load.cancel()
+    session.content.stopLevelOfDetail()
     renderer.mirror.reset()
     renderer.nodeCache.reset()
     cleaningPreview.clear()
@@ -127,9 +131,10 @@ public final class ViewerApp {
       let waiting =
         previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
         || exports.isRunning || refiner.isRunning
+      // The level of detail grows on its own worker: the loop only looks in on it.
       let growing = !session.content.levelOfDetailIsComplete
       let wait =
-        moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
+        moving || refinement.isRefining ? 0 : session.isLoading || growing || waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
       if !events.isEmpty { panelFramesLeft = 3 }
@@ -141,7 +146,6 @@ public final class ViewerApp {
       takeRefinement()
       followShownPoses()
       updateAlignmentErrors()
-      session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
       {
@@ -153,7 +157,7 @@ public final class ViewerApp {
 
       do {
         // With a level of detail, the node cache uploads what passes need instead.
-        if session.content.levelOfDetail == nil {
+        if !session.content.hasLevelOfDetail {
           try renderer.sync(with: session.content.store)
         } else if renderer.mirror.uploadedPoints > 0 {
           renderer.mirror.reset()
@@ -169,7 +173,8 @@ public final class ViewerApp {
       if let failure = wholeFrame.takeFailure() { session.message = .error(failure) }
       let signature = SceneSignature(
         state: session.state,
-        points: session.content.levelOfDetail?.count ?? session.content.store.count,
+        points: session.content.hasLevelOfDetail
+          ? treePoints.shown(session.content, now: now) : session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame,
         frameErrors: session.state.display.colorMode == .alignmentError
@@ -181,12 +186,16 @@ public final class ViewerApp {
         refining: refinement.isRefining, export: exportLine(), poses: posesLine())
       let frameRanges = session.content.store.frameRanges
       let step: SceneRefinement<SceneSignature>.Step
-      if let octree = session.content.levelOfDetail {
-        let margin = LODPlan.marginMeters(for: poses.shown?.corrections, in: octree)
-        step = refinement.step(for: signature) { budget in
-          LODPlan(
-            octree: octree, state: session.state, budgetPoints: budget, marginMeters: margin)
-        }
+      if session.content.hasLevelOfDetail {
+        let state = session.state
+        let corrections = poses.shown?.corrections
+        step =
+          session.content.withLevelOfDetail { octree in
+            let margin = LODPlan.marginMeters(for: corrections, in: octree)
+            return refinement.step(for: signature) { budget in
+              LODPlan(octree: octree, state: state, budgetPoints: budget, marginMeters: margin)
+            }
+          } ?? .idle
       } else {
         step = refinement.step(for: signature) { budget in
           DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
@@ -217,15 +226,17 @@ public final class ViewerApp {
         refinement.record(points: points, seconds: glfwGetTime() - started)
       case .drawNodes(let pass, let continuing, let points):
         let started = glfwGetTime()
-        if let octree = session.content.levelOfDetail {
-          do {
+        let state = session.state
+        let errors = session.alignmentErrors
+        do {
+          try session.content.withLevelOfDetail { octree in
             try renderer.draw(
-              state: session.state, octree: octree, nodes: pass, continuing: continuing,
+              state: state, octree: octree, nodes: pass, continuing: continuing,
               preview: preview, extraLines: lines, replacement: continuing ? nil : replacement,
-              frameErrors: session.alignmentErrors, corrections: signature.corrections)
-          } catch {
-            session.message = .error("\(error)")
+              frameErrors: errors, corrections: signature.corrections)
           }
+        } catch {
+          session.message = .error("\(error)")
         }
         glFinish()
         refinement.record(points: points, seconds: glfwGetTime() - started)
@@ -249,11 +260,14 @@ public final class ViewerApp {
       csui_render()
       window.swapBuffers()
       perform(actions)
-      if exitAfterFirstFrame, session.content.store.count > 0 || session.message != nil {
+      let shown =
+        session.content.hasLevelOfDetail
+        ? treePoints.points : session.content.store.count
+      if exitAfterFirstFrame, shown > 0 || session.message != nil {
         glFinish()
         let seconds = Date().timeIntervalSince(started)
         print(
-          "first frame on screen after \(String(format: "%.3f", seconds)) s (\(session.content.store.count) points)"
+          "first frame on screen after \(String(format: "%.3f", seconds)) s (\(shown) points)"
         )
         return
       }
@@ -278,9 +292,10 @@ public final class ViewerApp {
     let budget = Self.rounded(refinement.budgetPoints)
     var sorting = ""
     let content = session.content
-    if let octree = content.levelOfDetail, !content.levelOfDetailIsComplete {
+    if content.hasLevelOfDetail, !content.levelOfDetailIsComplete {
       sorting =
-        "; level of detail \(Self.rounded(octree.count)) of \(Self.rounded(content.store.count))"
+        "; level of detail \(Self.rounded(content.levelOfDetailCount)) of "
+        + "\(Self.rounded(content.store.count))"
     }
     guard total > 0 else { return "point budget \(budget) a pass" + sorting }
     let percent = Int((100 * Double(drawn) / Double(total)).rounded(.down))

@@ -99,6 +99,7 @@ struct ViewerPanels {
     if let document = session.document {
       csui_text(URL(fileURLWithPath: document.path).lastPathComponent)
       csui_text_wrapped(document.summary)
+      for note in document.load.notes { csui_text_wrapped(note) }
       csui_text(
         "\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
       switch document.load.status {

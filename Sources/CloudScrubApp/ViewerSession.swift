@@ -12,7 +12,8 @@ struct ViewerSession {
   var document: ViewerDocument? {
     didSet {
       content = ViewerContent(
-        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail)
+        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail,
+        inBackground: true)
       untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
     }
   }
@@ -36,7 +37,7 @@ struct ViewerSession {
     state = ViewerState(viewportWidth: width, viewportHeight: height)
     self.levelOfDetail = levelOfDetail
     self.measuresAlignment = measuresAlignment
-    content = ViewerContent(levelOfDetail: levelOfDetail)
+    content = ViewerContent(levelOfDetail: levelOfDetail, inBackground: true)
   }
 
   /// Whether the timeline holds the alignment-error curve: for a recording, whenever

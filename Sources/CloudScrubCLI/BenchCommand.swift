@@ -20,6 +20,7 @@ enum BenchCommand {
       "bench e57 [--repeat R] [--points N]",
       "bench scale [RECORDING] [--frames N]",
       "bench lod [RECORDING]",
+      "bench huge [PLY] [--points N] [--dir DIR]",
       "bench drift [RECORDING] [--repeat R]",
       "bench cancel [RECORDING]",
     ],
@@ -58,6 +59,14 @@ enum BenchCommand {
       record3d-exr-desk): the build rate on one thread and on every core, the first
       picture, and the window under a private Xvfb (time to load, idle CPU, time from an
       xdotool drag to the first changed screenshot, peak resident memory).
+
+      huge: only scale's huge-PLY figures, on PLY (a binary PLY) or on a synthetic scene
+      of --points points (default 100000000, 15 bytes each) written into --dir (default
+      a folder in /tmp) and removed after: the window's first frame on it beside a
+      1,000-point file's (the window's own start-up, in the same run); the window's load,
+      idle CPU, drag answer and peak memory as for lod; then the first picture, the level
+      of detail complete and peak memory in this process. The figures so far go to
+      standard error after each step.
 
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error
@@ -168,6 +177,17 @@ enum BenchCommand {
         recording: parsed.positionals.dropFirst().first,
         frames: try parsed.count("frames") ?? 600,
         binary: ViewerBenchmarkSample.binary, folder: folder
+      ).run()
+    }
+    if mode == "huge" {
+      let folder = try parsed.value("dir") ?? scratchFolder("huge")
+      defer {
+        if parsed.value("dir") == nil { try? FileManager.default.removeItem(atPath: folder) }
+      }
+      return try HugePLYBenchmark(
+        path: parsed.positionals.dropFirst().first,
+        points: try parsed.count("points") ?? 100_000_000, folder: folder,
+        binary: ViewerBenchmarkSample.binary
       ).run()
     }
     if mode == "lod" {

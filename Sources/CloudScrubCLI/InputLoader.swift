@@ -72,27 +72,39 @@ enum InputLoader {
     let file = try MappedFile(path: path)
     guard let sampler = try PLYVertexSampler.open(file) else { return nil }
     var load = SampledCloudLoad(sampler: sampler)
-    let pointLimit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerShownPoint)
-    let fits = sampler.count <= pointLimit
-    // The merge size comes from a small even sample, read only when it is needed.
-    let automatic =
-      fits
-      ? ViewerMemoryPlan.automaticVoxelMeters
-      : ViewerMemoryPlan.mergeMeters(forSample: load.extentSample(), pointLimit: pointLimit)
-    try sampler.checkIntact()
-    let memory = ViewerMemoryPlan(
-      choice: merge, cloudPoints: sampler.count, automaticMergeMeters: automatic,
-      budgetBytes: budgetBytes)
-    if memory.keepsTooManyPoints {
-      throw UsageError(
-        memory.cloudTooLargeMessage(points: sampler.count, suggestedMergeMeters: automatic)
-          + ": \(path)")
+    let fits = sampler.count <= max(1, budgetBytes / ViewerMemoryPlan.bytesPerShownPoint)
+    let note: String?
+    if merge == .automatic, !fits {
+      // Nothing here may scale with the file: the load sizes the merge from its own
+      // first sample, in the background, and says so.
+      load.automaticMergeBudgetBytes = budgetBytes
+      load.coarsensMerge = true
+      note = ViewerMemoryPlan.deferredMergeNote(
+        cloudPoints: sampler.count, budgetBytes: budgetBytes)
+    } else {
+      // The merge size comes from a small even sample, read only when it is needed (a
+      // cloud refused with --merge off, to suggest a size).
+      let mergedLimit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerKeptPoint(merging: true))
+      let automatic =
+        fits || merge != .off
+        ? ViewerMemoryPlan.automaticVoxelMeters
+        : ViewerMemoryPlan.mergeMeters(forSample: load.extentSample(), pointLimit: mergedLimit)
+      let memory = ViewerMemoryPlan(
+        choice: merge, cloudPoints: sampler.count, automaticMergeMeters: automatic,
+        budgetBytes: budgetBytes)
+      if memory.keepsTooManyPoints {
+        try sampler.checkIntact()
+        throw UsageError(
+          memory.cloudTooLargeMessage(points: sampler.count, suggestedMergeMeters: automatic)
+            + ": \(path)")
+      }
+      load.memory = memory
+      note = memory.note
     }
-    load.memory = memory
     let header = sampler.header
     let summary =
       "PLY \(header.format.rawValue) \(header.version), \(sampler.count) points"
-      + (memory.note.map { "; " + $0 } ?? "")
+      + (note.map { "; " + $0 } ?? "")
     return (load, summary, file)
   }
 

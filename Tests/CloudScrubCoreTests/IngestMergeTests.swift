@@ -62,13 +62,14 @@ import Testing
       choice: .automatic, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(desk.mergeMeters == nil)
     #expect(desk.note == nil)
-    #expect(desk.rawBytes == 240 * 256 * 192 * 48)
-    // 36 000 frames: 85 GB; merged at 5 mm, and said.
+    #expect(desk.rawBytes == 240 * 256 * 192 * 49)
+    // 36 000 frames: 87 GB at 49 B a point; merged at 5 mm, and said; a merged point
+    // also costs its voxel index, at most 64 B.
     let long = ViewerMemoryPlan(
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(long.mergeMeters == 0.005)
-    #expect(long.note?.contains("84.9 GB") == true)
-    #expect(long.pointLimit == 2 * gb / 48)
+    #expect(long.note?.contains("86.7 GB") == true)
+    #expect(long.pointLimit == 2 * gb / 113)
     // Sizes no recording has (a hostile header) cannot overflow the estimate.
     let huge = ViewerMemoryPlan(
       choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)
@@ -91,7 +92,7 @@ import Testing
     let stop = try #require(counts.firstIndex { $0 > 2_000 }) - 1
     #expect(stop > 1 && stop < 29)
     let memory = ViewerMemoryPlan(
-      choice: .off, frames: 30, depthWidth: 32, depthHeight: 24, budgetBytes: 2_000 * 48)
+      choice: .off, frames: 30, depthWidth: 32, depthHeight: 24, budgetBytes: 2_000 * 49)
     let load = StreamingLoad(recording: RecordingLoader(source: source), memory: memory)
     #expect(load.waitUntilStopped(timeout: 60))
     guard case .failed(let message) = load.status else {

@@ -38,4 +38,24 @@ public struct IngestMerge {
 
   /// Bytes the merge holds for its voxels.
   public var storageByteCount: Int { index.storageByteCount }
+
+  /// The same merge at twice the voxel size, for the points still to come: its voxels
+  /// are those holding a point kept so far, so a later point is kept only when its
+  /// coarse voxel holds none yet. (A coarse cell is exactly half the fine cell index,
+  /// rounded down: both are ⌊x / size⌋ in `Double`, and halving is exact.)
+  ///
+  /// - Throws: `VoxelAccumulatorError.tooManyVoxels` past the index's limit.
+  public func coarsened() throws(VoxelAccumulatorError) -> IngestMerge {
+    var coarse = IngestMerge(voxelSizeMeters: voxelSizeMeters * 2)
+    coarse.pointsSeen = pointsSeen
+    coarse.pointsKept = pointsKept
+    for key in index.keys {
+      func half(_ bits: UInt64) -> UInt64 {
+        ((Double(bitPattern: bits) / 2).rounded(.down) + 0).bitPattern
+      }
+      let cell = WideVoxelKeying.Key(x: half(key.x), y: half(key.y), z: half(key.z))
+      _ = try coarse.index.number(of: cell, hash: coarse.index.keying.hash(cell))
+    }
+    return coarse
+  }
 }

@@ -25,6 +25,15 @@ extension ViewerMemoryPlan {
     return Float(max(Double(automaticVoxelMeters), rounded))
   }
 
+  /// What the window says of a cloud too large for `budgetBytes` before its load has
+  /// chosen the merge's size (from its first sample, `SampledCloudLoad`).
+  public static func deferredMergeNote(cloudPoints points: Int, budgetBytes: Int) -> String {
+    let (bytes, over) = bytesPerShownPoint.multipliedReportingOverflow(by: max(0, points))
+    return "merging while loading, at a size chosen from the first sample: \(points) points "
+      + "would need \(gigabytes(over ? Int.max : bytes)), over the viewer's "
+      + gigabytes(budgetBytes)
+  }
+
   /// Cells of `sizeMeters` that `points` occupy (points too far out to quantise skip).
   static func occupiedCells(_ points: [Point3], sizeMeters: Double) -> Int {
     var cells = Set<SIMD3<Double>>()

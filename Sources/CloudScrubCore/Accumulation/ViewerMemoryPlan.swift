@@ -7,7 +7,10 @@ import Foundation
 /// A point the viewer shows is held three times, 16 bytes each: in the CPU store (the
 /// source of truth), in its level of detail (`PointOctree`, whose nodes keep their own
 /// points), and in the GPU's node cache (with a software renderer, also in main
-/// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes.
+/// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes; and
+/// the level of detail's bit grids cost at most 1 byte more a point
+/// (`gridBytesPerShownPoint`). A merged load also holds its voxel index, at most 64
+/// bytes a kept point (`mergeIndexBytesPerKeptPoint`).
 public struct ViewerMemoryPlan: Equatable, Sendable {
   /// What the user asked for.
   public enum Choice: Equatable, Sendable {
@@ -17,14 +20,32 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     case voxel(meters: Float)
   }
 
-  public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint
+  /// The bit grids' bytes a shown point can cost at most: a node gets its grid (32 KiB
+  /// for 64³ cells) only when it turns inner, which it does once it holds more than
+  /// `leafCapacity` points, and it keeps them, so inner nodes × a grid's bytes ≤ points ×
+  /// 32,768 / 32,769 (the few roots the tree grows upward add a grid each, not counted).
+  public static let gridBytesPerShownPoint = gridBytesPerPoint(PointOctree.Options())
+
+  /// The bit grids' bytes a point can cost at most in a tree of `options`: a grid's
+  /// bytes over the points a node holds when it turns inner, rounded up.
+  public static func gridBytesPerPoint(_ options: PointOctree.Options) -> Int {
+    let cells = options.gridResolution * options.gridResolution * options.gridResolution
+    let gridBytes = (cells + 63) / 64 * 8
+    return (gridBytes + options.leafCapacity) / (options.leafCapacity + 1)
+  }
+  /// Store, level of detail and GPU copy (16 bytes each), and the bit grids.
+  public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint + gridBytesPerShownPoint
+  /// What an ingest merge's voxel index holds a kept point at most: its 24-byte key in an
+  /// array that grows by doubling (at most 2 × 24 bytes), and its 4-byte slot in a table
+  /// kept under half full that doubles too (at most 4 slots: 16 bytes).
+  public static let mergeIndexBytesPerKeptPoint = 2 * 24 + 4 * 4
   /// The voxel size an automatic merge uses: finer than the depth noise of a phone's
   /// LiDAR at arm's length, so nothing visible is lost.
   public static let automaticVoxelMeters: Float = 0.005
 
   /// The merge the load runs; nil keeps every point.
   public let mergeMeters: Float?
-  /// Points past which loading stops.
+  /// Points past which loading stops: the budget over `bytesPerKeptPoint`.
   public let pointLimit: Int
   /// Bytes the raw points would need, as estimated.
   public let rawBytes: Int
@@ -57,7 +78,6 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     pointsWord: String
   ) {
     self.rawBytes = rawBytes
-    pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
     let need = Self.gigabytes(rawBytes)
     switch choice {
     case .off:
@@ -75,7 +95,17 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
       mergeMeters = nil
       note = nil
     }
+    let perPoint = Self.bytesPerKeptPoint(merging: mergeMeters != nil)
+    pointLimit = max(1, budgetBytes / perPoint)
   }
+
+  /// Bytes a kept point costs: shown, plus the merge's index when merging.
+  public static func bytesPerKeptPoint(merging: Bool) -> Int {
+    bytesPerShownPoint + (merging ? mergeIndexBytesPerKeptPoint : 0)
+  }
+
+  /// Bytes the plan counts for each point it keeps.
+  public var bytesPerKeptPoint: Int { Self.bytesPerKeptPoint(merging: mergeMeters != nil) }
 
   /// The plan for a point cloud of `points` points (a PLY file; the count as its
   /// header claims it, checked against the file's size), within `budgetBytes`. An
@@ -101,14 +131,14 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// merge that would fit.
   public func cloudTooLargeMessage(points: Int, suggestedMergeMeters: Float) -> String {
     "\(points) points would need \(Self.gigabytes(rawBytes)) of memory, over the viewer's "
-      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)); open it with --merge "
+      + "\(Self.gigabytes(pointLimit * bytesPerKeptPoint)); open it with --merge "
       + String(format: "%g", Double(suggestedMergeMeters)) + " (or --merge auto)"
   }
 
   /// Why loading a cloud stopped at the limit (a merge that kept more than expected).
   public func limitMessage(point: Int, of points: Int) -> String {
     "stopped loading at point \(point) of \(points): more than \(pointLimit) points would "
-      + "need over \(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it "
+      + "need over \(Self.gigabytes(pointLimit * bytesPerKeptPoint)) of memory; open it "
       + "with a coarser --merge SIZE_M"
   }
 
@@ -121,7 +151,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// Why loading stopped at the limit, with what would fit.
   public func limitMessage(frame: Int) -> String {
     "stopped loading at frame \(frame): more than \(pointLimit) points would need over "
-      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it with a "
+      + "\(Self.gigabytes(pointLimit * bytesPerKeptPoint)) of memory; open it with a "
       + "coarser --merge SIZE_M or fewer --frames"
   }
 
@@ -129,7 +159,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     bytes == Int.max ? "more memory than exists" : String(format: "%.1f GB", Double(bytes) / 1e9)
   }
 
-  static func millimetres(_ meters: Float) -> String {
+  public static func millimetres(_ meters: Float) -> String {
     String(format: "%g mm", Double(meters) * 1000)
   }
 }

@@ -88,6 +88,9 @@ public struct PointOctree: Sendable {
       + grids.byteCount + childTable.count * 4 + cubes.count * 45
   }
 
+  /// Bytes the inner nodes' bit grids hold.
+  var gridByteCount: Int { grids.byteCount }
+
   // MARK: - Inserting
 
   /// Inserts points as the next frame, or as more of the last frame.

@@ -53,6 +53,7 @@ public final class StreamingLoad: @unchecked Sendable {
   private var cancelled = false
   /// Whether the loading thread has ended (always, for a load that was done at once).
   private var stopped = false
+  private var loadNotes: [String] = []
   /// The ingest-time merge the load runs, nil when it keeps every point.
   public let ingestMergeMeters: Float?
 
@@ -174,6 +175,20 @@ public final class StreamingLoad: @unchecked Sendable {
     if let frame { inbox.append(frame) }
     currentStatus = .loading(framesDone: done, framesTotal: total)
     return true
+  }
+
+  /// What the load decided while it ran that the window should say (a huge PLY's merge
+  /// size, chosen from its first sample, or made coarser on the way), oldest first.
+  public var notes: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return loadNotes
+  }
+
+  func addNote(_ note: String) {
+    lock.lock()
+    loadNotes.append(note)
+    lock.unlock()
   }
 
   /// Whether `cancel()` was called.

@@ -15,12 +15,55 @@ public struct ViewerContent: Sendable {
   public private(set) var levelOfDetail: PointOctree?
   /// The frame arriving in pieces that the level of detail is fed by hand, if any.
   private var growingFrame: GrowingFrameFeed?
+  /// The worker that grows the level of detail instead, when it grows in the background
+  /// (the window's); `levelOfDetail` then stays nil and `withLevelOfDetail` reads it.
+  private var builderOwner: BuilderOwner?
+
+  /// Stops its builder when the last copy of the content that made it goes away.
+  private final class BuilderOwner: Sendable {
+    let builder: LevelOfDetailBuilder
+    init(_ builder: LevelOfDetailBuilder) { self.builder = builder }
+    deinit { builder.close() }
+  }
 
   /// Content to be filled from a recording whose world has `worldUp` up; with
-  /// `levelOfDetail`, a `PointOctree` grows beside the store.
-  public init(worldUp: WorldUp = .y, levelOfDetail: Bool = false) {
+  /// `levelOfDetail`, a `PointOctree` grows beside the store: through
+  /// `growLevelOfDetail` calls, or with `inBackground` on a `LevelOfDetailBuilder`'s
+  /// worker, fed as frames are absorbed.
+  public init(
+    worldUp: WorldUp = .y, levelOfDetail: Bool = false, inBackground: Bool = false,
+    builder: LevelOfDetailBuilder? = nil
+  ) {
     self.worldUp = worldUp
-    if levelOfDetail { self.levelOfDetail = PointOctree() }
+    if levelOfDetail && (inBackground || builder != nil) {
+      builderOwner = BuilderOwner(builder ?? LevelOfDetailBuilder())
+    } else if levelOfDetail {
+      self.levelOfDetail = PointOctree()
+    }
+  }
+
+  /// The worker growing the level of detail, when it grows in the background.
+  public var levelOfDetailBuilder: LevelOfDetailBuilder? { builderOwner?.builder }
+
+  /// Whether the content keeps a level of detail (grown by calls or in the background).
+  public var hasLevelOfDetail: Bool { levelOfDetail != nil || builderOwner != nil }
+
+  /// Points in the level of detail (0 without one).
+  public var levelOfDetailCount: Int { builderOwner?.builder.count ?? levelOfDetail?.count ?? 0 }
+
+  /// Runs `body` with the level of detail as it stands (in the background: between two
+  /// of the worker's steps, which waits meanwhile); nil without one. `body` must not
+  /// keep the tree.
+  @discardableResult
+  public func withLevelOfDetail<R>(_ body: (PointOctree) throws -> R) rethrows -> R? {
+    if let builder = builderOwner?.builder { return try builder.withTree(body) }
+    guard let tree = levelOfDetail else { return nil }
+    return try body(tree)
+  }
+
+  /// Stops the background worker, if any (another file opens, the window closes).
+  public func stopLevelOfDetail() {
+    builderOwner?.builder.close()
   }
 
   /// Points the window's frame loop sorts into the level of detail a turn (about a
@@ -30,7 +73,11 @@ public struct ViewerContent: Sendable {
 
   /// Whether the level of detail (if any) holds every point of the store.
   public var levelOfDetailIsComplete: Bool {
-    levelOfDetail.map { $0.count == store.count && $0.frameCount == store.frameCount } ?? true
+    if let builder = builderOwner?.builder {
+      return builder.count == store.count && builder.frameCount == store.frameCount
+    }
+    return levelOfDetail.map { $0.count == store.count && $0.frameCount == store.frameCount }
+      ?? true
   }
 
   /// Inserts up to about `maxPoints` of the store's points that the level of detail
@@ -67,8 +114,10 @@ public struct ViewerContent: Sendable {
       if frame.piece == .more, store.frameIndices.last == frame.frameIndex {
         assert(levelOfDetail == nil || growingFrame != nil, "pieces follow a first piece")
         store.appendToLastFrame(frame.points)
+        levelOfDetailBuilder?.submit(frame.points, continuingFrame: true)
         continue
       }
+      levelOfDetailBuilder?.submit(frame.points, continuingFrame: false)
       if frame.piece == .first, levelOfDetail != nil, store.frameCount == 0 {
         growingFrame = GrowingFrameFeed(frame: 0, sample: 0..<frame.points.count)
       }
