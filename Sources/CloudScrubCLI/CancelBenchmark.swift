@@ -151,7 +151,8 @@ struct CancelBenchmark {
       let left = try FileManager.default.contentsOfDirectory(atPath: folder)
       let name = URL(fileURLWithPath: output).lastPathComponent
       let unchanged = (try? Data(contentsOf: URL(fileURLWithPath: output))) == Self.earlier
-      run.keptEarlierOutput = failure == nil || (unchanged && !left.contains { $0.contains(name + ".tmp") })
+      let temporary = left.contains { $0.contains(name + ".tmp") }
+      run.keptEarlierOutput = failure == nil || (unchanged && !temporary)
     }
     return run
   }
@@ -159,7 +160,8 @@ struct CancelBenchmark {
   /// Each stage's start and length, the gathering of the shown points before the first.
   static func stageWindows(_ run: Run) -> [(label: String, start: Double, seconds: Double)] {
     var windows: [(label: String, start: Double, seconds: Double)] = []
-    let starts = [("gathering the shown points", 0.0)] + run.stageStarts.map { ($0.label, $0.seconds) }
+    let starts =
+      [("gathering the shown points", 0.0)] + run.stageStarts.map { ($0.label, $0.seconds) }
     for (index, start) in starts.enumerated() {
       let end = index + 1 < starts.count ? starts[index + 1].1 : run.returnedAt
       windows.append((start.0, start.1, end - start.1))

@@ -111,11 +111,16 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     let frames = Self.shownPositions(request)
     let range = store.frameRanges[frames.lowerBound]..<store.frameRanges[frames.upperBound + 1]
     let minimum = request.minConfidence.rawValue
-    // Gathered with the cancel asked, as every step after it is.
+    // Selected and gathered with the cancel asked every few thousand points, as every
+    // step after it is.
+    var shown: [Int] = []
+    shown.reserveCapacity(range.count)
+    for index in range {
+      if index & 4095 == 0, progress.isCancelled { throw CleaningCancelled(step: "frames") }
+      if store.confidence[index] >= minimum { shown.append(index) }
+    }
     guard
-      let cloud = store.cloud().subset(
-        indices: range.filter { store.confidence[$0] >= minimum },
-        stop: { progress.isCancelled })
+      let cloud = store.cloud().subset(indices: shown, stop: { progress.isCancelled })
     else { throw CleaningCancelled(step: "frames") }
     let frameIndices = Array(request.content.frameIndices[frames])
     _ = try CloudExport.finish(

@@ -26,10 +26,11 @@ enum OptionTable {
     .positional("PATH", "a recording, detected by content", commands: ["refine"]),
     .positional(
       "KIND",
-      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57 or drift",
+      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57, drift"
+        + " or cancel",
       commands: ["bench"], optional: true),
     .positional(
-      "RECORDING", "the recording that ingest, view, scale, lod and drift measure",
+      "RECORDING", "the recording that ingest, view, scale, lod, drift and cancel measure",
       commands: ["bench"],
       optional: true),
   ]

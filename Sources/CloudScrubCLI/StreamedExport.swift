@@ -56,8 +56,12 @@ struct StreamedExport {
     }
     if cleaning.statistical != nil || cleaning.radius != nil || cleaning.normalNeighbours != nil {
       // Outlier removal and normals look at every point's neighbours: hold them all.
-      let store = try loader.load(progress: progress) { _ in stop?() != true }
-      if stop?() == true { throw CleaningCancelled(step: "frames") }
+      var stopped = false
+      let store = try loader.load(progress: progress) { _ in
+        stopped = stop?() == true
+        return !stopped
+      }
+      if stopped { throw CleaningCancelled(step: "frames") }
       var summary = FrameStreamSummary()
       summary.frameIndices = store.frameIndices
       summary.framePoints = store.count

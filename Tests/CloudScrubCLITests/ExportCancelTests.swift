@@ -61,7 +61,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let recording = try Self.recording(in: folder)
     let output = folder.appendingPathComponent("scan.pcd").path
-    let parsed = try ParsedArguments([recording, "-o", output] + flags, command: ExportCommand.spec)
+    let parsed = try ParsedArguments(
+      [recording, "-o", output] + flags, command: ExportCommand.spec)
     let job = try ExportCommand.job(parsed, source: recording, output: output)
     let source = try InputDetector.openRecording(recording)
     let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
