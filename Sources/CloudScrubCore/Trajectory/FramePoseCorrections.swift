@@ -7,7 +7,8 @@ import Foundation
 /// `refinedFromOriginal[f]`.
 ///
 /// The window draws with these as per-frame model transforms (no point is uploaded
-/// again) and the export applies them with `applied(to:frameRanges:)`.
+/// again) and the cleaning preview applies them with `applied(to:frameRanges:)` (the
+/// export unprojects again with the refined poses instead).
 public struct FramePoseCorrections: Equatable, Sendable {
   /// One transform a loaded frame, in the loaded frames' order.
   public var refinedFromOriginal: [Transform3D]
