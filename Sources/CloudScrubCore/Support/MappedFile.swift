@@ -66,6 +66,18 @@ public final class MappedFile {
     if wasTruncated { throw FileError(.changedWhileReading, path: path) }
   }
 
+  /// Asks the kernel to read the pages under `range` ahead, without waiting for them:
+  /// many scattered ranges asked for at once are read with many requests in flight,
+  /// where faulting them in one by one waits for each read (and its readahead) in turn.
+  public func prefetch(_ range: Range<Int>) {
+    guard let address, !range.isEmpty else { return }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let start = max(range.lowerBound, 0) / page * page
+    let end = min((range.upperBound + page - 1) / page * page, (length + page - 1) / page * page)
+    guard end > start else { return }
+    _ = madvise(address + start, end - start, MADV_WILLNEED)
+  }
+
   /// Lets the kernel drop the pages that lie wholly inside `range`: bytes a reader has
   /// finished with (a decoded frame), so that streaming through a file larger than
   /// memory keeps only what is in use resident. Reading them again later is still
