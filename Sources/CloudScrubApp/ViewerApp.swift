@@ -32,6 +32,11 @@ public final class ViewerApp {
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
   private var lastTime = 0.0
+  /// When loaded frames last joined the content. While a recording loads they join at
+  /// most every `loadingJoinSeconds` (the first at once), so that redrawing the growing
+  /// cloud leaves the cores to the load; input is still answered at once.
+  private var lastJoin = -Double.infinity
+  static let loadingJoinSeconds = 0.25
   /// Which passes of the scene are drawn; the scene is drawn only when it changed.
   private var refinement = SceneRefinement<SceneSignature>()
   /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
@@ -128,8 +133,12 @@ public final class ViewerApp {
         previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
         || exports.isRunning || refiner.isRunning
       let growing = !session.content.levelOfDetailIsComplete
+      let joinDue =
+        glfwGetTime() - lastJoin >= Self.loadingJoinSeconds || session.content.frameCount == 0
+      let loading = session.isLoading
       let wait =
-        moving || refinement.isRefining || session.isLoading || growing ? 0 : waiting ? 0.02 : 0.5
+        moving || refinement.isRefining || (loading && joinDue) || growing
+        ? 0 : loading ? Self.loadingJoinSeconds / 5 : waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
       if !events.isEmpty { panelFramesLeft = 3 }
@@ -137,7 +146,10 @@ public final class ViewerApp {
       let dt = now - lastTime
       lastTime = now
 
-      pending += session.takeLoadedFrames()
+      if joinDue || !loading {
+        pending += session.takeLoadedFrames()
+        lastJoin = now
+      }
       takeRefinement()
       updateAlignmentErrors()
       session.content.growLevelOfDetail(maxPoints: ViewerContent.levelOfDetailPointsPerTurn)

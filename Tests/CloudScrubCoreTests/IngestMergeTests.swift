@@ -68,7 +68,7 @@ import Testing
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(long.mergeMeters == 0.005)
     #expect(long.note?.contains("84.9 GB") == true)
-    #expect(long.pointLimit == 2 * gb / 48)
+    #expect(long.pointLimit == 2 * gb / (48 + 128))
     // Sizes no recording has (a hostile header) cannot overflow the estimate.
     let huge = ViewerMemoryPlan(
       choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)

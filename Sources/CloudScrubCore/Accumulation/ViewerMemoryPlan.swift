@@ -7,7 +7,9 @@ import Foundation
 /// A point the viewer shows is held three times, 16 bytes each: in the CPU store (the
 /// source of truth), in its level of detail (`PointOctree`, whose nodes keep their own
 /// points), and in the GPU's node cache (with a software renderer, also in main
-/// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes.
+/// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes. A
+/// recording merged while it loads also holds the merge's voxel index, one voxel a
+/// kept point (`mergeIndexBytesPerKeptPoint`).
 public struct ViewerMemoryPlan: Equatable, Sendable {
   /// What the user asked for.
   public enum Choice: Equatable, Sendable {
@@ -18,6 +20,10 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   }
 
   public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint
+  /// What the ingest-time merge's index holds for each point it keeps: its voxel's
+  /// slot, in a table between a quarter and half full (`VoxelIndex`), so at most four
+  /// slots.
+  public static let mergeIndexBytesPerKeptPoint = 4 * VoxelIndex.bytesPerSlot
   /// The voxel size an automatic merge uses: finer than the depth noise of a phone's
   /// LiDAR at arm's length, so nothing visible is lost.
   public static let automaticVoxelMeters: Float = 0.005
@@ -26,6 +32,9 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   public let mergeMeters: Float?
   /// Points past which loading stops.
   public let pointLimit: Int
+  /// Bytes each loaded point costs under this plan: `bytesPerShownPoint`, and for a
+  /// recording merged while loading `mergeIndexBytesPerKeptPoint` too.
+  public let bytesPerKeptPoint: Int
   /// Bytes the raw points would need, as estimated.
   public let rawBytes: Int
   /// A line for the window saying what was chosen and why; nil when nothing notable.
@@ -47,17 +56,18 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     }
     self.init(
       choice: choice, rawBytes: overflow ? Int.max : bytes, budgetBytes: budgetBytes,
-      automaticMergeMeters: Self.automaticVoxelMeters, pointsWord: "every point")
+      automaticMergeMeters: Self.automaticVoxelMeters, pointsWord: "every point",
+      mergeIndexBytes: Self.mergeIndexBytesPerKeptPoint)
   }
 
   /// The plan for points needing `rawBytes`: the merge `choice` asks for, or, when
   /// automatic and over the budget, `automaticMergeMeters` with a note naming the need.
+  /// A merge costs `mergeIndexBytes` more a kept point.
   private init(
     choice: Choice, rawBytes: Int, budgetBytes: Int, automaticMergeMeters: Float,
-    pointsWord: String
+    pointsWord: String, mergeIndexBytes: Int = 0
   ) {
     self.rawBytes = rawBytes
-    pointLimit = max(1, budgetBytes / Self.bytesPerShownPoint)
     let need = Self.gigabytes(rawBytes)
     switch choice {
     case .off:
@@ -75,6 +85,8 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
       mergeMeters = nil
       note = nil
     }
+    bytesPerKeptPoint = Self.bytesPerShownPoint + (mergeMeters == nil ? 0 : mergeIndexBytes)
+    pointLimit = max(1, budgetBytes / bytesPerKeptPoint)
   }
 
   /// The plan for a point cloud of `points` points (a PLY file; the count as its
@@ -94,21 +106,21 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// Whether every point is kept but they would not fit (`--merge off` on a cloud too
   /// large): the load is refused with `cloudTooLargeMessage`.
   public var keepsTooManyPoints: Bool {
-    mergeMeters == nil && rawBytes > pointLimit * Self.bytesPerShownPoint
+    mergeMeters == nil && rawBytes > pointLimit * bytesPerKeptPoint
   }
 
   /// Why a cloud of `points` points is not opened with every point kept, with the
   /// merge that would fit.
   public func cloudTooLargeMessage(points: Int, suggestedMergeMeters: Float) -> String {
     "\(points) points would need \(Self.gigabytes(rawBytes)) of memory, over the viewer's "
-      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)); open it with --merge "
+      + "\(Self.gigabytes(pointLimit * bytesPerKeptPoint)); open it with --merge "
       + String(format: "%g", Double(suggestedMergeMeters)) + " (or --merge auto)"
   }
 
   /// Why loading a cloud stopped at the limit (a merge that kept more than expected).
   public func limitMessage(point: Int, of points: Int) -> String {
     "stopped loading at point \(point) of \(points): more than \(pointLimit) points would "
-      + "need over \(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it "
+      + "need over \(Self.gigabytes(pointLimit * bytesPerKeptPoint)) of memory; open it "
       + "with a coarser --merge SIZE_M"
   }
 
@@ -121,7 +133,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// Why loading stopped at the limit, with what would fit.
   public func limitMessage(frame: Int) -> String {
     "stopped loading at frame \(frame): more than \(pointLimit) points would need over "
-      + "\(Self.gigabytes(pointLimit * Self.bytesPerShownPoint)) of memory; open it with a "
+      + "\(Self.gigabytes(pointLimit * bytesPerKeptPoint)) of memory; open it with a "
       + "coarser --merge SIZE_M or fewer --frames"
   }
 
