@@ -175,8 +175,8 @@ enum OptionTable {
       commands: ["bench"]),
     .value(
       "steps", "LIST", default: "all",
-      "scale: the steps to run, comma-separated: cat, raw, voxel, merge, render, lod, window,"
-        + " ply (export, raw is 'raw'; the long ones can be left out on a huge capture)",
+      "scale: the steps to run, comma-separated, of cat, raw (the raw export), voxel, merge,"
+        + " render, lod, window and ply (leave the slow ones out on a huge capture)",
       commands: ["bench"]),
     .value(
       "open3d-script", "PATH",
