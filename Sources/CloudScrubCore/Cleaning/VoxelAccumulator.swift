@@ -13,8 +13,9 @@ import Foundation
 /// table: a frame's points go to every partition at once, each takes its own voxels'
 /// points in order, so every voxel still sums its points in input order; the cloud
 /// merges the partitions by each voxel's first point. The time goes into the tables'
-/// cache misses, which the cores then take in parallel. Memory is about 140 to 200 bytes
-/// a voxel, whatever the number of points added.
+/// cache misses, which the cores then take in parallel, each a `VoxelLookupBatch` at a
+/// time so that the misses overlap. Memory is about 140 to 270 bytes a voxel, whatever
+/// the number of points added.
 public final class VoxelAccumulator {
   /// What one voxel has gathered so far.
   struct Voxel {
