@@ -32,6 +32,11 @@ public final class ViewerApp {
   /// and the box then.
   private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
   private var lastTime = 0.0
+  /// When loaded frames last joined the content. While a recording loads they join at
+  /// most every `loadingJoinSeconds` (the first at once), so that redrawing the growing
+  /// cloud leaves the cores to the load; input is still answered at once.
+  private var lastJoin = -Double.infinity
+  static let loadingJoinSeconds = 0.25
   /// Which passes of the scene are drawn; the scene is drawn only when it changed.
   private var refinement = SceneRefinement<SceneSignature>()
   /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
@@ -133,8 +138,12 @@ public final class ViewerApp {
         || exports.isRunning || refiner.isRunning
       // The level of detail grows on its own worker: the loop only looks in on it.
       let growing = !session.content.levelOfDetailIsComplete
+      let joinDue =
+        glfwGetTime() - lastJoin >= Self.loadingJoinSeconds || session.content.frameCount == 0
+      let loading = session.isLoading
       let wait =
-        moving || refinement.isRefining ? 0 : session.isLoading || growing || waiting ? 0.02 : 0.5
+        moving || refinement.isRefining || (loading && joinDue)
+        ? 0 : loading ? Self.loadingJoinSeconds / 5 : growing || waiting ? 0.02 : 0.5
       let events = window.pollEvents(waitingUpTo: wait)
       for event in events { handle(event) }
       if !events.isEmpty { panelFramesLeft = 3 }
@@ -142,7 +151,10 @@ public final class ViewerApp {
       let dt = now - lastTime
       lastTime = now
 
-      pending += session.takeLoadedFrames()
+      if joinDue || !loading {
+        pending += session.takeLoadedFrames()
+        lastJoin = now
+      }
       takeRefinement()
       followShownPoses()
       updateAlignmentErrors()

@@ -18,7 +18,7 @@ enum BenchCommand {
       "bench formats [--repeat R] [--points N]",
       "bench clouds [--repeat R] [--points N]",
       "bench e57 [--repeat R] [--points N]",
-      "bench scale [RECORDING] [--frames N]",
+      "bench scale [RECORDING] [--frames N] [--steps LIST]",
       "bench lod [RECORDING]",
       "bench huge [PLY] [--points N] [--dir DIR]",
       "bench drift [RECORDING] [--repeat R]",
@@ -53,7 +53,9 @@ enum BenchCommand {
       process, the level of detail's build rate (up to 20 M points) and the time to its
       first picture (one frame-loop turn's points, planned, drawn on the CPU), and the
       window's figures (below). RECORDING defaults to a synthetic capture of --frames N
-      frames (default 600) made first.
+      frames (default 600) made first. --steps picks the steps (cat, raw, voxel, merge,
+      render, lod, window, ply; default all), e.g. '--steps raw,voxel' on a 36,000-frame
+      capture; each export and render row also gives the child's processor seconds.
 
       lod: only scale's level-of-detail figures for RECORDING (default ../shared/data/
       record3d-exr-desk): the build rate on one thread and on every core, the first
@@ -176,7 +178,8 @@ enum BenchCommand {
       return try ScaleBenchmark(
         recording: parsed.positionals.dropFirst().first,
         frames: try parsed.count("frames") ?? 600,
-        binary: ViewerBenchmarkSample.binary, folder: folder
+        binary: ViewerBenchmarkSample.binary, folder: folder,
+        steps: try ScaleBenchmark.steps(parsed.value("steps"))
       ).run()
     }
     if mode == "huge" {

@@ -175,6 +175,11 @@ enum OptionTable {
       "frames", "N", default: "600", "scale: frames of the synthetic capture made first",
       commands: ["bench"]),
     .value(
+      "steps", "LIST", default: "all",
+      "scale: the steps to run, comma-separated, of cat, raw (the raw export), voxel, merge,"
+        + " render, lod, window and ply (leave the slow ones out on a huge capture)",
+      commands: ["bench"]),
+    .value(
       "open3d-script", "PATH",
       default: "bench/open3d_ply.py, or bench/open3d_ingest.py or bench/open3d_clean.py",
       "the Open3D side", commands: ["bench"]),

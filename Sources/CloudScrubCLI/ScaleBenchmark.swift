@@ -12,11 +12,35 @@ struct ScaleBenchmark {
   var frames: Int
   var binary: String
   var folder: String
+  /// The steps to run (`allSteps` names them).
+  var steps: Set<String> = ScaleBenchmark.allSteps
+
+  /// Every step, in the order they run.
+  static let allSteps: Set<String> = [
+    "cat", "raw", "voxel", "merge", "render", "lod", "window", "ply",
+  ]
+
+  /// The steps `list` names (comma-separated), or every step for nil.
+  ///
+  /// - Throws: `BenchError` naming a step that does not exist.
+  static func steps(_ list: String?) throws -> Set<String> {
+    guard let list else { return allSteps }
+    let named = Set(list.split(separator: ",").map { String($0) })
+    let unknown = named.subtracting(allSteps).sorted()
+    guard unknown.isEmpty else {
+      throw BenchError(
+        "--steps: no step '\(unknown.joined(separator: ", "))' (steps: cat, raw, voxel, merge, "
+          + "render, lod, window, ply)")
+    }
+    return named
+  }
 
   /// What one child run took.
   struct Run {
     var seconds: Double
     var peakBytes: Int
+    /// User and system processor time of the child.
+    var cpuSeconds = 0.0
   }
 
   func run() throws {
@@ -37,33 +61,48 @@ struct ScaleBenchmark {
         + "(at most \(PLYBenchmark.fixed(Double(rawPoints) / 1e6, 1)) M points)")
     let out = folder + "/scale-out"
     // A folder recording is read file by file.
-    let cat = try measure(
-      ["/bin/sh", "-c", "find '\(path)' -type f -exec cat {} + > /dev/null"], tool: true)
-    report.row("cat the recording", PLYBenchmark.seconds(cat.seconds), "the machine's read limit")
+    var cat = Run(seconds: 0, peakBytes: 0)
+    if steps.contains("cat") {
+      cat = try measure(
+        ["/bin/sh", "-c", "find '\(path)' -type f -exec cat {} + > /dev/null"], tool: true)
+      report.row(
+        "cat the recording", PLYBenchmark.seconds(cat.seconds), "the machine's read limit")
+    }
     let holding = rawPoints * PointStore.bytesPerPoint
     report.row(
       "every raw point held", PLYBenchmark.megabytes(holding) + " MB",
       "what an export that keeps the merged cloud needs at least")
-    let runs: [(String, [String], Int?)] = [
-      ("export, raw", ["export", path, "-o", out + ".ply"], 1 << 30),
-      ("export --voxel 0.005", ["export", path, "-o", out + ".ply", "--voxel", "0.005"], 1 << 30),
-      ("export --merge 0.005", ["export", path, "-o", out + ".ply", "--merge", "0.005"], 1 << 30),
-      ("render --merge 0.005", ["render", path, "-o", out + ".png", "--merge", "0.005"], nil),
+    let runs: [(String, String, [String], Int?)] = [
+      ("raw", "export, raw", ["export", path, "-o", out + ".ply"], 1 << 30),
+      (
+        "voxel", "export --voxel 0.005", ["export", path, "-o", out + ".ply", "--voxel", "0.005"],
+        1 << 30
+      ),
+      (
+        "merge", "export --merge 0.005", ["export", path, "-o", out + ".ply", "--merge", "0.005"],
+        1 << 30
+      ),
+      (
+        "render", "render --merge 0.005",
+        ["render", path, "-o", out + ".png", "--merge", "0.005"], nil
+      ),
     ]
-    for (name, arguments, limit) in runs {
+    for (step, name, arguments, limit) in runs where steps.contains(step) {
       let run = try measure(arguments)
-      let ratio = PLYBenchmark.fixed(run.seconds / max(cat.seconds, 1e-6), 1)
+      let ratio =
+        cat.seconds > 0 ? "\(PLYBenchmark.fixed(run.seconds / cat.seconds, 1))× cat, " : ""
       report.row(
         name, PLYBenchmark.seconds(run.seconds),
-        "peak \(PLYBenchmark.megabytes(run.peakBytes)) MB, \(ratio)× cat, "
+        "peak \(PLYBenchmark.megabytes(run.peakBytes)) MB, "
+          + "\(PLYBenchmark.fixed(run.cpuSeconds, 1)) s CPU, \(ratio)"
           + "\(PLYBenchmark.fixed(Double(run.peakBytes) / Double(max(holding, 1)) * 100, 1)) % of holding",
         target: limit.map { run.peakBytes <= $0 }, goal: limit.map { _ in "≤ 1 GB" } ?? "")
       try? FileManager.default.removeItem(atPath: out + ".ply")
       try? FileManager.default.removeItem(atPath: out + ".png")
     }
-    try levelOfDetail(source, into: &report)
-    try window(path, into: &report)
-    try hugePLY(into: &report)
+    if steps.contains("lod") { try levelOfDetail(source, into: &report) }
+    if steps.contains("window") { try window(path, into: &report) }
+    if steps.contains("ply") { try hugePLY(into: &report) }
     Terminal.out(report.text)
   }
 
@@ -90,6 +129,9 @@ struct ScaleBenchmark {
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
       throw BenchError("\(argv.joined(separator: " ")) failed (status \(status))")
     }
-    return Run(seconds: seconds, peakBytes: usage.ru_maxrss * 1024)
+    let cpu =
+      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Run(seconds: seconds, peakBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu)
   }
 }

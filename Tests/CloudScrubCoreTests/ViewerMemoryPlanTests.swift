@@ -7,15 +7,15 @@ import Testing
 /// What the viewer's memory plan counts a point, worked out by hand, and the bounds it
 /// relies on checked against real trees and merges.
 @Suite struct ViewerMemoryPlanTests {
-  @Test func aShownPointCosts49BytesAndAMergedOne113() {
+  @Test func aShownPointCosts49BytesAndAMergedOne177() {
     // 64³ cells = 262,144 bits = 32,768 bytes a grid, over the more than 32,768 points a
     // node holds when it turns inner: under 1 byte, rounded up to 1.
     #expect(ViewerMemoryPlan.gridBytesPerShownPoint == 1)
     #expect(ViewerMemoryPlan.bytesPerShownPoint == 16 + 16 + 16 + 1)
-    // A voxel key of 24 B in an array at most twice full, a 4 B slot in a table at most a
-    // quarter full.
-    #expect(ViewerMemoryPlan.mergeIndexBytesPerKeptPoint == 48 + 16)
-    #expect(ViewerMemoryPlan.bytesPerKeptPoint(merging: true) == 113)
+    // A 32 B slot (the voxel's key and number) in a table at least a quarter full: at
+    // most four slots a voxel.
+    #expect(ViewerMemoryPlan.mergeIndexBytesPerKeptPoint == 4 * 32)
+    #expect(ViewerMemoryPlan.bytesPerKeptPoint(merging: true) == 177)
     // 16 × 16 × 16 cells = 512 bytes over 65 points: 8 bytes, rounded up.
     #expect(
       ViewerMemoryPlan.gridBytesPerPoint(PointOctree.Options(gridResolution: 16, leafCapacity: 64))
@@ -33,14 +33,14 @@ import Testing
     #expect(over.rawBytes == 49_049)
     let merged = ViewerMemoryPlan(
       choice: .voxel(meters: 0.01), cloudPoints: 5000, automaticMergeMeters: 0.01,
-      budgetBytes: 113_000)
+      budgetBytes: 177_000)
     #expect(merged.pointLimit == 1000)
     #expect(merged.limitMessage(point: 7, of: 5000).contains("over 0.0 GB"))
     // 49,000 bytes hold 1000 shown points, not 1001: an automatic plan merges 1001.
     let automatic = ViewerMemoryPlan(
       choice: .automatic, cloudPoints: 1001, automaticMergeMeters: 0.01, budgetBytes: 49_000)
     #expect(automatic.mergeMeters == 0.01)
-    #expect(automatic.pointLimit == 49_000 / 113)
+    #expect(automatic.pointLimit == 49_000 / 177)
   }
 
   @Test func aTreesGridsStayWithinTheirBoundAPoint() throws {
@@ -68,10 +68,8 @@ import Testing
     var merge = IngestMerge(voxelSizeMeters: 0.01)
     #expect(try merge.thin(points).count == 100_000)
     #expect(try merge.thin(points).count == 0)
-    // Beyond the index's first table (65,536 slots of 4 B), at most 64 B a kept point.
-    #expect(
-      merge.storageByteCount
-        <= 100_000 * ViewerMemoryPlan.mergeIndexBytesPerKeptPoint + 65_536 * 4)
+    // At most 128 B a kept point (the first table, 65,536 slots of 32 B, included).
+    #expect(merge.storageByteCount <= 100_000 * ViewerMemoryPlan.mergeIndexBytesPerKeptPoint)
   }
 
   @Test func aCoarsenedMergeKeepsOnlyPointsInFreeCoarseCells() throws {

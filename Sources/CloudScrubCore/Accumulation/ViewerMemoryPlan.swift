@@ -9,7 +9,7 @@ import Foundation
 /// points), and in the GPU's node cache (with a software renderer, also in main
 /// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes; and
 /// the level of detail's bit grids cost at most 1 byte more a point
-/// (`gridBytesPerShownPoint`). A merged load also holds its voxel index, at most 64
+/// (`gridBytesPerShownPoint`). A merged load also holds its voxel index, at most 128
 /// bytes a kept point (`mergeIndexBytesPerKeptPoint`).
 public struct ViewerMemoryPlan: Equatable, Sendable {
   /// What the user asked for.
@@ -35,10 +35,9 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   }
   /// Store, level of detail and GPU copy (16 bytes each), and the bit grids.
   public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint + gridBytesPerShownPoint
-  /// What an ingest merge's voxel index holds a kept point at most: its 24-byte key in an
-  /// array that grows by doubling (at most 2 × 24 bytes), and its 4-byte slot in a table
-  /// kept under half full that doubles too (at most 4 slots: 16 bytes).
-  public static let mergeIndexBytesPerKeptPoint = 2 * 24 + 4 * 4
+  /// What an ingest merge's index holds for each point it keeps: its voxel's slot, in
+  /// a table between a quarter and half full (`VoxelIndex`), so at most four slots.
+  public static let mergeIndexBytesPerKeptPoint = 4 * VoxelIndex.bytesPerSlot
   /// The voxel size an automatic merge uses: finer than the depth noise of a phone's
   /// LiDAR at arm's length, so nothing visible is lost.
   public static let automaticVoxelMeters: Float = 0.005
@@ -73,6 +72,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
 
   /// The plan for points needing `rawBytes`: the merge `choice` asks for, or, when
   /// automatic and over the budget, `automaticMergeMeters` with a note naming the need.
+  /// A merge costs `mergeIndexBytesPerKeptPoint` more a kept point.
   private init(
     choice: Choice, rawBytes: Int, budgetBytes: Int, automaticMergeMeters: Float,
     pointsWord: String
@@ -124,7 +124,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// Whether every point is kept but they would not fit (`--merge off` on a cloud too
   /// large): the load is refused with `cloudTooLargeMessage`.
   public var keepsTooManyPoints: Bool {
-    mergeMeters == nil && rawBytes > pointLimit * Self.bytesPerShownPoint
+    mergeMeters == nil && rawBytes > pointLimit * bytesPerKeptPoint
   }
 
   /// Why a cloud of `points` points is not opened with every point kept, with the

@@ -4,31 +4,43 @@ import Foundation
 /// an open-addressing table from voxel key to that number, growing as voxels come.
 ///
 /// The streaming voxel merge keeps one record a number; the ingest-time merge only
-/// asks whether a voxel is new. About 32 bytes a voxel.
+/// asks whether a voxel is new. Each slot holds its voxel's key beside the number, so
+/// a lookup reads one place in memory (the time of both merges goes into these
+/// reads: the table is far larger than the caches). 32 bytes a slot, at most half of
+/// them full: 64 to 128 bytes a voxel.
 struct VoxelIndex {
-  let keying: WideVoxelKeying
-  private(set) var keys: [WideVoxelKeying.Key] = []
-  /// Voxel numbers, -1 when empty; at most half full.
-  private var slots: [Int32]
-  private var slotMask: Int
+  /// One slot of the table: a voxel's key and number, or empty (`number` -1).
+  struct Slot {
+    var key: WideVoxelKeying.Key
+    var number: Int32
+  }
 
-  /// The most voxels one index numbers (its slots are 32-bit).
+  let keying: WideVoxelKeying
+  private var slots: [Slot]
+  private var slotMask: Int
+  private(set) var count = 0
+
+  /// The most voxels one index numbers (its numbers are 32-bit).
   static let maximumCount = Int(Int32.max) / 2
+
+  /// Bytes a slot takes.
+  static let bytesPerSlot = MemoryLayout<Slot>.stride
+
+  private static let empty = Slot(key: WideVoxelKeying.Key(x: 0, y: 0, z: 0), number: -1)
 
   /// An empty index for voxels of `sizeMeters`, which must be positive and finite.
   init(sizeMeters: Float) {
     precondition(sizeMeters > 0 && sizeMeters.isFinite, "voxel size must be positive")
     keying = WideVoxelKeying(size: Double(sizeMeters))
-    slots = [Int32](repeating: -1, count: 1 << 16)
+    slots = [Slot](repeating: Self.empty, count: 1 << 16)
     slotMask = (1 << 16) - 1
   }
 
-  var count: Int { keys.count }
+  /// Bytes held for the table.
+  var storageByteCount: Int { slots.count * Self.bytesPerSlot }
 
-  /// Bytes held for the keys and slots.
-  var storageByteCount: Int {
-    keys.capacity * MemoryLayout<WideVoxelKeying.Key>.stride + slots.count * 4
-  }
+  /// The keys of the voxels numbered so far, in slot order.
+  var keys: [WideVoxelKeying.Key] { slots.compactMap { $0.number >= 0 ? $0.key : nil } }
 
   /// The number of the voxel holding `point`, and whether this point reached it first;
   /// nil for a point with a NaN or infinite coordinate.
@@ -48,40 +60,67 @@ struct VoxelIndex {
   mutating func number(
     of key: WideVoxelKeying.Key, hash: UInt64
   ) throws(VoxelAccumulatorError) -> (number: Int, isNew: Bool) {
-    var position = Int(truncatingIfNeeded: hash) & slotMask
     let mask = slotMask
-    let found: Int? = slots.withUnsafeBufferPointer { slots in
-      keys.withUnsafeBufferPointer { keys in
-        while true {
-          let slot = Int(slots[position])
-          if slot < 0 { return nil }
-          if keys[slot] == key { return slot }
-          position = (position + 1) & mask
+    let next = count
+    guard next < Self.maximumCount else {
+      // Only a new voxel would pass the limit: look the key up first.
+      if let found = find(key, hash: hash) { return (found, false) }
+      throw .tooManyVoxels(Self.maximumCount)
+    }
+    let (number, isNew): (Int, Bool) = slots.withUnsafeMutableBufferPointer { slots in
+      var position = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let slot = slots[position]
+        if slot.number < 0 {
+          slots[position] = Slot(key: key, number: Int32(next))
+          return (next, true)
+        }
+        if slot.key == key { return (Int(slot.number), false) }
+        position = (position + 1) & mask
+      }
+    }
+    if isNew {
+      count += 1
+      if 2 * count > slotMask { growSlots() }
+    }
+    return (number, isNew)
+  }
+
+  /// The number of the voxel with `key`, if it has one.
+  private func find(_ key: WideVoxelKeying.Key, hash: UInt64) -> Int? {
+    slots.withUnsafeBufferPointer { slots in
+      var position = Int(truncatingIfNeeded: hash) & slotMask
+      while true {
+        let slot = slots[position]
+        if slot.number < 0 { return nil }
+        if slot.key == key { return Int(slot.number) }
+        position = (position + 1) & slotMask
+      }
+    }
+  }
+
+  /// The number in the slot where a key of `hash` is first looked for (-1: empty): read
+  /// only to bring that slot in early (`VoxelLookupBatch`).
+  @inline(__always)
+  func slotNumber(atHomeOf hash: UInt64) -> Int {
+    slots.withUnsafeBufferPointer { Int($0[Int(truncatingIfNeeded: hash) & slotMask].number) }
+  }
+
+  /// Doubles the table and puts every voxel back.
+  private mutating func growSlots() {
+    let capacity = 2 * (slotMask + 1)
+    let mask = capacity - 1
+    var grown = [Slot](repeating: Self.empty, count: capacity)
+    grown.withUnsafeMutableBufferPointer { grown in
+      slots.withUnsafeBufferPointer { old in
+        for slot in old where slot.number >= 0 {
+          var position = Int(truncatingIfNeeded: keying.hash(slot.key)) & mask
+          while grown[position].number >= 0 { position = (position + 1) & mask }
+          grown[position] = slot
         }
       }
     }
-    if let found { return (found, false) }
-    guard keys.count < Self.maximumCount else { throw .tooManyVoxels(Self.maximumCount) }
-    let number = keys.count
-    keys.append(key)
-    slots[position] = Int32(number)
-    if 2 * keys.count > slotMask { growSlots() }
-    return (number, true)
-  }
-
-  /// Doubles the slot array and puts every voxel back.
-  private mutating func growSlots() {
-    let capacity = 2 * (slotMask + 1)
-    slotMask = capacity - 1
-    var slots = [Int32](repeating: -1, count: capacity)
-    let mask = slotMask
-    slots.withUnsafeMutableBufferPointer { slots in
-      for (index, key) in keys.enumerated() {
-        var position = Int(truncatingIfNeeded: keying.hash(key)) & mask
-        while slots[position] >= 0 { position = (position + 1) & mask }
-        slots[position] = Int32(index)
-      }
-    }
-    self.slots = slots
+    slots = grown
+    slotMask = mask
   }
 }
