@@ -141,8 +141,8 @@ enum Layout {
   static let pointsHeader = (x: 55, y: 135)
   static let cleanHeader = (x: 55, y: 204)
   static let cropToggle = (x: 25, y: 227)
-  static let exportButton = (x: 110, y: 480)
-  static let exportButtonAfterMessage = (x: 110, y: 497)
+  static let exportButton = (x: 110, y: 503)
+  static let exportButtonAfterMessage = (x: 110, y: 520)
   /// The shader's colour for high confidence (0.2, 0.8, 0.3).
   static let confidenceGreen = (r: 51, g: 204, b: 77)
 
