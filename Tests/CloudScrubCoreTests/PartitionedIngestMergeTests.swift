@@ -94,22 +94,25 @@ import Testing
 
   @Test func theMemoryPlanCountsTheMergeIndexOfARecording() {
     let gb = 1 << 30
-    // Every point kept: 48 bytes a point (store, level of detail, node cache).
+    // Every point kept: 49 bytes a point (store, level of detail, node cache, 16 each, and
+    // at most 1 of bit grids).
     let raw = ViewerMemoryPlan(
       choice: .off, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
-    #expect(raw.bytesPerKeptPoint == 48)
-    #expect(raw.pointLimit == 44_739_242)
-    // Merged while loading: 48 + 128 bytes of index a kept point.
+    #expect(raw.bytesPerKeptPoint == 49)
+    #expect(raw.pointLimit == 43_826_196)
+    // Merged while loading: 49 + 128 bytes of index a kept point.
     let merged = ViewerMemoryPlan(
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(merged.mergeMeters == 0.005)
-    #expect(merged.bytesPerKeptPoint == 176)
-    #expect(merged.pointLimit == 12_201_611)
+    #expect(merged.bytesPerKeptPoint == 177)
+    #expect(merged.pointLimit == 12_132_675)
     #expect(merged.limitMessage(frame: 7).contains("over 2.1 GB of memory"))
-    // A point cloud's plan is unchanged: 48 bytes a point.
+    // A point cloud merged while loading holds the same index: 100 M points × 49 B do
+    // not fit 2 GiB, so it merges and counts 177 bytes a kept point.
     let cloud = ViewerMemoryPlan(
       choice: .automatic, cloudPoints: 100_000_000, automaticMergeMeters: 0.01,
       budgetBytes: 2 * gb)
-    #expect(cloud.bytesPerKeptPoint == 48)
+    #expect(cloud.mergeMeters == 0.01)
+    #expect(cloud.bytesPerKeptPoint == 177)
   }
 }

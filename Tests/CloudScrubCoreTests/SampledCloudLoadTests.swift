@@ -269,10 +269,10 @@ import Testing
     let path = try Self.write(
       count: 1000, columns: Self.standard, format: .binaryLittleEndian, in: folder)
     let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
-    // 1000 points × 49 B do not fit 24,000 B: the plan merges, at 8 m cells, and a kept
-    // point costs 49 + 64 B (its voxel index): room for 212.
+    // 1000 points × 49 B do not fit 37,524 B: the plan merges, at 8 m cells, and a kept
+    // point costs 49 + 128 B (its voxel index): room for 212.
     let memory = ViewerMemoryPlan(
-      choice: .automatic, cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 24_000)
+      choice: .automatic, cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
     #expect(memory.mergeMeters == 8)
     #expect(memory.pointLimit == 212)
     let load = SampledCloudLoad(
@@ -288,7 +288,7 @@ import Testing
     // At 2 m cells, y spans 4 cells and x, z change every 8 records: 1000 points in
     // more cells than the 212 points the budget holds, and the load stops saying so.
     let fine = ViewerMemoryPlan(
-      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 24_000)
+      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
     let stopped = SampledCloudLoad(
       sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: fine
     ).start()

@@ -104,7 +104,7 @@ import Testing
     // At 2 m cells the 1000 records keep more than the 212 points the budget holds (the
     // merged load of `SampledCloudLoadTests` stops there); coarsening, it finishes.
     let fine = ViewerMemoryPlan(
-      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 24_000)
+      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
     var plan = SampledCloudLoad(sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: fine)
     plan.coarsensMerge = true
     let load = plan.start()
