@@ -12,9 +12,11 @@ struct BenchReport {
     _ name: String, _ value: String, _ detail: String = "", target: Bool? = nil, goal: String = ""
   ) {
     let mark = target.map { $0 ? "  [met: \(goal)]" : "  [MISSED: \(goal)]" } ?? ""
-    text +=
-      "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
-      + value.padding(toLength: 12, withPad: " ", startingAt: 0) + detail + mark + "\n"
+    // A name or value longer than its column is kept whole, a space after it.
+    func column(_ text: String, _ width: Int) -> String {
+      text.count < width ? text.padding(toLength: width, withPad: " ", startingAt: 0) : text + " "
+    }
+    text += "  " + column(name, 28) + column(value, 12) + detail + mark + "\n"
   }
 
   /// A peer's figures beside ours, with how many times faster we are. Figures are

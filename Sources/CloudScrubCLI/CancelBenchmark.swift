@@ -52,6 +52,8 @@ struct CancelBenchmark {
       _ = try opener.export(request, progress: progress)
     }
     if let error = whole.error { throw error }
+    // Read before the cancelled runs, which leave the earlier bytes in its place.
+    let cleaned = try PLYReader.read(path: output).cloud
     let stages = Self.stageWindows(whole)
     for stage in stages {
       report.row(stage.label, PLYBenchmark.seconds(stage.seconds), "uncancelled")
@@ -73,7 +75,6 @@ struct CancelBenchmark {
     }
 
     report.section("cancel → return, the write alone, halfway")
-    let cleaned = try PLYReader.read(path: output).cloud
     for ext in ["ply", "pcd", "las", "e57", "xyz"] {
       let target = folder + "/write." + ext
       let job = ExportJob(sourcePath: path, outputPath: target)
