@@ -37,7 +37,7 @@ struct CancelBenchmark {
     Terminal.out("CloudScrub cancel benchmark: \(path)")
     Terminal.out(
       "cores: \(ProcessInfo.processInfo.activeProcessorCount); load average "
-        + Self.loadAverage() + "; cleaning: " + (ExportJob.cleaningDescription(cleaning) ?? ""))
+        + Self.loadAverage() + "; " + (ExportJob.cleaningDescription(cleaning) ?? "no cleaning"))
     let opener = CommandLineDocumentOpener()
     let opened = Date()
     let (document, content) = try Self.openAndLoad(path, opener: opener)
