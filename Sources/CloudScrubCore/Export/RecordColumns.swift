@@ -55,6 +55,24 @@ struct RecordColumns {
       v.withUnsafeBufferPointer { v in column(at: fieldOffset) { v[first + $0].bitPattern } }
     }
   }
+
+  /// Stores the fields both binary encoders put last, from `fieldOffset` on: the
+  /// normals of `piece[first + k]` (three floats) when `normals`, then each of
+  /// `attributes` in its own type.
+  func normalsAndAttributes(
+    of piece: PointCloud, normals: Bool, attributes: [AttributeValues], from first: Int,
+    at fieldOffset: Int
+  ) {
+    var offset = fieldOffset
+    if normals {
+      piece.normals?.withUnsafeBufferPointer { points($0, from: first, at: offset) }
+      offset += 12
+    }
+    for values in attributes {
+      attribute(values, from: first, at: offset)
+      offset += values.scalarType.byteCount
+    }
+  }
 }
 
 extension Array where Element == UInt8 {

@@ -136,15 +136,9 @@ public struct LASRecordEncoder: CloudRecordEncoder {
           address += records.stride
         }
       }
-      var offset = Self.baseRecordSize
-      if fields.normals {
-        piece.normals?.withUnsafeBufferPointer { records.points($0, from: first, at: offset) }
-        offset += 12
-      }
-      for values in attributes {
-        records.attribute(values, from: first, at: offset)
-        offset += values.scalarType.byteCount
-      }
+      let offset = Self.baseRecordSize
+      records.normalsAndAttributes(
+        of: piece, normals: fields.normals, attributes: attributes, from: first, at: offset)
     }
     self.low = low
     self.high = high

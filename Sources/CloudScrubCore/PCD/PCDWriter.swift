@@ -87,14 +87,8 @@ public struct PCDRecordEncoder: CloudRecordEncoder {
         }
         offset += 4
       }
-      if fields.normals {
-        piece.normals?.withUnsafeBufferPointer { records.points($0, from: first, at: offset) }
-        offset += 12
-      }
-      for values in attributes {
-        records.attribute(values, from: first, at: offset)
-        offset += values.scalarType.byteCount
-      }
+      records.normalsAndAttributes(
+        of: piece, normals: fields.normals, attributes: attributes, from: first, at: offset)
     }
   }
 
