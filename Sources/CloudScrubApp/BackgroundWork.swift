@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The window's frame images, cleaning preview and whole-frame points each keep one.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
+  /// Guards the fields; signalled when a result is ready.
+  private let lock = NSCondition()
   private var ready: Value?
   private var busy = false
   private var generation = 0
@@ -36,15 +37,19 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
       lock.lock()
       if ticket == generation, let value { ready = value }
       busy = false
+      lock.broadcast()
       lock.unlock()
     }
     return true
   }
 
-  /// The finished result, handed out once.
-  func take() -> Value? {
+  /// The finished result, handed out once; with `seconds`, waits up to that long for
+  /// one to be ready (the tests' way of waiting for the event, not for a time).
+  func take(waitingUpTo seconds: TimeInterval = 0) -> Value? {
+    let deadline = Date().addingTimeInterval(seconds)
     lock.lock()
     defer { lock.unlock() }
+    while ready == nil, seconds > 0, lock.wait(until: deadline) {}
     defer { ready = nil }
     return ready
   }

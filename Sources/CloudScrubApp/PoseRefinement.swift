@@ -160,8 +160,9 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   /// The outcome of the pass that ended, handed out once; a queued pass starts then.
-  func take() -> Outcome? {
-    guard let outcome = work.take() else { return nil }
+  /// With `seconds`, waits up to that long for a pass to end.
+  func take(waitingUpTo seconds: TimeInterval = 0) -> Outcome? {
+    guard let outcome = work.take(waitingUpTo: seconds) else { return nil }
     lock.lock()
     let next = queued
     queued = nil

@@ -35,14 +35,9 @@ import Testing
     }
   }
 
-  /// Takes the refinement's next outcome, waiting at most two minutes for it.
+  /// Takes the refinement's next outcome, waiting (on its signal) at most two minutes.
   static func nextOutcome(_ refiner: BackgroundRefinement) -> BackgroundRefinement.Outcome? {
-    let deadline = Date().addingTimeInterval(120)
-    while Date() < deadline {
-      if let outcome = refiner.take() { return outcome }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    return nil
+    refiner.take(waitingUpTo: 120)
   }
 
   @Test func aRefinementAskedForWhileOneIsCancellingStartsAfterIt() throws {
