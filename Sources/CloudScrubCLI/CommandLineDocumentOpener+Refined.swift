@@ -32,7 +32,9 @@ extension CommandLineDocumentOpener {
       return !cancelled
     })
     if cancelled { throw CleaningCancelled(step: "unprojecting the refined frames") }
-    let cloud = store.cloud()
+    guard let cloud = store.cloud(stop: { progress.isCancelled }) else {
+      throw CleaningCancelled(step: "frames")
+    }
     let frameIndices = store.frameIndices
     _ = try CloudExport.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],

@@ -120,7 +120,8 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       if store.confidence[index] >= minimum { shown.append(index) }
     }
     guard
-      let cloud = store.cloud().subset(indices: shown, stop: { progress.isCancelled })
+      let whole = store.cloud(stop: { progress.isCancelled }),
+      let cloud = whole.subset(indices: shown, stop: { progress.isCancelled })
     else { throw CleaningCancelled(step: "frames") }
     let frameIndices = Array(request.content.frameIndices[frames])
     _ = try CloudExport.finish(

@@ -79,6 +79,38 @@ import Testing
     }
   }
 
+  @Test func theStoresCloudAsksWhileItNumbersTheFrames() {
+    // The floor as a recording's store: eight frames of 32 rows each, recording frames
+    // 10, 12, … 24.
+    var store = PointStore()
+    let perFrame = Self.floor.count / 8
+    for k in 0..<8 {
+      var points = FramePoints()
+      let range = (k * perFrame)..<((k + 1) * perFrame)
+      points.positions = Array(Self.floor.positions[range])
+      points.colors = Array((Self.floor.colors ?? [])[range])
+      points.confidence = Array(repeating: 2, count: perFrame)
+      store.append(points, frameIndex: 10 + 2 * k)
+    }
+    let plain = store.cloud()
+    #expect(plain.count == Self.floor.count)
+    guard case .uint32(let frames)? = plain.attribute(named: "frame")?.values else {
+      Issue.record("no frame column")
+      return
+    }
+    #expect(frames[0] == 10 && frames[perFrame - 1] == 10 && frames[perFrame] == 12)
+    #expect(frames.last == 24)
+    Self.expectStops(minimumQuestions: Self.questions(over: store.count)) { stop in
+      let cloud = store.cloud(stop: stop.check)
+      guard stop.saidStop else {
+        #expect(cloud?.isBitwiseEqual(to: plain) == true)
+        return false
+      }
+      #expect(cloud == nil)
+      return true
+    }
+  }
+
   @Test func theVoxelMergeAsksInEveryPass() {
     let cloud = Self.floor
     let plain = VoxelMerge.merge(cloud, voxelSizeMeters: 0.01)

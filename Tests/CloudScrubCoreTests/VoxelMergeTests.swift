@@ -283,6 +283,32 @@ struct VoxelMergeTests {
     #expect(merged.positions == [Point3(-0.5, -0.5, -0.5), Point3(0.25, 0.25, 0.25)])
   }
 
+  @Test func cellIndicesAreTheFloorOfTheQuotientWithoutNegativeZero() {
+    // Hand-picked quotients: zero of both signs, just either side of whole numbers, whole
+    // negatives, the 2⁵² edge where every Double is whole, and the largest Floats.
+    let cases: [(Float, Double, Double)] = [
+      (0, 1, 0), (-0.0, 1, 0), (-1e-30, 1, -1), (1e-30, 1, 0), (0.9999999, 1, 0),
+      (-0.9999999, 1, -1), (-1, 1, -1), (-2, 0.5, -4), (2.5, 0.5, 5), (-2.6, 0.5, -6),
+      (0x1p52, 1, 0x1p52), (-0x1p52, 1, -0x1p52), (0x1p60, 1, 0x1p60), (-0x1p60, 1, -0x1p60),
+      (0x1.8p51, 1, 0x1.8p51), (.greatestFiniteMagnitude, 1, 0x1.fffffep127),
+      (-.greatestFiniteMagnitude, 1e-300, -.infinity),
+    ]
+    for (coordinate, size, cell) in cases {
+      let got = voxelCell(coordinate, size: size)
+      #expect(got.bitPattern == cell.bitPattern, "cell of \(coordinate) / \(size): \(got)")
+    }
+    // Every quotient of a sweep across many magnitudes agrees with libm's floor.
+    var value: Float = -3e9
+    while value < 3e9 {
+      for size in [0.005, 0.37, 1.0] {
+        let expected = (Double(value) / size).rounded(.down) + 0
+        #expect(voxelCell(value, size: size).bitPattern == expected.bitPattern)
+      }
+      value = value < 0 ? value * 0.61 + 0.3 : value * 1.7 + 0.013
+      if abs(value) < 1e-3 { value = 1e-3 }
+    }
+  }
+
   @Test func normalsAreAveragedAndRenormalised() {
     let cloud = PointCloud(
       positions: [Point3(0.1, 0.1, 0.1), Point3(0.2, 0.2, 0.2), Point3(3, 3, 3), Point3(3, 3, 3)],

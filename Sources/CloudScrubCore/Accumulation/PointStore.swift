@@ -68,9 +68,20 @@ public struct PointStore: Equatable, Sendable {
   /// The merged points as a cloud with `confidence` (uchar) and `frame` (uint, the
   /// recording's frame index) attributes.
   public func cloud() -> PointCloud {
+    // With no stop to ask, the cloud is always made.
+    cloud(stop: nil) ?? PointCloud(positions: [])
+  }
+
+  /// `cloud()`, asking `stop` every few thousand points while the frame column is
+  /// filled: nil once it says to stop.
+  public func cloud(stop: StopCheck?) -> PointCloud? {
     var frames = [UInt32](repeating: 0, count: count)
     for (k, frame) in frameIndices.enumerated() {
-      for i in frameRanges[k]..<frameRanges[k + 1] { frames[i] = UInt32(frame) }
+      let value = UInt32(frame)
+      for i in frameRanges[k]..<frameRanges[k + 1] {
+        if StopChecks.due(stop, at: i) { return nil }
+        frames[i] = value
+      }
     }
     return PointCloud(
       positions: positions, colors: colors,
