@@ -69,7 +69,7 @@ extension ScaleBenchmark {
     // Every later turn: what arrived goes to the store and the worker.
     var turns = 0
     while load.hasFramesToCome {
-      let arrived = load.take()
+      let arrived = content.acceptsMoreFrames ? load.take() : []
       for command in content.absorb(arrived) { state.apply(command) }
       if arrived.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
       turns += 1
