@@ -29,8 +29,8 @@ public struct SampledCloudLoad: Sendable {
   /// The memory plan: its merge is applied, and the load stops past its point limit.
   public var memory: ViewerMemoryPlan?
   /// With no `memory`, a budget in bytes: the load plans an automatic merge itself once
-  /// its first sample is read, sized from an even subset of that sample (no page of the
-  /// file is read for it that the sample does not read anyway), and says so in a note.
+  /// its preview is read, sized from an even subset of the preview (no page of the file
+  /// is read for it that the sample does not read anyway), and says so in a note.
   public var automaticMergeBudgetBytes: Int?
   /// Whether a merge that keeps more points than its plan expected is made coarser
   /// (twice the voxel size, for the points still to come) each time the kept points pass
@@ -165,6 +165,7 @@ public struct SampledCloudLoad: Sendable {
       guard try admit(&points, done: done) else {
         return .failed(memory?.limitMessage(point: done, of: total) ?? "")
       }
+      StartupTrace.mark("piece \(piece): \(done) of \(total) records read, \(kept) kept")
       let more = LoadedFrame(
         frameIndex: 0, timestampSeconds: 0, info: nil, points: points, piece: .more)
       guard load.waitForRoom(maxPoints: waitingPointLimit),
