@@ -69,6 +69,7 @@ public final class ViewerApp {
     options: ViewerOptions, opener: any ViewerDocumentOpener,
     alignment: (any FrameAlignmentProvider)?
   ) throws {
+    StartupTrace.mark("window starting")
     window = try GLFWWindow(
       width: options.widthPixels, height: options.heightPixels, title: "CloudScrub")
     backend = try GLBackend()
@@ -90,7 +91,9 @@ public final class ViewerApp {
     guard csui_init(window.handle) else {
       throw ViewerError("Dear ImGui could not start on this window")
     }
+    StartupTrace.mark("window, GL and ImGui ready")
     if let path = options.path { open(path) }
+    StartupTrace.mark("document opened")
   }
 
   deinit {
@@ -271,10 +274,14 @@ public final class ViewerApp {
         poses: &poses, poseRefining: refiner.isRunning ? refiner.fractionDone : nil)
       csui_render()
       window.swapBuffers()
+      StartupTrace.mark("frame drawn, \(treePoints.points) points in the tree's count")
       perform(actions)
-      let shown =
+      var shown =
         session.content.hasLevelOfDetail
         ? treePoints.points : session.content.store.count
+      // The pass just drawn counts too: the tree may have grown its first points
+      // between the signature and the plan.
+      if case .drawNodes(_, _, let points) = step { shown = max(shown, points) }
       if exitAfterFirstFrame, shown > 0 || session.message != nil {
         glFinish()
         let seconds = Date().timeIntervalSince(started)

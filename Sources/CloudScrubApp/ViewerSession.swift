@@ -60,6 +60,8 @@ struct ViewerSession {
   /// state about them. A failed load becomes the session's error message.
   mutating func takeLoadedFrames() -> [ViewerCommand] {
     guard let load = document?.load else { return [] }
+    // A level of detail with a full queue takes nothing more yet (its load waits).
+    guard content.acceptsMoreFrames else { return [] }
     // The first frame goes on screen alone, so the picture appears at once however
     // many frames the loader finished while the window was opening.
     let commands = content.absorb(load.take(maxFrames: content.frameCount == 0 ? 1 : .max))

@@ -72,7 +72,10 @@ enum InputLoader {
     let file = try MappedFile(path: path)
     guard let sampler = try PLYVertexSampler.open(file) else { return nil }
     var load = SampledCloudLoad(sampler: sampler)
-    let fits = sampler.count <= max(1, budgetBytes / ViewerMemoryPlan.bytesPerShownPoint)
+    let fits =
+      sampler.count
+      <= ViewerMemoryPlan.cloudPointLimit(
+        cloudPoints: sampler.count, budgetBytes: budgetBytes, merging: false)
     let note: String?
     if merge == .automatic, !fits {
       // Nothing here may scale with the file: the load sizes the merge from its own
@@ -84,7 +87,8 @@ enum InputLoader {
     } else {
       // The merge size comes from a small even sample, read only when it is needed (a
       // cloud refused with --merge off, to suggest a size).
-      let mergedLimit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerKeptPoint(merging: true))
+      let mergedLimit = ViewerMemoryPlan.cloudPointLimit(
+        cloudPoints: sampler.count, budgetBytes: budgetBytes, merging: true)
       let automatic =
         fits || merge != .off
         ? ViewerMemoryPlan.automaticVoxelMeters

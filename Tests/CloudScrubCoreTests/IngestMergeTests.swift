@@ -62,14 +62,14 @@ import Testing
       choice: .automatic, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(desk.mergeMeters == nil)
     #expect(desk.note == nil)
-    #expect(desk.rawBytes == 240 * 256 * 192 * 49)
-    // 36 000 frames: 87 GB at 49 B a point; merged at 5 mm, and said; a merged point
+    #expect(desk.rawBytes == 240 * 256 * 192 * 50)
+    // 36 000 frames: 88 GB at 50 B a point; merged at 5 mm, and said; a merged point
     // also costs its voxel index, at most 128 B.
     let long = ViewerMemoryPlan(
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(long.mergeMeters == 0.005)
-    #expect(long.note?.contains("86.7 GB") == true)
-    #expect(long.pointLimit == 2 * gb / (49 + 128))
+    #expect(long.note?.contains("88.5 GB") == true)
+    #expect(long.pointLimit == 2 * gb / (50 + 128))
     // Sizes no recording has (a hostile header) cannot overflow the estimate.
     let huge = ViewerMemoryPlan(
       choice: .automatic, frames: 1 << 40, depthWidth: 1 << 40, depthHeight: 9, budgetBytes: gb)

@@ -94,25 +94,25 @@ import Testing
 
   @Test func theMemoryPlanCountsTheMergeIndexOfARecording() {
     let gb = 1 << 30
-    // Every point kept: 49 bytes a point (store, level of detail, node cache, 16 each, and
-    // at most 1 of bit grids).
+    // Every point kept: 50 bytes a point (store, level of detail, node cache, 16 each, and
+    // at most 2 of bit grids and node tables).
     let raw = ViewerMemoryPlan(
       choice: .off, frames: 240, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
-    #expect(raw.bytesPerKeptPoint == 49)
-    #expect(raw.pointLimit == 43_826_196)
-    // Merged while loading: 49 + 128 bytes of index a kept point.
+    #expect(raw.bytesPerKeptPoint == 50)
+    #expect(raw.pointLimit == 42_949_672)
+    // Merged while loading: 50 + 128 bytes of index a kept point.
     let merged = ViewerMemoryPlan(
       choice: .automatic, frames: 36_000, depthWidth: 256, depthHeight: 192, budgetBytes: 2 * gb)
     #expect(merged.mergeMeters == 0.005)
-    #expect(merged.bytesPerKeptPoint == 177)
-    #expect(merged.pointLimit == 12_132_675)
+    #expect(merged.bytesPerKeptPoint == 178)
+    #expect(merged.pointLimit == 12_064_514)
     #expect(merged.limitMessage(frame: 7).contains("over 2.1 GB of memory"))
-    // A point cloud merged while loading holds the same index: 100 M points × 49 B do
-    // not fit 2 GiB, so it merges and counts 177 bytes a kept point.
+    // A point cloud merged while loading holds the same index: 100 M points × 50 B do
+    // not fit 2 GiB, so it merges and counts 178 bytes a kept point.
     let cloud = ViewerMemoryPlan(
       choice: .automatic, cloudPoints: 100_000_000, automaticMergeMeters: 0.01,
       budgetBytes: 2 * gb)
     #expect(cloud.mergeMeters == 0.01)
-    #expect(cloud.bytesPerKeptPoint == 177)
+    #expect(cloud.bytesPerKeptPoint == 178)
   }
 }

@@ -171,6 +171,55 @@ import Testing
     #expect(Self.octreeKeys(content) == (try Self.wholeReadKeys(path)))
   }
 
+  @Test func aPreviewOfEveryEighthSampleBlockComesFirst() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = try Self.write(
+      count: 100_000, columns: Self.standard, format: .binaryLittleEndian, in: folder)
+    let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
+    // The sample: the first 2 records of every 24 (4,167 blocks, the last at 99,984).
+    // A preview of 1,024 points out of 4,096 blocks: every 8th block, 521 of them.
+    let plan = SampledCloudLoad(
+      sampler: sampler, samplePoints: 8192, chunkRecords: 10_000, previewPoints: 1024)
+    #expect(plan.previewEvery == 8)
+    let load = plan.start()
+    #expect(load.waitUntilStopped(timeout: 60))
+    let pieces = load.take()
+    #expect(pieces.map(\.piece) == [.first] + Array(repeating: .more, count: 11))
+    #expect(pieces[0].points.count == 521 * 2)
+    #expect(pieces[1].points.count == 4166 * 2 + 2 - 521 * 2)
+    // Preview: records 0, 1, 192, 193, …; then the other blocks: 24, 25, 48, 49, …
+    // (x = record / 4).
+    #expect(Array(pieces[0].points.positions.prefix(4).map(\.x)) == [0, 0.25, 48, 48.25])
+    #expect(Array(pieces[1].points.positions.prefix(4).map(\.x)) == [6, 6.25, 12, 12.25])
+    // Every record exactly once over the pieces.
+    let records = pieces.flatMap { $0.points.positions.map { Int($0.x * 4) } }
+    #expect(records.count == 100_000)
+    #expect(Set(records).count == 100_000)
+  }
+
+  @Test func aLoadWaitingForRoomStopsWhenCancelled() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = try Self.write(
+      count: 10_000, columns: Self.standard, format: .binaryLittleEndian, in: folder)
+    let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
+    // Room for one piece of 1,000 records: the load delivers the sample and a piece,
+    // then waits for them to be taken.
+    var plan = SampledCloudLoad(sampler: sampler, samplePoints: 64, chunkRecords: 1000)
+    plan.waitingPointLimit = 500
+    let reached = DispatchSemaphore(value: 0)
+    plan.beforePiece = { piece in if piece == 2 { reached.signal() } }
+    let load = plan.start()
+    #expect(reached.wait(timeout: .now() + 60) == .success)
+    // Piece 2 waits for room: the inbox holds the sample and piece 1 only.
+    let first = load.take()
+    #expect(first.map(\.piece) == [.first, .more])
+    load.cancel()
+    #expect(load.waitUntilStopped(timeout: 60))
+    #expect(load.status == .cancelled)
+  }
+
   @Test func confidenceAndColoursComeFromTheRecords() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -269,12 +318,13 @@ import Testing
     let path = try Self.write(
       count: 1000, columns: Self.standard, format: .binaryLittleEndian, in: folder)
     let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
-    // 1000 points × 49 B do not fit 37,524 B: the plan merges, at 8 m cells, and a kept
-    // point costs 49 + 128 B (its voxel index): room for 212.
+    // 1000 points × 50 B do not fit the 21,524 B that 37,524 B leave after the queued
+    // pieces (1000 × 16 B): the plan merges, at 8 m cells, and a kept point costs
+    // 50 + 128 B (its voxel index): room for 120.
     let memory = ViewerMemoryPlan(
       choice: .automatic, cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
     #expect(memory.mergeMeters == 8)
-    #expect(memory.pointLimit == 212)
+    #expect(memory.pointLimit == 120)
     let load = SampledCloudLoad(
       sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: memory
     ).start()
@@ -286,7 +336,7 @@ import Testing
     #expect(content.store.count == 64)
     #expect(content.levelOfDetail?.count == 64)
     // At 2 m cells, y spans 4 cells and x, z change every 8 records: 1000 points in
-    // more cells than the 212 points the budget holds, and the load stops saying so.
+    // more cells than the 120 points the budget holds, and the load stops saying so.
     let fine = ViewerMemoryPlan(
       choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
     let stopped = SampledCloudLoad(
@@ -298,7 +348,7 @@ import Testing
       return
     }
     #expect(message.hasPrefix("stopped loading at point"))
-    #expect(message.contains("more than 212 points"))
+    #expect(message.contains("more than 120 points"))
   }
 
   @Test func theMemoryPlanMergesACloudTooLargeForItsBudget() {

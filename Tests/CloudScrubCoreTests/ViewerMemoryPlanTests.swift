@@ -7,40 +7,75 @@ import Testing
 /// What the viewer's memory plan counts a point, worked out by hand, and the bounds it
 /// relies on checked against real trees and merges.
 @Suite struct ViewerMemoryPlanTests {
-  @Test func aShownPointCosts49BytesAndAMergedOne177() {
-    // 64³ cells = 262,144 bits = 32,768 bytes a grid, over the more than 32,768 points a
-    // node holds when it turns inner: under 1 byte, rounded up to 1.
-    #expect(ViewerMemoryPlan.gridBytesPerShownPoint == 1)
-    #expect(ViewerMemoryPlan.bytesPerShownPoint == 16 + 16 + 16 + 1)
+  @Test func aShownPointCosts50BytesAndAMergedOne178() {
+    // 64³ cells = 262,144 bits = 32,768 bytes a grid, and nine nodes' tables, over the
+    // more than 32,768 points a node holds when it turns inner: 1 byte and a bit,
+    // rounded up to 2.
+    #expect(ViewerMemoryPlan.gridBytesPerPoint(PointOctree.Options()) == 1)
+    #expect(LODNode.tableBytes < 32_768 / 9)
+    #expect(ViewerMemoryPlan.treeBytesPerShownPoint == 2)
+    #expect(ViewerMemoryPlan.bytesPerShownPoint == 16 + 16 + 16 + 2)
     // A 32 B slot (the voxel's key and number) in a table at least a quarter full: at
     // most four slots a voxel.
     #expect(ViewerMemoryPlan.mergeIndexBytesPerKeptPoint == 4 * 32)
-    #expect(ViewerMemoryPlan.bytesPerKeptPoint(merging: true) == 177)
-    // 16 × 16 × 16 cells = 512 bytes over 65 points: 8 bytes, rounded up.
+    #expect(ViewerMemoryPlan.bytesPerKeptPoint(merging: true) == 178)
+    // 16 × 16 × 16 cells = 512 bytes over 65 points: 8 bytes, rounded up; with nine
+    // nodes' tables, (512 + 9 × tableBytes) / 65, rounded up.
+    let small = PointOctree.Options(gridResolution: 16, leafCapacity: 64)
+    #expect(ViewerMemoryPlan.gridBytesPerPoint(small) == 8)
     #expect(
-      ViewerMemoryPlan.gridBytesPerPoint(PointOctree.Options(gridResolution: 16, leafCapacity: 64))
-        == 8)
+      ViewerMemoryPlan.treeBytesPerPoint(small) == (512 + 9 * LODNode.tableBytes + 64) / 65)
+  }
+
+  @Test func aNodesTablesAreCountedPieceByPiece() {
+    // The node in the node array, its flat-table row (cube, scale, flag, 8 children,
+    // grid, slot), six heap blocks of 48 B at most, and a frame table of one frame.
+    let row = MemoryLayout<LODCube>.stride + 8 + 1 + 32 + 4 + 4
+    #expect(LODNode.tableBytes == MemoryLayout<LODNode>.stride + row + 6 * 48 + 16 + 8 + 64)
   }
 
   @Test func thePointLimitIsTheBudgetOverWhatAKeptPointCosts() {
+    // 1000 points: 1000 × 16 B of queued pieces at most, then 50 B each.
     let fits = ViewerMemoryPlan(
-      choice: .off, cloudPoints: 1000, automaticMergeMeters: 0.01, budgetBytes: 49_000)
+      choice: .off, cloudPoints: 1000, automaticMergeMeters: 0.01, budgetBytes: 66_000)
     #expect(fits.pointLimit == 1000)
     #expect(!fits.keepsTooManyPoints)
+    // 1001 points reserve 16,016 B: 49,984 B left hold 999 points.
     let over = ViewerMemoryPlan(
-      choice: .off, cloudPoints: 1001, automaticMergeMeters: 0.01, budgetBytes: 49_000)
+      choice: .off, cloudPoints: 1001, automaticMergeMeters: 0.01, budgetBytes: 66_000)
+    #expect(over.pointLimit == 999)
     #expect(over.keepsTooManyPoints)
-    #expect(over.rawBytes == 49_049)
+    #expect(over.rawBytes == 50_050)
     let merged = ViewerMemoryPlan(
       choice: .voxel(meters: 0.01), cloudPoints: 5000, automaticMergeMeters: 0.01,
-      budgetBytes: 177_000)
+      budgetBytes: 80_000 + 178_000)
     #expect(merged.pointLimit == 1000)
     #expect(merged.limitMessage(point: 7, of: 5000).contains("over 0.0 GB"))
-    // 49,000 bytes hold 1000 shown points, not 1001: an automatic plan merges 1001.
+    // 66,000 bytes hold 1000 shown points, not 1001: an automatic plan merges 1001.
     let automatic = ViewerMemoryPlan(
-      choice: .automatic, cloudPoints: 1001, automaticMergeMeters: 0.01, budgetBytes: 49_000)
+      choice: .automatic, cloudPoints: 1001, automaticMergeMeters: 0.01, budgetBytes: 66_000)
     #expect(automatic.mergeMeters == 0.01)
-    #expect(automatic.pointLimit == 49_000 / 177)
+    #expect(automatic.pointLimit == (66_000 - 16_016) / 178)
+    #expect(
+      ViewerMemoryPlan.cloudPointLimit(cloudPoints: 1001, budgetBytes: 66_000, merging: true)
+        == automatic.pointLimit)
+  }
+
+  @Test func aHugeCloudReservesItsBoundedQueue() {
+    // The builder's 4 Mi points, the inbox's 4 Mi, and three pieces of 1 Mi records:
+    // 11 Mi points at 16 B, 176 MiB, however large the cloud.
+    #expect(ViewerMemoryPlan.maxQueuedPoints == 11 << 20)
+    #expect(ViewerMemoryPlan.queuedPieceBytes(cloudPoints: 1_000_000_000) == 176 << 20)
+    #expect(ViewerMemoryPlan.queuedPieceBytes(cloudPoints: 1000) == 16_000)
+    let gb = 1 << 30
+    let cloud = ViewerMemoryPlan(
+      choice: .automatic, cloudPoints: 1_000_000_000, automaticMergeMeters: 0.01,
+      budgetBytes: 4 * gb)
+    #expect(cloud.pointLimit == (4 * gb - (176 << 20)) / 178)
+    // A recording's frames are not queued this way: nothing comes off its budget.
+    let recording = ViewerMemoryPlan(
+      choice: .off, frames: 10, depthWidth: 10, depthHeight: 10, budgetBytes: 50_000)
+    #expect(recording.pointLimit == 1000)
   }
 
   @Test func aTreesGridsStayWithinTheirBoundAPoint() throws {
@@ -54,6 +89,11 @@ import Testing
     #expect(split > 10)
     #expect(tree.gridByteCount == (split + grown) * 512)
     #expect(split * 512 <= tree.count * ViewerMemoryPlan.gridBytesPerPoint(options))
+    // At most nine nodes for each inner one (itself and eight children), and the root.
+    #expect(tree.nodes.count <= 9 * (split + grown) + 1)
+    #expect(
+      (split * 512 + (tree.nodes.count - 9 * grown - 1) * LODNode.tableBytes)
+        <= tree.count * ViewerMemoryPlan.treeBytesPerPoint(options))
   }
 
   @Test func aMergesIndexStaysWithinItsBoundAKeptPoint() throws {
@@ -101,10 +141,13 @@ import Testing
       count: 1000, columns: SampledCloudLoadTests.standard, format: .binaryLittleEndian,
       in: folder)
     let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
-    // At 2 m cells the 1000 records keep more than the 212 points the budget holds (the
-    // merged load of `SampledCloudLoadTests` stops there); coarsening, it finishes.
+    // At 2 m cells the 1000 records keep more than the 212 points the budget holds
+    // (212 × 178 B after 1000 × 16 B of queued pieces; the merged load of
+    // `SampledCloudLoadTests` stops at such a limit); coarsening, it finishes.
     let fine = ViewerMemoryPlan(
-      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8, budgetBytes: 37_524)
+      choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8,
+      budgetBytes: 212 * 178 + 16_000)
+    #expect(fine.pointLimit == 212)
     var plan = SampledCloudLoad(sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: fine)
     plan.coarsensMerge = true
     let load = plan.start()

@@ -8,9 +8,10 @@ import Foundation
 /// source of truth), in its level of detail (`PointOctree`, whose nodes keep their own
 /// points), and in the GPU's node cache (with a software renderer, also in main
 /// memory; the cache is bounded on its own, so this is an upper bound): 48 bytes; and
-/// the level of detail's bit grids cost at most 1 byte more a point
-/// (`gridBytesPerShownPoint`). A merged load also holds its voxel index, at most 128
-/// bytes a kept point (`mergeIndexBytesPerKeptPoint`).
+/// the level of detail's bit grids and node tables cost at most 2 bytes more a point
+/// (`treeBytesPerShownPoint`). A merged load also holds its voxel index, at most 128
+/// bytes a kept point (`mergeIndexBytesPerKeptPoint`). A huge PLY's load also reserves
+/// room for the pieces queued for its level of detail (`queuedPieceBytes`).
 public struct ViewerMemoryPlan: Equatable, Sendable {
   /// What the user asked for.
   public enum Choice: Equatable, Sendable {
@@ -20,21 +21,62 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     case voxel(meters: Float)
   }
 
-  /// The bit grids' bytes a shown point can cost at most: a node gets its grid (32 KiB
-  /// for 64³ cells) only when it turns inner, which it does once it holds more than
-  /// `leafCapacity` points, and it keeps them, so inner nodes × a grid's bytes ≤ points ×
-  /// 32,768 / 32,769 (the few roots the tree grows upward add a grid each, not counted).
-  public static let gridBytesPerShownPoint = gridBytesPerPoint(PointOctree.Options())
+  /// The level of detail's bytes beside its points that a shown point can cost at most
+  /// (`treeBytesPerPoint`): 2 for the default tree.
+  public static let treeBytesPerShownPoint = treeBytesPerPoint(PointOctree.Options())
 
-  /// The bit grids' bytes a point can cost at most in a tree of `options`: a grid's
-  /// bytes over the points a node holds when it turns inner, rounded up.
+  /// The bit grids' bytes a point can cost at most in a tree of `options`: a node gets
+  /// its grid only when it turns inner, which it does once it holds more than
+  /// `leafCapacity` points, and it keeps them, so inner nodes × a grid's bytes ≤ points ×
+  /// grid bytes / (leafCapacity + 1), rounded up (the few roots the tree grows upward add
+  /// a grid each, not counted).
   public static func gridBytesPerPoint(_ options: PointOctree.Options) -> Int {
-    let cells = options.gridResolution * options.gridResolution * options.gridResolution
-    let gridBytes = (cells + 63) / 64 * 8
-    return (gridBytes + options.leafCapacity) / (options.leafCapacity + 1)
+    (gridBytes(options) + options.leafCapacity) / (options.leafCapacity + 1)
   }
-  /// Store, level of detail and GPU copy (16 bytes each), and the bit grids.
-  public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint + gridBytesPerShownPoint
+
+  /// The grids' and node tables' bytes a point can cost at most in a tree of `options`:
+  /// every node but the first root is the child of an inner node, and an inner node has
+  /// at most eight, so there are at most nine nodes for each inner one, each with its
+  /// tables (`LODNode.tableBytes`), and one grid; an inner node holds more than
+  /// `leafCapacity` points. Rounded up.
+  public static func treeBytesPerPoint(_ options: PointOctree.Options) -> Int {
+    let perInnerNode = gridBytes(options) + 9 * LODNode.tableBytes
+    return (perInnerNode + options.leafCapacity) / (options.leafCapacity + 1)
+  }
+
+  static func gridBytes(_ options: PointOctree.Options) -> Int {
+    let cells = options.gridResolution * options.gridResolution * options.gridResolution
+    return (cells + 63) / 64 * 8
+  }
+
+  /// Store, level of detail and GPU copy (16 bytes each), and the tree's grids and
+  /// node tables.
+  public static let bytesPerShownPoint = 3 * PointStore.bytesPerPoint + treeBytesPerShownPoint
+  /// Bytes a point waiting in a queue costs (a `FramePoints` piece: position, colour,
+  /// confidence).
+  public static let bytesPerQueuedPoint = PointStore.bytesPerPoint
+  /// Points a huge PLY's load holds in pieces at most while the level of detail takes
+  /// them in: the builder's queue (`LevelOfDetailBuilder.maxQueuedPoints`, which the
+  /// frame loop lets pass by at most what one take brings), the load's inbox
+  /// (`SampledCloudLoad.maxWaitingPoints`, passed by one piece), and the piece in hand.
+  public static let maxQueuedPoints =
+    LevelOfDetailBuilder.maxQueuedPoints + SampledCloudLoad.maxWaitingPoints + 3
+    * SampledCloudLoad.defaultChunkRecords
+
+  /// The bytes a cloud of `points` points reserves for its queued pieces: at most
+  /// `maxQueuedPoints` of them (fewer for a smaller cloud) at `bytesPerQueuedPoint`.
+  public static func queuedPieceBytes(cloudPoints points: Int) -> Int {
+    min(max(0, points), maxQueuedPoints) * bytesPerQueuedPoint
+  }
+
+  /// The most points a cloud of `points` keeps within `budgetBytes`: what is left of
+  /// the budget after its queued pieces, over what a kept point costs.
+  public static func cloudPointLimit(cloudPoints points: Int, budgetBytes: Int, merging: Bool)
+    -> Int
+  {
+    let left = budgetBytes - queuedPieceBytes(cloudPoints: points)
+    return max(1, left / bytesPerKeptPoint(merging: merging))
+  }
   /// What an ingest merge's index holds for each point it keeps: its voxel's slot, in
   /// a table between a quarter and half full (`VoxelIndex`), so at most four slots.
   public static let mergeIndexBytesPerKeptPoint = 4 * VoxelIndex.bytesPerSlot
@@ -75,7 +117,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// A merge costs `mergeIndexBytesPerKeptPoint` more a kept point.
   private init(
     choice: Choice, rawBytes: Int, budgetBytes: Int, automaticMergeMeters: Float,
-    pointsWord: String
+    pointsWord: String, reservedBytes: Int = 0
   ) {
     self.rawBytes = rawBytes
     let need = Self.gigabytes(rawBytes)
@@ -86,7 +128,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     case .voxel(let meters):
       mergeMeters = meters
       note = "merging while loading at \(Self.millimetres(meters)) (--merge)"
-    case .automatic where rawBytes > budgetBytes:
+    case .automatic where rawBytes > budgetBytes - reservedBytes:
       mergeMeters = automaticMergeMeters
       note =
         "merging while loading at \(Self.millimetres(automaticMergeMeters)): \(pointsWord) "
@@ -96,7 +138,7 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
       note = nil
     }
     let perPoint = Self.bytesPerKeptPoint(merging: mergeMeters != nil)
-    pointLimit = max(1, budgetBytes / perPoint)
+    pointLimit = max(1, (budgetBytes - reservedBytes) / perPoint)
   }
 
   /// Bytes a kept point costs: shown, plus the merge's index when merging.
@@ -110,7 +152,8 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
   /// The plan for a point cloud of `points` points (a PLY file; the count as its
   /// header claims it, checked against the file's size), within `budgetBytes`. An
   /// automatic merge uses `automaticMergeMeters` (`mergeMeters(forSample:...)` picks it
-  /// from an even sample of the cloud) instead of the recordings' fixed size.
+  /// from an even sample of the cloud) instead of the recordings' fixed size. Its
+  /// queued pieces' bytes (`queuedPieceBytes`) come off the budget first.
   public init(
     choice: Choice, cloudPoints points: Int, automaticMergeMeters: Float,
     budgetBytes: Int = Self.defaultBudgetBytes
@@ -118,7 +161,8 @@ public struct ViewerMemoryPlan: Equatable, Sendable {
     let (bytes, over) = Self.bytesPerShownPoint.multipliedReportingOverflow(by: max(0, points))
     self.init(
       choice: choice, rawBytes: over ? Int.max : bytes, budgetBytes: budgetBytes,
-      automaticMergeMeters: automaticMergeMeters, pointsWord: "\(points) points")
+      automaticMergeMeters: automaticMergeMeters, pointsWord: "\(points) points",
+      reservedBytes: Self.queuedPieceBytes(cloudPoints: points))
   }
 
   /// Whether every point is kept but they would not fit (`--merge off` on a cloud too

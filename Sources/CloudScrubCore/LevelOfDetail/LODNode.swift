@@ -64,6 +64,16 @@ public struct LODNode: Sendable {
 
   public var pointCount: Int { points.count }
 
+  /// Bytes a node of a one-frame cloud takes beside its points, at most: the node
+  /// itself in the tree's node array; its row in the descent's flat tables (cube, cell
+  /// scale, inner flag, eight child numbers, grid number, pending slot); and its six
+  /// heap blocks (the store's five arrays and the children), each with a 32-byte header
+  /// and up to 16 bytes of allocator rounding, holding a two-entry frame start table,
+  /// a one-entry frame table and eight child numbers. A frame more in a node adds 16.
+  public static let tableBytes =
+    MemoryLayout<LODNode>.stride + MemoryLayout<LODCube>.stride + 8 + 1 + 8 * 4 + 4 + 4
+    + 6 * (32 + 16) + 2 * 8 + 8 + 8 * 8
+
   /// The node's points of the whole store's frames `frames` (positions in its frame
   /// list): one contiguous range of `points`.
   public func pointRange(ofFrames frames: ClosedRange<Int>) -> Range<Int> {

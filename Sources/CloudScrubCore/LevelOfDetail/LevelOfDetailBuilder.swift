@@ -107,6 +107,13 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
   /// Points submitted and not yet inserted.
   public var pendingPoints: Int { locked { queuedPoints } }
 
+  /// Points queued past which the frame loop submits nothing more (`hasRoom`), leaving
+  /// the pieces in the load's inbox, whose reader then waits too: the queue is bounded.
+  public static let maxQueuedPoints = 1 << 22
+
+  /// Whether fewer than `maxQueuedPoints` points wait to be inserted.
+  public var hasRoom: Bool { pendingPoints < Self.maxQueuedPoints }
+
   /// Stops the worker before its next step; what was not inserted is dropped. The tree
   /// stays readable.
   public func close() {
@@ -170,6 +177,7 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
 
       let inserted = Self.insertStep(of: &job, into: &grown, stepPoints: stepPoints)
 
+      StartupTrace.mark("level of detail: step \(steps) inserted \(inserted)")
       condition.lock()
       tree = grown
       inserting = false

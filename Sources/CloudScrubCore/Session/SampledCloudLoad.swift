@@ -7,6 +7,11 @@ public struct SampledCloudLoad: Sendable {
   public static let defaultSamplePoints = 1 << 18
   /// Records read a piece after the sample.
   public static let defaultChunkRecords = 1 << 20
+  /// Points delivered and not yet taken past which the load waits before it delivers
+  /// the next piece: a reader faster than the level of detail holds a bounded queue.
+  public static let maxWaitingPoints = 1 << 22
+  /// This load's `maxWaitingPoints` (a test makes it small).
+  public var waitingPointLimit = Self.maxWaitingPoints
 
   public let sampler: PLYVertexSampler
   /// The first sample is one record in `sampleStride` (1: the whole cloud at once):
@@ -16,11 +21,16 @@ public struct SampledCloudLoad: Sendable {
   public let sampleStride: Int
   public let sampleBlock: Int
   public var chunkRecords: Int
+  /// Points the preview aims at: the part of the sample delivered first, every
+  /// `previewEvery`-th of its blocks (1: the whole sample), few enough that its pages,
+  /// its merge and its first drawing take a small part of a second even on a cold file.
+  public static let defaultPreviewPoints = 1 << 15
+  public let previewEvery: Int
   /// The memory plan: its merge is applied, and the load stops past its point limit.
   public var memory: ViewerMemoryPlan?
   /// With no `memory`, a budget in bytes: the load plans an automatic merge itself once
-  /// its first sample is read, sized from an even subset of that sample (no page of the
-  /// file is read for it that the sample does not read anyway), and says so in a note.
+  /// its preview is read, sized from an even subset of the preview (no page of the file
+  /// is read for it that the sample does not read anyway), and says so in a note.
   public var automaticMergeBudgetBytes: Int?
   /// Whether a merge that keeps more points than its plan expected is made coarser
   /// (twice the voxel size, for the points still to come) each time the kept points pass
@@ -34,13 +44,16 @@ public struct SampledCloudLoad: Sendable {
   /// A load of `sampler`'s vertices whose first sample holds about `samplePoints`.
   public init(
     sampler: PLYVertexSampler, samplePoints: Int = Self.defaultSamplePoints,
-    chunkRecords: Int = Self.defaultChunkRecords, memory: ViewerMemoryPlan? = nil
+    chunkRecords: Int = Self.defaultChunkRecords, memory: ViewerMemoryPlan? = nil,
+    previewPoints: Int = Self.defaultPreviewPoints
   ) {
     self.sampler = sampler
     sampleStride = max(1, sampler.count / max(1, samplePoints))
     // At least 4096 blocks, so that the sample still spreads over the whole file.
     sampleBlock = max(1, min(4096 / max(1, sampler.recordSize), samplePoints / 4096))
     self.chunkRecords = max(1, chunkRecords)
+    let blocks = sampleStride > 1 ? samplePoints / sampleBlock : 1
+    previewEvery = max(1, blocks / max(1, previewPoints / sampleBlock))
     self.memory = memory
   }
 
@@ -98,45 +111,44 @@ public struct SampledCloudLoad: Sendable {
     }
 
     beforePiece?(0)
-    var sample = FramePoints()
-    let block = sampleBlock
-    let group = k * block
-    let sampleCount = sampled(before: total)
-    sample.positions.reserveCapacity(sampleCount)
-    sample.colors.reserveCapacity(sampleCount)
-    sample.confidence.reserveCapacity(sampleCount)
-    // In segments, dropping the mapped pages behind each, so that a sample that
-    // touches every page of a huge file does not hold them all resident.
-    let segment = group * max(1, 65_536 / block)
-    if k > 1 {
-      // Every block's pages asked for at once: on a file not in the page cache (15 GB)
-      // the sample's scattered reads then overlap instead of waiting one by one.
-      for blockStart in stride(from: 0, to: total, by: group) {
-        sampler.file.prefetch(byteRange(blockStart..<min(total, blockStart + block)))
-      }
-    }
-    for segmentStart in stride(from: 0, to: total, by: segment) {
-      let segmentEnd = min(total, segmentStart + segment)
-      for blockStart in stride(from: segmentStart, to: segmentEnd, by: group) {
-        sampler.read(blockStart..<min(segmentEnd, blockStart + block), into: &sample)
-      }
-      if k > 1 { sampler.file.discard(byteRange(segmentStart..<segmentEnd)) }
-    }
+    StartupTrace.mark("sample: reading")
+    // The preview first (every `previewEvery`-th block of the sample): a picture of the
+    // whole cloud that is read, merged and drawn before anything that scales with the
+    // file; then the sample's other blocks.
+    var preview = readSample(blocks: { $0 % previewEvery == 0 })
     try sampler.checkIntact()
+    StartupTrace.mark("preview: read \(preview.count) points")
     if memory == nil, let budget = automaticMergeBudgetBytes {
-      let plan = Self.automaticPlan(forSample: sample, cloudPoints: total, budgetBytes: budget)
+      let plan = Self.automaticPlan(forSample: preview, cloudPoints: total, budgetBytes: budget)
       memory = plan
       merge = plan.mergeMeters.map { IngestMerge(voxelSizeMeters: $0) }
       coarsenAt = plan.pointLimit / 5 * 4
       if let note = plan.note { load.addNote(note) }
     }
-    guard try admit(&sample, done: sampleCount) else {
-      return .failed(memory?.limitMessage(point: sampleCount, of: total) ?? "")
+    let previewCount = preview.count
+    guard try admit(&preview, done: previewCount) else {
+      return .failed(memory?.limitMessage(point: previewCount, of: total) ?? "")
     }
+    StartupTrace.mark("preview: admitted \(preview.count) points")
     let first = LoadedFrame(
-      frameIndex: 0, timestampSeconds: 0, info: nil, points: sample, piece: k > 1 ? .first : .whole)
-    guard load.deliver(first, done: sampleCount, total: total) else { return .cancelled }
+      frameIndex: 0, timestampSeconds: 0, info: nil, points: preview,
+      piece: k > 1 ? .first : .whole)
+    guard load.deliver(first, done: previewCount, total: total) else { return .cancelled }
+    let sampleCount = sampled(before: total)
+    if previewEvery > 1 {
+      guard !load.isCancelled else { return .cancelled }
+      var rest = readSample(blocks: { $0 % previewEvery != 0 })
+      try sampler.checkIntact()
+      guard try admit(&rest, done: sampleCount) else {
+        return .failed(memory?.limitMessage(point: sampleCount, of: total) ?? "")
+      }
+      let more = LoadedFrame(
+        frameIndex: 0, timestampSeconds: 0, info: nil, points: rest, piece: .more)
+      guard load.deliver(more, done: sampleCount, total: total) else { return .cancelled }
+    }
 
+    let block = sampleBlock
+    let group = k * block
     var piece = 1
     var start = 0
     while k > 1, start < total {
@@ -153,14 +165,53 @@ public struct SampledCloudLoad: Sendable {
       guard try admit(&points, done: done) else {
         return .failed(memory?.limitMessage(point: done, of: total) ?? "")
       }
+      StartupTrace.mark("piece \(piece): \(done) of \(total) records read, \(kept) kept")
       let more = LoadedFrame(
         frameIndex: 0, timestampSeconds: 0, info: nil, points: points, piece: .more)
-      guard load.deliver(more, done: done, total: total) else { return .cancelled }
+      guard load.waitForRoom(maxPoints: waitingPointLimit),
+        load.deliver(more, done: done, total: total)
+      else { return .cancelled }
       start = end
       piece += 1
     }
     try sampler.checkElementsAfterVertices()
     return .finished(frames: 1)
+  }
+
+  /// The sample's blocks (numbered along the file) that `included` takes, in file order:
+  /// every block's pages asked for at once first, and dropped again behind each
+  /// segment of the reading.
+  private func readSample(blocks included: (Int) -> Bool) -> FramePoints {
+    let total = sampler.count
+    let block = sampleBlock
+    let group = sampleStride * block
+    var points = FramePoints()
+    let blocks = (0..<(total + group - 1) / group).filter(included)
+    let count = blocks.count * block
+    points.positions.reserveCapacity(count)
+    points.colors.reserveCapacity(count)
+    points.confidence.reserveCapacity(count)
+    if sampleStride > 1 {
+      // On a file not in the page cache (15 GB) the scattered reads then overlap
+      // instead of waiting one by one.
+      for b in blocks {
+        sampler.file.prefetch(byteRange(b * group..<min(total, b * group + block)))
+      }
+    }
+    // In segments, dropping the mapped pages behind each, so that a sample that
+    // touches every page of a huge file does not hold them all resident.
+    let segment = max(1, 65_536 / block)
+    for segmentStart in stride(from: 0, to: blocks.count, by: segment) {
+      let segmentBlocks = blocks[segmentStart..<min(blocks.count, segmentStart + segment)]
+      for b in segmentBlocks {
+        sampler.read(b * group..<min(total, b * group + block), into: &points)
+      }
+      if sampleStride > 1, let firstBlock = segmentBlocks.first, let lastBlock = segmentBlocks.last
+      {
+        sampler.file.discard(byteRange(firstBlock * group..<min(total, (lastBlock + 1) * group)))
+      }
+    }
+    return points
   }
 
   /// The automatic merge of a cloud of `cloudPoints` whose first sample is `sample`:
@@ -171,7 +222,8 @@ public struct SampledCloudLoad: Sendable {
   {
     let step = max(1, sample.count / 8192)
     let subset = stride(from: 0, to: sample.count, by: step).map { sample.positions[$0] }
-    let limit = max(1, budgetBytes / ViewerMemoryPlan.bytesPerKeptPoint(merging: true))
+    let limit = ViewerMemoryPlan.cloudPointLimit(
+      cloudPoints: cloudPoints, budgetBytes: budgetBytes, merging: true)
     let meters = ViewerMemoryPlan.mergeMeters(forSample: subset, pointLimit: limit)
     return ViewerMemoryPlan(
       choice: .automatic, cloudPoints: cloudPoints, automaticMergeMeters: meters,

@@ -125,13 +125,25 @@ public final class StreamingLoad: @unchecked Sendable {
     let count = min(maxFrames, inbox.count)
     let taken = Array(inbox.prefix(count))
     inbox.removeFirst(count)
+    lock.broadcast()
     return taken
+  }
+
+  /// Waits, on the loading thread, while the frames delivered and not yet taken hold
+  /// `maxPoints` points or more, so that a reader faster than its consumer holds a
+  /// bounded queue; returns false (at once) once the load is cancelled.
+  func waitForRoom(maxPoints: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    while !cancelled, inbox.reduce(0, { $0 + $1.points.count }) >= maxPoints { lock.wait() }
+    return !cancelled
   }
 
   /// Stops the load after the frame in hand.
   public func cancel() {
     lock.lock()
     cancelled = true
+    lock.broadcast()
     if case .loading = currentStatus { currentStatus = .cancelled }
     lock.unlock()
   }

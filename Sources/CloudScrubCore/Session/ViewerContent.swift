@@ -45,6 +45,13 @@ public struct ViewerContent: Sendable {
   /// The worker growing the level of detail, when it grows in the background.
   public var levelOfDetailBuilder: LevelOfDetailBuilder? { builderOwner?.builder }
 
+  /// Whether more loaded frames may be absorbed now: always, unless the background
+  /// level of detail already has `LevelOfDetailBuilder.maxQueuedPoints` waiting (the
+  /// first frame is always taken, so that the picture starts).
+  public var acceptsMoreFrames: Bool {
+    frameCount == 0 || (builderOwner?.builder.hasRoom ?? true)
+  }
+
   /// Whether the content keeps a level of detail (grown by calls or in the background).
   public var hasLevelOfDetail: Bool { levelOfDetail != nil || builderOwner != nil }
 
