@@ -6,9 +6,12 @@ import Foundation
 /// cleaning pipeline on a background thread, kept as overlay points of their own (on
 /// the GPU too when OpenGL draws points) and drawn over the dimmed original.
 /// Recomputed when the options, the shown frames, the minimum confidence or the poses
-/// shown change, once loading has finished. While refined poses show, the points are
-/// cleaned where they are drawn (each frame moved by its correction) and the normals
-/// face the refined cameras.
+/// shown change, once loading has finished. While refined poses show, the shown frames
+/// are unprojected again with the refined poses through the document's loader
+/// (`unprojectedAgain`), as the window's export does, so the preview's points are the
+/// export's; the normals face the refined cameras. A document without a loader (or
+/// without the refined trajectory) moves the loaded points by their frames' corrections
+/// instead.
 final class CleaningPreview {
   struct Request: Equatable {
     var options: CleaningOptions
@@ -17,6 +20,9 @@ final class CleaningPreview {
     var points: Int
     /// The scene's pose corrections shown (`ViewerScene.poseCorrections`).
     var poseCorrections: [Transform3D]?
+    /// The refined trajectory shown (one pose a recording frame, as "Save poses"
+    /// writes it), which the shown frames are unprojected again with; nil: none shows.
+    var refinedPoses: [CameraPose]?
   }
 
   let points: OverlayPoints
@@ -29,7 +35,7 @@ final class CleaningPreview {
   private var running: Request?
   /// A finished computation: the cleaned points and each step's count, or why the
   /// pipeline refused the shown points.
-  private typealias Outcome = Result<(store: PointStore, stages: [StageCount]), any Error>
+  typealias Outcome = Result<(store: PointStore, stages: [StageCount]), any Error>
   private let work = BackgroundWork<(Request, Outcome)>()
 
   init(backend: any RenderBackend) {
@@ -38,7 +44,12 @@ final class CleaningPreview {
 
   /// Starts a computation when the request changed and none runs; uploads a finished
   /// one. Returns the points to draw, or nil when there is no preview to show.
-  func update(enabled: Bool, session: ViewerSession, options: CleaningOptions) -> OverlayPoints? {
+  ///
+  /// - Parameter refinedPoses: the refined trajectory while refined poses show.
+  func update(
+    enabled: Bool, session: ViewerSession, options: CleaningOptions,
+    refinedPoses: [CameraPose]? = nil
+  ) -> OverlayPoints? {
     guard enabled else {
       if shown != nil { clear() }
       return nil
@@ -66,8 +77,13 @@ final class CleaningPreview {
     options.worldUp = session.content.worldUp  // the height band measures along it
     let request = Request(
       options: options, frames: frames, minConfidence: session.state.display.minConfidence,
-      points: session.content.store.count, poseCorrections: session.state.scene.poseCorrections)
-    if request != shown { start(request, store: session.content.store, content: session.content) }
+      points: session.content.store.count, poseCorrections: session.state.scene.poseCorrections,
+      refinedPoses: session.state.scene.poseCorrections == nil ? nil : refinedPoses)
+    if request != shown {
+      start(
+        request, store: session.content.store, content: session.content,
+        loader: session.document?.loader)
+    }
     return shown == nil ? nil : points
   }
 
@@ -80,43 +96,86 @@ final class CleaningPreview {
     revision += 1
   }
 
-  private func start(_ request: Request, store: PointStore, content: ViewerContent) {
+  private func start(
+    _ request: Request, store: PointStore, content: ViewerContent, loader: RecordingLoader?
+  ) {
     running = request
     summary = "computing…"
+    let started = work.start {
+      (request, Self.compute(request, store: store, content: content, loader: loader))
+    }
+    if !started { running = nil }
+  }
+
+  /// The preview of `request`: the shown frames of `store` (unprojected again with the
+  /// refined poses through `loader` when they show and there is one) run through the
+  /// cleaning pipeline, as the preview's store, and each step's count.
+  static func compute(
+    _ request: Request, store: PointStore, content: ViewerContent, loader: RecordingLoader?
+  ) -> Outcome {
     let frames = request.frames.clamped(to: 0...max(0, content.frameCount - 1))
     let infos = content.frameInfos
     let frameIndices = content.frameIndices
-    let started = work.start {
-      let range =
-        store.frameRanges[
-          frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
-      let minimum = request.minConfidence.rawValue
-      let corrections = request.poseCorrections.map(FramePoseCorrections.init)
-      let whole = store.cloud()
-      let cloud = (corrections?.applied(to: whole, frameRanges: store.frameRanges) ?? whole)
-        .subset(indices: range.filter { store.confidence[$0] >= minimum })
-      let result: (cloud: PointCloud, stages: [StageCount])
-      do {
-        result = try CleaningPipeline.run(
-          cloud, options: request.options,
-          viewpoint: { frame in
-            guard let position = frameIndices.firstIndex(of: Int(frame)),
-              let info = infos[position]
-            else { return nil }
-            let recorded = info.pose.position
-            guard let corrections, position < corrections.count else {
-              return SIMD3<Float>(recorded)
-            }
-            return SIMD3<Float>(corrections.refinedFromOriginal[position].apply(to: recorded))
-          })
-      } catch {
-        return (request, .failure(error))
+    let minimum = request.minConfidence.rawValue
+    let corrections = request.poseCorrections.map(FramePoseCorrections.init)
+    let cloud: PointCloud
+    do {
+      if let loader, let poses = request.refinedPoses, !frameIndices.isEmpty {
+        cloud = try unprojectedAgain(
+          loader, poses: poses, frames: frameIndices[frames], minConfidence: request.minConfidence)
+      } else {
+        let range =
+          store.frameRanges[
+            frames.lowerBound]..<store.frameRanges[min(frames.upperBound + 1, store.frameCount)]
+        let whole = store.cloud()
+        cloud = (corrections?.applied(to: whole, frameRanges: store.frameRanges) ?? whole)
+          .subset(indices: range.filter { store.confidence[$0] >= minimum })
       }
-      let preview = Self.previewStore(result.cloud, timeline: frameIndices)
-      let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
-      return (request, .success((preview, stages)))
+    } catch {
+      return .failure(error)
     }
-    if !started { running = nil }
+    let result: (cloud: PointCloud, stages: [StageCount])
+    do {
+      result = try CleaningPipeline.run(
+        cloud, options: request.options,
+        viewpoint: { frame in
+          guard let position = frameIndices.firstIndex(of: Int(frame)),
+            let info = infos[position]
+          else { return nil }
+          let recorded = info.pose.position
+          guard let corrections, position < corrections.count else {
+            return SIMD3<Float>(recorded)
+          }
+          return SIMD3<Float>(corrections.refinedFromOriginal[position].apply(to: recorded))
+        })
+    } catch {
+      return .failure(error)
+    }
+    let preview = previewStore(result.cloud, timeline: frameIndices)
+    let stages = [StageCount(stage: "shown", points: cloud.count)] + result.stages
+    return .success((preview, stages))
+  }
+
+  /// The recording frames `frames` (recording indices, in order) unprojected again with
+  /// `poses` (one a recording frame) through `loader` (the document's, without its
+  /// merge), selected and filtered as the window's export selects them
+  /// (`ExportJob.RecordedFrames.shown`): the points the export with those poses writes
+  /// before its cleaning.
+  ///
+  /// - Throws: `PosesReplacedRecording`'s count mismatch, or the load's error.
+  static func unprojectedAgain(
+    _ loader: RecordingLoader, poses: [CameraPose], frames: ArraySlice<Int>,
+    minConfidence: ConfidenceLevel
+  ) throws -> PointCloud {
+    var refined = loader
+    refined.source = try PosesReplacedRecording(loader.source, poses: poses)
+    let shown = ExportJob.RecordedFrames.shown(
+      frames, loadedWith: loader.selection, unprojection: loader.unprojection,
+      minConfidence: minConfidence)
+    refined.selection = shown.selection
+    refined.unprojection = shown.unprojection
+    refined.ingestMergeMeters = nil
+    return try refined.load().cloud()
   }
 
   /// The cleaned points as the preview's store: grouped by their frame, one appended

@@ -34,14 +34,25 @@ struct PoseRefinement: Equatable, Sendable {
   /// `trajectory` as "Save poses" writes it and `--poses` reads it back (nine decimals):
   /// the window draws and exports exactly the poses a saved file holds, so its export
   /// equals `cloudscrub export --poses` with that file byte for byte. The rounding
-  /// moves a camera by under a nanometre.
+  /// moves a camera by under a nanometre. One round trip is not always enough: a
+  /// quaternion component whose tenth decimal sits at a rounding boundary can round the
+  /// other way once it is worked out again from the parsed rotation, so the text is
+  /// read and written until it no longer changes (the second pass, in practice).
   static func asSaved(_ trajectory: Trajectory) -> Trajectory {
-    do {
-      return try TUMTrajectory.parse(TUMTrajectory.text(trajectory))
-    } catch {
-      // Our own text always parses; were it not to, the poses stay as computed.
-      return trajectory
+    var current = trajectory
+    var text = TUMTrajectory.text(trajectory)
+    for _ in 0..<4 {
+      do {
+        current = try TUMTrajectory.parse(text)
+      } catch {
+        // Our own text always parses; were it not to, the poses stay as they are.
+        return current
+      }
+      let again = TUMTrajectory.text(current)
+      if again == text { break }
+      text = again
     }
+    return current
   }
 }
 

@@ -47,7 +47,7 @@ struct RefinementPanel {
   }
 
   /// The controls on the timeline's first row (after `csui_same_line`): "Refine
-  /// poses", or the pass's progress with "Cancel"; then, once one is applied, the
+  /// poses", or the pass's progress with "Cancel" (`RefinementControls`); then, once one is applied, the
   /// before/after checkbox and undo and redo.
   ///
   /// - Parameters:
@@ -55,22 +55,13 @@ struct RefinementPanel {
   ///   - running: the fraction done of the pass under way, nil when none runs.
   mutating func drawControls(canRefine: Bool, running: Double?) -> [RefinementAction] {
     var actions: [RefinementAction] = []
-    if let running, cancelling {
-      // A new pass may be asked for now: it starts once the cancelled one has ended.
-      csui_progress(Float(running), 160, queued ? "cancelling, then again" : "cancelling…")
-      csui_same_line()
-      if queued {
-        if csui_button("Cancel") { actions.append(.cancel) }
-      } else if canRefine, csui_button("Refine poses") {
-        actions.append(.start)
-      }
-    } else if let running {
-      csui_progress(Float(running), 160, "refining \(Int((running * 100).rounded(.down)))%")
-      csui_same_line()
-      if csui_button("Cancel") { actions.append(.cancel) }
-    } else if canRefine, csui_button("Refine poses") {
-      actions.append(.start)
+    let controls = RefinementControls(
+      canRefine: canRefine, running: running, cancelling: cancelling, queued: queued)
+    if let fraction = controls.progressFraction {
+      csui_progress(Float(fraction), 160, controls.progressLabel ?? "")
+      if controls.button != nil { csui_same_line() }
     }
+    if let button = controls.button, csui_button(button.title) { actions.append(button.action) }
     if applied != nil {
       csui_same_line()
       var after = showsRefined

@@ -44,13 +44,9 @@ extension ViewerApp {
   /// The title's and panel's word on the poses: the pass's progress, or which poses
   /// show once a refinement is applied; empty when neither.
   func posesLine() -> String {
-    if refiner.isQueued { return "cancelling the refinement, then refining again" }
-    if refiner.isCancelling { return "cancelling the refinement" }
-    if refiner.isRunning {
-      return "refining \(Int((refiner.fractionDone * 100).rounded(.down)))%"
-    }
-    guard poses.applied != nil else { return "" }
-    return poses.showsRefined ? "refined poses" : "recorded poses"
+    RefinementControls.statusLine(
+      running: refiner.isRunning ? refiner.fractionDone : nil, cancelling: refiner.isCancelling,
+      queued: refiner.isQueued, applied: poses.applied != nil, showsRefined: poses.showsRefined)
   }
 
   /// Applies a finished refinement (one undo step) or reports why there is none.

@@ -182,7 +182,8 @@ public final class ViewerApp {
       }
       let newImages = previews.update(for: session)
       let preview = cleaningPreview.update(
-        enabled: cleaning.previewEnabled, session: session, options: cleaning.options)
+        enabled: cleaning.previewEnabled, session: session, options: cleaning.options,
+        refinedPoses: poses.shown?.trajectory.poses)
       let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
       if let failure = wholeFrame.takeFailure() { session.message = .error(failure) }

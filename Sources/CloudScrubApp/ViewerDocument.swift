@@ -10,6 +10,10 @@ public struct ViewerDocument {
   public var recording: (any RecordingSource)?
   /// Decodes colour images for the previews.
   public var decoder: (any ColorDecoder)?
+  /// The loader the recording's frames load with (its frames, sensor-grid filters and
+  /// decoder; without the memory plan's merge), with which the cleaning preview
+  /// unprojects the shown frames again under refined poses; nil for a single cloud.
+  public var loader: RecordingLoader?
   /// A line describing the format ("PLY binary little endian, 1.2 M points").
   public var summary: String
   /// A point-cloud file's points as read, with every property (normals, attributes),

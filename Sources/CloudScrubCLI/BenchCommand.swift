@@ -73,8 +73,9 @@ enum BenchCommand {
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error
       alone and of refinement (on frames already read), and of the whole refine pass;
-      the camera-centre error of a synthetic capture with a known drift before and after
-      refinement; peak memory.
+      how far refinement moved and tilted the capture's cameras; the camera-centre error
+      and tilt of a synthetic capture with a known drift (a yaw and a shift, then the
+      same tilted 2° off gravity) before and after refinement; peak memory.
 
       cancel: the window's export of RECORDING (default ../shared/data/record3d-exr-desk)
       with --voxel 0.005 --sor 20,2 --normals, cancelled at 10, 50 and 90 % of each

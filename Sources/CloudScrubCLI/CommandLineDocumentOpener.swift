@@ -72,10 +72,12 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
         depthHeight: d.depthHeight)
       let summary =
         "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
-      return ViewerDocument(
+      var document = ViewerDocument(
         path: recordingPath, load: StreamingLoad(recording: loader, memory: memory),
         recording: source,
         decoder: TurboJPEGDecoder(), summary: summary + (memory.note.map { "; " + $0 } ?? ""))
+      document.loader = loader
+      return document
     }
   }
 
@@ -149,14 +151,9 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
     guard let source = request.document.recording else { return job }
     job.cleaning.worldUp = source.description.worldUp
     job.inputPaths += try ExportCommand.recordingFiles(path)
-    var unprojection = loaded.unprojection
-    if request.minConfidence.rawValue > unprojection.minConfidence.rawValue {
-      unprojection.minConfidence = request.minConfidence
-    }
-    let frameIndices = request.content.frameIndices[shownPositions(request)]
-    let selection = FrameSelection(
-      range: (frameIndices.first ?? 0)...(frameIndices.last ?? 0), every: loaded.selection.every)
-    job.recordedFrames = ExportJob.RecordedFrames(selection: selection, unprojection: unprojection)
+    job.recordedFrames = ExportJob.RecordedFrames.shown(
+      request.content.frameIndices[shownPositions(request)], loadedWith: loaded.selection,
+      unprojection: loaded.unprojection, minConfidence: request.minConfidence)
     return job
   }
 

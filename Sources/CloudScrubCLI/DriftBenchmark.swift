@@ -36,7 +36,8 @@ struct DriftBenchmark {
       let start = Self.cpuSeconds()
       // As `DriftAlignment.run` does: the error of one batch measured on a second core
       // while the next is refined.
-      var aligner = FrameAligner(options: options, refines: true)
+      var aligner = FrameAligner(
+        options: options, refines: true, worldUp: source.description.worldUp)
       var pending: [FrameAligner.PendingFrame] = []
       refinedPoses = []
       for start in Swift.stride(from: 0, to: frames.count, by: 16) {
@@ -50,7 +51,8 @@ struct DriftBenchmark {
     let whole = try Stopwatch.best(runs: repeats) {
       _ = try DriftAlignment.run(source, options: options, refine: true)
     }
-    let recovered = try Self.syntheticRecovery()
+    let recovered = try Self.syntheticRecovery(tiltDegrees: 0)
+    let tilted = try Self.syntheticRecovery(tiltDegrees: 2)
 
     var report = BenchReport()
     func rate(_ seconds: Double) -> Double { Double(count) / seconds }
@@ -69,7 +71,9 @@ struct DriftBenchmark {
       "refine, whole pass", PLYBenchmark.seconds(whole),
       "\(Int(rate(whole))) frames/s with reading the frames")
     report.section("how refinement moved the real capture's cameras")
-    for line in Self.movementLines(frames, refined: refinedPoses, voxelSizeMeters: voxelSize) {
+    for line in Self.movementLines(
+      frames, refined: refinedPoses, voxelSizeMeters: voxelSize, up: source.description.worldUp)
+    {
       report.row(line.0, line.1, line.2)
     }
     report.section("synthetic capture, 90 frames, drift 0.1 m and 3° at the last")
@@ -78,6 +82,17 @@ struct DriftBenchmark {
       "→ " + PLYBenchmark.fixed(recovered.after * 1000, 1) + " mm refined ("
         + PLYBenchmark.fixed(100 * recovered.after / recovered.before, 1) + " % left)",
       target: recovered.after < 0.2 * recovered.before, goal: "< 20 % of the drift")
+    report.row(
+      "camera up off gravity", PLYBenchmark.fixed(recovered.tiltBefore, 2) + "°",
+      "→ " + PLYBenchmark.fixed(recovered.tiltAfter, 2) + "° refined, at most")
+    report.section("the same, drift also tilted 2° off gravity (about +z)")
+    report.row(
+      "camera centres off", PLYBenchmark.fixed(tilted.before * 1000, 1) + " mm",
+      "→ " + PLYBenchmark.fixed(tilted.after * 1000, 1) + " mm refined ("
+        + PLYBenchmark.fixed(100 * tilted.after / tilted.before, 1) + " % left)")
+    report.row(
+      "camera up off gravity", PLYBenchmark.fixed(tilted.tiltBefore, 2) + "°",
+      "→ " + PLYBenchmark.fixed(tilted.tiltAfter, 2) + "° refined, at most")
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     report.section("memory")
@@ -88,7 +103,7 @@ struct DriftBenchmark {
   /// How far refinement moved the cameras (mean, most, and along the capture), and how
   /// well frame pairs agree (`FramePairResidual`) under the recorded and refined poses.
   static func movementLines(
-    _ frames: [AlignmentFrame], refined: [Transform3D], voxelSizeMeters: Float
+    _ frames: [AlignmentFrame], refined: [Transform3D], voxelSizeMeters: Float, up: WorldUp
   ) -> [(String, String, String)] {
     guard frames.count > 1, refined.count == frames.count else { return [] }
     func mm(_ meters: Double) -> String { PLYBenchmark.fixed(meters * 1000, 1) }
@@ -100,13 +115,21 @@ struct DriftBenchmark {
       let v = (pose * frame.worldFromCamera.rigidInverse).rotationVector
       return (v * v).sum().squareRoot() * 180 / Double.pi
     }
+    let tilted = zip(frames, refined).map { frame, pose in
+      up.tiltRadians(of: pose * frame.worldFromCamera.rigidInverse) * 180 / Double.pi
+    }
     let mean = moved.reduce(0, +) / Double(moved.count)
     var lines = [
       (
         "camera centres moved", "mean \(mm(mean)) mm ",
         "at most \(mm(moved.max() ?? 0)) mm; turned at most "
           + PLYBenchmark.fixed(turned.max() ?? 0, 2) + "°"
-      )
+      ),
+      (
+        "tilted off up",
+        "mean " + PLYBenchmark.fixed(tilted.reduce(0, +) / Double(tilted.count), 2)
+          + "° ", "at most " + PLYBenchmark.fixed(tilted.max() ?? 0, 2) + "°"
+      ),
     ]
     let marks = Swift.stride(from: 0, to: frames.count, by: max(1, frames.count / 8))
     lines.append(
@@ -139,23 +162,36 @@ struct DriftBenchmark {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
-  /// The largest camera-centre error of a drifted synthetic capture before and after
-  /// refinement, in metres.
-  static func syntheticRecovery() throws -> (before: Double, after: Double) {
+  /// The largest camera-centre error (metres) and tilt of the camera's up direction off
+  /// the true one (degrees) of a drifted synthetic capture before and after refinement:
+  /// 0.1 m and 3° of yaw at the last frame, and `tiltDegrees` about +z.
+  static func syntheticRecovery(tiltDegrees: Double) throws -> (
+    before: Double, after: Double, tiltBefore: Double, tiltAfter: Double
+  ) {
     let options = SyntheticRecordingOptions(
       frameCount: 90, colorWidth: 64, colorHeight: 48, depthNoiseMeters: 0.0005, seed: 3,
-      drift: SyntheticDrift(translationMeters: 0.1, rotationRadians: 3 * Double.pi / 180))
+      drift: SyntheticDrift(
+        translationMeters: 0.1, rotationRadians: 3 * Double.pi / 180,
+        tiltRadians: tiltDegrees * Double.pi / 180))
     let source = SyntheticRecordingSource(options: options)
     let refined = try DriftAlignment.run(source, refine: true)
     var before = 0.0
     var after = 0.0
+    var tiltBefore = 0.0
+    var tiltAfter = 0.0
+    let up = source.description.worldUp
     for index in 0..<source.frameCount {
-      let truth = source.truePose(at: index).position
-      let a = source.pose(at: index).position - truth
-      let b = refined.poses[index].position - truth
+      let truth = source.truePose(at: index)
+      let a = source.pose(at: index).position - truth.position
+      let b = refined.poses[index].position - truth.position
       before = max(before, (a * a).sum().squareRoot())
       after = max(after, (b * b).sum().squareRoot())
+      let inverse = truth.worldFromCamera.rigidInverse
+      tiltBefore = max(
+        tiltBefore, up.tiltRadians(of: source.pose(at: index).worldFromCamera * inverse))
+      tiltAfter = max(tiltAfter, up.tiltRadians(of: refined.poses[index].worldFromCamera * inverse))
     }
-    return (before, after)
+    let degrees = 180 / Double.pi
+    return (before, after, tiltBefore * degrees, tiltAfter * degrees)
   }
 }

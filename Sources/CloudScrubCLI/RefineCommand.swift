@@ -46,7 +46,9 @@ enum RefineCommand {
       ],
       protecting: [recordingPath] + (try ExportCommand.recordingFiles(recordingPath)))
     Terminal.out(
-      summary(before: refined.recordedErrors ?? refined.errors, after: refined, output: output))
+      summary(
+        before: refined.recordedErrors ?? refined.errors, after: refined,
+        up: recording.description.worldUp, output: output))
   }
 
   /// `source` with refined poses, for `export --refine`; says on standard error how far
@@ -66,20 +68,26 @@ enum RefineCommand {
   }
 
   /// What refine prints: the error's median and worst before (`before`: under the
-  /// recording's poses) and after, how far the cameras moved.
-  static func summary(before: FrameAlignmentErrors, after: DriftAlignment.Result, output: String)
-    -> String
-  {
+  /// recording's poses) and after, how far the cameras moved and how far their
+  /// corrections tilted the world's up axis (`up`).
+  static func summary(
+    before: FrameAlignmentErrors, after: DriftAlignment.Result, up: WorldUp, output: String
+  ) -> String {
     func millimetres(_ meters: Float?) -> String {
       meters.map { PLYBenchmark.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
     }
     var largest = 0.0
     var sum = 0.0
+    var tiltSum = 0.0
+    var tiltLargest = 0.0
     for (a, b) in zip(after.poses, after.originalPoses) {
       let d = a.position - b.position
       let moved = (d * d).sum().squareRoot()
       largest = max(largest, moved)
       sum += moved
+      let tilt = up.tiltRadians(of: a.worldFromCamera * b.worldFromCamera.rigidInverse)
+      tiltSum += tilt
+      tiltLargest = max(tiltLargest, tilt)
     }
     let count = max(after.poses.count, 1)
     var lines = [
@@ -90,6 +98,8 @@ enum RefineCommand {
         + "\(millimetres(after.errors.worstMeters)) after",
       "  cameras moved    mean \(millimetres(Float(sum / Double(count)))), "
         + "at most \(millimetres(Float(largest)))",
+      "  tilted off up    mean " + PLYBenchmark.fixed(tiltSum / Double(count) * 180 / .pi, 2)
+        + "°, at most " + PLYBenchmark.fixed(tiltLargest * 180 / .pi, 2) + "°",
     ]
     lines += RecordingInfo.stretchLines(before, times: after.timestampsSeconds).map {
       "  before: " + $0

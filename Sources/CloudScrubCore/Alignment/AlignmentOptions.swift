@@ -41,6 +41,16 @@ public struct AlignmentOptions: Equatable, Sendable {
   public var motionPriorRadiansPerSecond: Double?
   /// As `motionPriorRadiansPerSecond`, for the shift of the frame's points, metres.
   public var motionPriorMetersPerSecond: Double?
+  /// Refinement's gravity prior: how far (σ, radians) a frame's correction may tilt its
+  /// up direction off the recorded one, the recording's world being gravity-aligned
+  /// (ARKit measures gravity with the accelerometer, so its drift is yaw and
+  /// translation, the four directions visual-inertial odometry cannot observe).
+  /// 0 (the default): the tilt is held exactly, each step turning about the vertical
+  /// only (yaw and translation, four degrees of freedom); nil: no prior (the points
+  /// alone say, and the Stray room's corrections tilt it 5° off gravity). A σ above 0
+  /// weighs against the points' information; below about 0.01° it also hides real
+  /// directions from the step's degeneracy test (docs/architecture.md has figures).
+  public var tiltPriorRadians: Double?
   /// Gauss–Newton stops when a step turns by less than this…
   public var convergenceRadians: Double
   /// …and moves the points' centroid by less than this.
@@ -53,7 +63,8 @@ public struct AlignmentOptions: Equatable, Sendable {
     tukeyMeters: Float = 0.025, maxIterations: Int = 10,
     minMatches: Int = 50, depthNoiseMeters: Float = 0.005,
     motionPriorRadiansPerSecond: Double? = 0.03, motionPriorMetersPerSecond: Double? = 0.02,
-    convergenceRadians: Double = 1e-5, convergenceMeters: Double = 1e-5
+    tiltPriorRadians: Double? = 0, convergenceRadians: Double = 1e-5,
+    convergenceMeters: Double = 1e-5
   ) {
     self.pointsPerFrame = pointsPerFrame
     self.depthRangeMeters = depthRangeMeters
@@ -67,6 +78,7 @@ public struct AlignmentOptions: Equatable, Sendable {
     self.depthNoiseMeters = depthNoiseMeters
     self.motionPriorRadiansPerSecond = motionPriorRadiansPerSecond
     self.motionPriorMetersPerSecond = motionPriorMetersPerSecond
+    self.tiltPriorRadians = tiltPriorRadians
     self.convergenceRadians = convergenceRadians
     self.convergenceMeters = convergenceMeters
   }

@@ -50,7 +50,8 @@ public enum DriftAlignment {
       }
     }
     let untracked = TrackingStart.untrackedFrameCount(translations: infos.map(\.pose.position))
-    var aligner = FrameAligner(options: options, refines: refine)
+    var aligner = FrameAligner(
+      options: options, refines: refine, worldUp: source.description.worldUp)
     var recorded =
       refine && measuresRecordedPoses ? FrameAligner(options: options, refines: false) : nil
     var residuals = [Float?](repeating: nil, count: count)

@@ -41,6 +41,7 @@ public struct FrameAlignment: Sendable {
 public struct FrameAligner: Sendable {
   public let options: AlignmentOptions
   public let refines: Bool
+  public let worldUp: WorldUp
   /// How many frames have been added.
   public private(set) var frameCount = 0
   /// The models' voxel size, fixed by the first frame (`AlignmentOptions.voxelSize`).
@@ -48,10 +49,15 @@ public struct FrameAligner: Sendable {
   private var refiner: PoseRefiner
   private var meter: ErrorMeter
 
-  public init(options: AlignmentOptions = AlignmentOptions(), refines: Bool) {
+  /// - Parameter worldUp: the recording's up axis, which refinement's gravity prior
+  ///   keeps (`AlignmentOptions.tiltPriorRadians`).
+  public init(
+    options: AlignmentOptions = AlignmentOptions(), refines: Bool, worldUp: WorldUp = .y
+  ) {
     self.options = options
     self.refines = refines
-    refiner = PoseRefiner(options: options)
+    self.worldUp = worldUp
+    refiner = PoseRefiner(options: options, worldUp: worldUp)
     meter = ErrorMeter(options: options)
   }
 
@@ -81,7 +87,7 @@ public struct FrameAligner: Sendable {
     let work = Self.Work(refiner: refiner, meter: meter)
     // The halves live only in `work` while the threads change them: a second reference
     // to their models would make each batch copy them whole (copy on write).
-    refiner = PoseRefiner(options: options)
+    refiner = PoseRefiner(options: options, worldUp: worldUp)
     meter = ErrorMeter(options: options)
     let measured = pending
     DispatchQueue.concurrentPerform(iterations: 2) { part in

@@ -29,11 +29,14 @@ struct PointToPlaneRegistration {
   /// `frame`'s pose refined against `model`, starting from `initial`; `initial` itself
   /// when fewer than `minMatches` points find a plane.
   ///
-  /// - Parameter prior: how far the pose may stray from `initial` (see `MotionPrior`);
-  ///   nil: as far as the points say.
+  /// - Parameters:
+  ///   - prior: how far the pose may stray from `initial` (see `MotionPrior`); nil: as
+  ///     far as the points say.
+  ///   - gravity: how far the pose may tilt from the recorded one (see `GravityPrior`);
+  ///     nil: as far as the points say.
   func register(
     _ frame: AlignmentFrame, to model: inout SurfelVoxelMap, from initial: Transform3D,
-    prior: MotionPrior? = nil
+    prior: MotionPrior? = nil, gravity: GravityPrior? = nil
   ) -> Result {
     var pose = initial
     var matches = 0
@@ -118,8 +121,14 @@ struct PointToPlaneRegistration {
           g[i] += weight * deviation[i]
         }
       }
+      gravity?.add(to: &h, &g, under: pose)
       for row in 0..<6 { for column in 0..<row { h[row * 6 + column] = h[column * 6 + row] } }
-      guard let step = Self.constrainedStep(h, g, lengthMeters: spreadMeters) else { break }
+      var basis: [Double]?
+      if let restricted = gravity?.restrict(h, g, under: pose) {
+        (h, g, basis) = (restricted.h, restricted.g, restricted.basis)
+      }
+      guard var step = Self.constrainedStep(h, g, lengthMeters: spreadMeters) else { break }
+      if let basis { step = GravityPrior.unrestrict(step, basis: basis) }
       let omega = SIMD3(step[0], step[1], step[2])
       let shift = SIMD3(step[3], step[4], step[5])
       let rotation = Transform3D(axisAngle: omega)

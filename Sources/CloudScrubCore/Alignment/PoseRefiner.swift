@@ -1,16 +1,20 @@
 /// Refinement's half of `FrameAligner`: registers each frame, in timeline order, to a
 /// model of the refined frames before it, starting from its recorded pose composed
 /// with the previous frame's correction, and held to that start by the motion prior
-/// (`AlignmentOptions.motionPriorMetersPerSecond`); the first frame never moves.
+/// (`AlignmentOptions.motionPriorMetersPerSecond`) and kept level by the gravity prior
+/// (`AlignmentOptions.tiltPriorRadians`); the first frame never moves.
 struct PoseRefiner: Sendable {
   let options: AlignmentOptions
+  /// The recording's up direction, for the gravity prior.
+  let up: SIMD3<Double>
   private var model: SurfelVoxelMap?
   private var window = FrameWindow()
   private var correction = Transform3D.identity
   private var previousTimestampSeconds: Double?
 
-  init(options: AlignmentOptions) {
+  init(options: AlignmentOptions, worldUp: WorldUp = .y) {
     self.options = options
+    up = SIMD3<Double>(worldUp.vector)
   }
 
   /// The refined pose of the next frame, which then joins the model, and the world-space
@@ -31,7 +35,8 @@ struct PoseRefiner: Sendable {
         from: &current)
       pose =
         PointToPlaneRegistration(options: options).register(
-          frame, to: &current, from: start, prior: prior(at: frame.timestampSeconds)
+          frame, to: &current, from: start, prior: prior(at: frame.timestampSeconds),
+          gravity: gravity(of: frame)
         ).worldFromCamera
       correction = pose * frame.worldFromCamera.rigidInverse
     }
@@ -45,6 +50,15 @@ struct PoseRefiner: Sendable {
     model = current
     previousTimestampSeconds = frame.timestampSeconds
     return (pose, correction)
+  }
+
+  /// The gravity prior of `frame` (`AlignmentOptions.tiltPriorRadians`): nil when off,
+  /// exact at 0.
+  private func gravity(of frame: AlignmentFrame) -> GravityPrior? {
+    guard let sigma = options.tiltPriorRadians else { return nil }
+    return GravityPrior(
+      up: up, recordedWorldFromCamera: frame.worldFromCamera,
+      information: sigma > 0 ? 1 / (sigma * sigma) : nil)
   }
 
   /// The motion prior of a frame at `time` (`AlignmentOptions.motionPrior…`): over the

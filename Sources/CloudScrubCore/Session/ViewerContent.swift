@@ -115,12 +115,14 @@ public struct ViewerContent: Sendable {
     var grown = ViewerScene()
     var timestamps: [Double] = []
     for frame in frames {
-      if let bounds = Self.bounds(of: frame.points.positions) { grown.include(bounds: bounds) }
+      // A frame's box moves with its pose correction; a piece's or a pose-less one's not.
+      let bounds = Self.bounds(of: frame.points.positions)
       // More of a frame that arrives in pieces (only ever the first frame): it grows
       // the last frame, and the level of detail takes it through `growingFrame`.
       if frame.piece == .more, store.frameIndices.last == frame.frameIndex {
         assert(levelOfDetail == nil || growingFrame != nil, "pieces follow a first piece")
         store.appendToLastFrame(frame.points)
+        if let bounds { grown.include(bounds: bounds) }
         levelOfDetailBuilder?.submit(frame.points, continuingFrame: true)
         continue
       }
@@ -132,7 +134,11 @@ public struct ViewerContent: Sendable {
       frameIndices.append(frame.frameIndex)
       frameInfos.append(frame.info)
       timestamps.append(frame.timestampSeconds)
-      if let info = frame.info { grown.appendFrame(pose: info.pose, intrinsics: info.intrinsics) }
+      if let info = frame.info {
+        grown.appendFrame(pose: info.pose, intrinsics: info.intrinsics, bounds: bounds)
+      } else if let bounds {
+        grown.include(bounds: bounds)
+      }
     }
     let loaded: [ViewerCommand] =
       timestamps.isEmpty ? [] : [.playback(.framesLoaded(timestampsSeconds: timestamps))]

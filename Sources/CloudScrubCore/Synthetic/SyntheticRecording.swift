@@ -136,7 +136,10 @@ public struct SyntheticRecordingSource: RecordingSource {
         + (options.drift.map { drift in
           [
             "poses drifted (smoothstep in time) to \(drift.translationMeters) m along +x and "
-              + "\(drift.rotationRadians * 180 / Double.pi)° about +y at the last frame"
+              + "\(drift.rotationRadians * 180 / Double.pi)° about +y"
+              + (drift.tiltRadians == 0
+                ? "" : ", tilted \(drift.tiltRadians * 180 / Double.pi)° about +z")
+              + " at the last frame"
           ]
         } ?? []))
   }
