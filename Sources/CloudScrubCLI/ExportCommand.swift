@@ -47,7 +47,9 @@ enum ExportCommand {
         job)
     case .recording(let recordingPath, let recorded):
       let source =
-        try parsed.has("refine") ? RefineCommand.refined(recorded, path: recordingPath) : recorded
+        try parsed.has("refine")
+        ? RefineCommand.refined(
+          recorded, path: recordingPath, options: RefineCommand.options(parsed)) : recorded
       job.cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(asked, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)

@@ -63,6 +63,13 @@ enum OptionTable {
         + " --poses when given) and export with them",
       commands: ["export"]),
     .flag(
+      "hold-tilt",
+      "refine yaw and translation only, keeping each frame's recorded tilt off gravity (the"
+        + " recording's world is gravity-aligned; ARKit's drift is mostly yaw and"
+        + " translation): steadies long open walks, but a drift that really tilts keeps its"
+        + " tilt",
+      commands: ["refine", "export"]),
+    .flag(
       "alignment",
       "for a recording, also measure every frame's alignment error (how far registering it"
         + " to the frames of the 2 s before it moves its points; this decodes every frame's"

@@ -36,7 +36,8 @@ enum RefineCommand {
     try InputLoader.checkHasFrames(recording, path: recordingPath)
     let progress = Terminal.progress("refining \(recordingPath)")
     let refined = try DriftAlignment.run(
-      recording, refine: true, progress: progress.handler, measuresRecordedPoses: true)
+      recording, options: options(parsed), refine: true, progress: progress.handler,
+      measuresRecordedPoses: true)
     progress?.finish()
     let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
     try TUMTrajectory.write(
@@ -51,20 +52,33 @@ enum RefineCommand {
         up: recording.description.worldUp, output: output))
   }
 
+  /// The alignment options the command line names: `--hold-tilt` holds each frame's
+  /// tilt (the gravity prior's exact mode).
+  static func options(_ parsed: ParsedArguments) -> CloudScrubCore.AlignmentOptions {
+    var options = CloudScrubCore.AlignmentOptions()
+    if parsed.has("hold-tilt") { options.tiltPriorRadians = 0 }
+    return options
+  }
+
   /// `source` with refined poses, for `export --refine`; says on standard error how far
   /// the cameras moved.
-  static func refined(_ source: any RecordingSource, path: String) throws -> any RecordingSource {
-    let result = try measure(source, label: "refining \(path)", refine: true)
+  static func refined(
+    _ source: any RecordingSource, path: String,
+    options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()
+  ) throws -> any RecordingSource {
+    let result = try measure(source, label: "refining \(path)", refine: true, options: options)
     return try PosesReplacedRecording(source, poses: result.poses)
   }
 
   /// Runs the alignment pass with a progress line.
-  static func measure(_ source: any RecordingSource, label: String, refine: Bool) throws
-    -> DriftAlignment.Result
-  {
+  static func measure(
+    _ source: any RecordingSource, label: String, refine: Bool,
+    options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()
+  ) throws -> DriftAlignment.Result {
     let progress = Terminal.progress(label)
     defer { progress?.finish() }
-    return try DriftAlignment.run(source, refine: refine, progress: progress.handler)
+    return try DriftAlignment.run(
+      source, options: options, refine: refine, progress: progress.handler)
   }
 
   /// What refine prints: the error's median and worst before (`before`: under the

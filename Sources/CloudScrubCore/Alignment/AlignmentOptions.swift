@@ -45,9 +45,11 @@ public struct AlignmentOptions: Equatable, Sendable {
   /// up direction off the recorded one, the recording's world being gravity-aligned
   /// (ARKit measures gravity with the accelerometer, so its drift is yaw and
   /// translation, the four directions visual-inertial odometry cannot observe).
-  /// 0 (the default): the tilt is held exactly, each step turning about the vertical
-  /// only (yaw and translation, four degrees of freedom); nil: no prior (the points
-  /// alone say, and the Stray room's corrections tilt it 5° off gravity). A σ above 0
+  /// nil (the default): no prior, the points alone say (a drift with any rotation is
+  /// recovered; the Stray room's corrections tilt it 5° off gravity); 0: the tilt is
+  /// held exactly, each step turning about the vertical only (yaw and translation, four
+  /// degrees of freedom: `refine --hold-tilt`), which keeps the tilt of a drift that
+  /// really tilts. A σ above 0
   /// weighs against the points' information; below about 0.01° it also hides real
   /// directions from the step's degeneracy test (docs/architecture.md has figures).
   public var tiltPriorRadians: Double?
@@ -63,7 +65,7 @@ public struct AlignmentOptions: Equatable, Sendable {
     tukeyMeters: Float = 0.025, maxIterations: Int = 10,
     minMatches: Int = 50, depthNoiseMeters: Float = 0.005,
     motionPriorRadiansPerSecond: Double? = 0.03, motionPriorMetersPerSecond: Double? = 0.02,
-    tiltPriorRadians: Double? = 0, convergenceRadians: Double = 1e-5,
+    tiltPriorRadians: Double? = nil, convergenceRadians: Double = 1e-5,
     convergenceMeters: Double = 1e-5
   ) {
     self.pointsPerFrame = pointsPerFrame

@@ -108,7 +108,9 @@ import Testing
       options: DriftAlignmentTests.options(frames: 45, drift: drift))
     let before = Self.offsets(source, (0..<source.frameCount).map { source.pose(at: $0) })
     #expect(before.tiltRadians < 1e-9)  // a yaw and a shift: every recorded up is true
-    let refined = try DriftAlignment.run(source, refine: true)
+    // `--hold-tilt`: the exact prior.
+    let held = AlignmentOptions(tiltPriorRadians: 0)
+    let refined = try DriftAlignment.run(source, options: held, refine: true)
     let after = Self.offsets(source, refined.poses)
     print(
       "gravity prior: up within \(after.tiltRadians * 180 / Double.pi)° of gravity, "
@@ -117,7 +119,25 @@ import Testing
     #expect(after.centreMeters < 0.2 * before.centreMeters)
   }
 
+  @Test func theDefaultTakesBackADriftThatTiltsWhichHoldingTheTiltCannot() throws {
+    // The same drift with 2° about +z on top: a tilt ARKit's gravity would not allow.
+    let drift = SyntheticDrift(
+      translationMeters: 0.1, rotationRadians: 3 * Double.pi / 180,
+      tiltRadians: 2 * Double.pi / 180)
+    let source = SyntheticRecordingSource(
+      options: DriftAlignmentTests.options(frames: 45, drift: drift))
+    let before = Self.offsets(source, (0..<source.frameCount).map { source.pose(at: $0) })
+    #expect(before.tiltRadians > 1.9 * Double.pi / 180)
+    let free = Self.offsets(source, try DriftAlignment.run(source, refine: true).poses)
+    #expect(free.centreMeters < 0.2 * before.centreMeters)
+    #expect(free.tiltRadians < 0.5 * Double.pi / 180)
+    let held = try DriftAlignment.run(
+      source, options: AlignmentOptions(tiltPriorRadians: 0), refine: true)
+    // Held, the recorded tilt stays whatever the points say.
+    #expect(Self.offsets(source, held.poses).tiltRadians > 1.9 * Double.pi / 180)
+  }
+
   /// The angle refinement's cameras stay within of gravity on a gravity-aligned
-  /// capture (the default prior).
+  /// capture (`--hold-tilt`).
   static let statedTiltRadians = 0.05 * Double.pi / 180
 }
