@@ -94,18 +94,31 @@ public struct PCDRecordEncoder: CloudRecordEncoder {
 
   private func encodeASCII(_ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]) {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    for index in range {
+    let (colors, normals) = (colors, fields.normals)
+    TextRecordLines.append(range, to: &buffer) { index, line in
       let p = piece.positions[index]
-      buffer.appendText("\(p.x) \(p.y) \(p.z)")
-      if colors, let c = piece.colors?[index] { buffer.appendText(" \(Self.packed(c))") }
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendText(" \(n.x) \(n.y) \(n.z)")
+      FloatText.append(p.x, to: &line)
+      line.append(0x20)
+      FloatText.append(p.y, to: &line)
+      line.append(0x20)
+      FloatText.append(p.z, to: &line)
+      if colors, let c = piece.colors?[index] {
+        line.append(0x20)
+        FloatText.append(integer: Self.packed(c), to: &line)
+      }
+      if normals, let n = piece.normals?[index] {
+        line.append(0x20)
+        FloatText.append(n.x, to: &line)
+        line.append(0x20)
+        FloatText.append(n.y, to: &line)
+        line.append(0x20)
+        FloatText.append(n.z, to: &line)
       }
       for values in attributes {
-        buffer.append(0x20)
-        buffer.appendText(values.text(at: index))
+        line.append(0x20)
+        values.appendText(at: index, to: &line)
       }
-      buffer.append(0x0A)
+      line.append(0x0A)
     }
   }
 }
@@ -154,21 +167,6 @@ extension AttributeValues {
     case .uint32(let v): buffer.appendLittleEndian(v[index])
     case .float32(let v): buffer.appendLittleEndian(v[index])
     case .float64(let v): buffer.appendLittleEndian(v[index])
-    }
-  }
-
-  /// The value at `index` as text: integers in decimal, floats in their shortest form
-  /// that reads back to the same bits.
-  func text(at index: Int) -> String {
-    switch self {
-    case .int8(let v): String(v[index])
-    case .uint8(let v): String(v[index])
-    case .int16(let v): String(v[index])
-    case .uint16(let v): String(v[index])
-    case .int32(let v): String(v[index])
-    case .uint32(let v): String(v[index])
-    case .float32(let v): v[index].description
-    case .float64(let v): v[index].description
     }
   }
 }

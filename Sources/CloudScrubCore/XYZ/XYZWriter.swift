@@ -39,21 +39,35 @@ public struct XYZRecordEncoder: CloudRecordEncoder {
     _ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]
   ) throws {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    let s = String(UnicodeScalar(separator))
-    for index in range {
+    let (separator, colors, normals) = (separator, colors, fields.normals)
+    TextRecordLines.append(range, to: &buffer) { index, line in
       let p = piece.positions[index]
-      buffer.appendText("\(p.x)\(s)\(p.y)\(s)\(p.z)")
+      FloatText.append(p.x, to: &line)
+      line.append(separator)
+      FloatText.append(p.y, to: &line)
+      line.append(separator)
+      FloatText.append(p.z, to: &line)
       if colors, let c = piece.colors?[index] {
-        buffer.appendText("\(s)\(c.r)\(s)\(c.g)\(s)\(c.b)")
+        line.append(separator)
+        FloatText.append(integer: c.r, to: &line)
+        line.append(separator)
+        FloatText.append(integer: c.g, to: &line)
+        line.append(separator)
+        FloatText.append(integer: c.b, to: &line)
       }
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendText("\(s)\(n.x)\(s)\(n.y)\(s)\(n.z)")
+      if normals, let n = piece.normals?[index] {
+        line.append(separator)
+        FloatText.append(n.x, to: &line)
+        line.append(separator)
+        FloatText.append(n.y, to: &line)
+        line.append(separator)
+        FloatText.append(n.z, to: &line)
       }
       for values in attributes {
-        buffer.append(separator)
-        buffer.appendText(values.text(at: index))
+        line.append(separator)
+        values.appendText(at: index, to: &line)
       }
-      buffer.append(0x0A)
+      line.append(0x0A)
     }
   }
 }
