@@ -11,11 +11,12 @@ import Testing
   /// Values at the edges of what a float holds and of the decimal layout.
   static let hardFloats: [Float] = [
     0, -0.0, 1, -1, 0.1, -0.1, 0.2, 0.3, 1.0000001, 0.99999994, 1e-4, 9.9999e-5, 1e-5,
-    16_777_216, 16_777_218, -16_777_217, 8_388_608.5, 123_456.79, 1e7, 1e10, 1e38, -1e38,
+    16_777_216, 16_777_218, -16_777_220, 8_388_608.5, 123_456.79, 1e7, 1e10, 1e38, -1e38,
     3e38, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude,
     .leastNormalMagnitude.nextDown, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
-    1e-40, 1.5e-44, 2.5e-39, Float(bitPattern: 0x0000_0FFF), 0.333_333_34, 2.718_281_7,
-    3.141_592_7, 6.022e23, 299_792_450, 1.175_494_4e-38, 4.0e-45, 7.0e-45,
+    Float(bitPattern: 71362), Float(bitPattern: 11), Float(bitPattern: 1_784_060),
+    Float(bitPattern: 0x0000_0FFF), 0.333_333_34, 2.718_281_7,
+    3.141_592_7, 6.022e23, 299_792_448, 1.175_494_4e-38, Float(bitPattern: 3), Float(bitPattern: 5),
   ]
 
   static func text(_ value: Float) -> String {
@@ -99,7 +100,7 @@ import Testing
       ("1.000000059604644775390625", 1),
       ("1.000000059604644775390626", Float(1).nextUp),
       ("0.1000000000000000055511151231257827021181583404541015625", 0.1),
-      ("2.5e-39", 2.5e-39),
+      ("2.5e-39", Float(bitPattern: 1_784_060)),
     ]
     let text = cases.map { "\($0.0) 0 0" }.joined(separator: "\n")
     let cloud = try Array(text.utf8).withUnsafeBytes { try XYZReader.read(bytes: $0).cloud }
@@ -130,7 +131,7 @@ import Testing
   @Test func piecesOfALongBodyKeepLineNumbersAndOrder() throws {
     let lines = 120_000
     let text = Self.manyLines(lines)
-    #expect(text.utf8.count > 4 << 20)
+    #expect(text.utf8.count > 3 << 20)  // three pieces at least
     let document = try Array(text.utf8).withUnsafeBytes { try XYZReader.read(bytes: $0) }
     let rows = (0..<lines).filter { $0 % 1000 != 999 && $0 % 777 != 0 }
     #expect(document.cloud.count == rows.count)
@@ -165,12 +166,10 @@ import Testing
     }
     #expect(good.count == rows)
     #expect(good.positions[1] == Point3(0.002, 0.5, -2.5))
-    #expect(
-      good.attribute(named: "label")?.values
-        == .uint8(
-          (0..<lines).filter {
-            $0 % 1000 != 999 && $0 % 777 != 0
-          }.map { UInt8($0 % 256) }))
+    let labels: [UInt8] = (0..<lines).filter { $0 % 1000 != 999 && $0 % 777 != 0 }.map {
+      UInt8($0 % 256)
+    }
+    #expect(good.attribute(named: "label")?.values == .uint8(labels))
     let broken = head + Self.manyLines(lines, bad: 110_002, badToken: "1.5e")
     #expect(throws: PCDErrorReason.badNumber(line: 9 + 110_003, field: "y", token: "1.5e")) {
       try Array(broken.utf8).withUnsafeBytes { try PCDReader.read(bytes: $0) }

@@ -201,6 +201,9 @@ struct TextCursor {
   init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
   @inline(__always)
+  mutating func advance(_ bytes: Int) { count += bytes }
+
+  @inline(__always)
   mutating func put(_ byte: UInt8) {
     base[count] = byte
     count += 1

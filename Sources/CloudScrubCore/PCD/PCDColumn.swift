@@ -93,7 +93,7 @@ struct PCDColumn {
   }
 
   /// The column's values in its own type (`T`), converted by `convert`.
-  private func values<T: FixedWidthInteger, V>(
+  private func values<T: FixedWidthInteger & SendableMetatype, V>(
     _ base: UnsafeRawPointer, _ points: Int, _: T.Type, _ convert: @escaping @Sendable (T) -> V
   ) -> [V] {
     [V](unsafeUninitializedCapacity: points) { buffer, initialized in

@@ -94,32 +94,10 @@ public struct PCDRecordEncoder: CloudRecordEncoder {
 
   private func encodeASCII(_ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]) {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    let (colors, normals) = (colors, fields.normals)
-    TextRecordLines.append(range, to: &buffer) { index, line in
-      let p = piece.positions[index]
-      FloatText.append(p.x, to: &line)
-      line.append(0x20)
-      FloatText.append(p.y, to: &line)
-      line.append(0x20)
-      FloatText.append(p.z, to: &line)
-      if colors, let c = piece.colors?[index] {
-        line.append(0x20)
-        FloatText.append(integer: Self.packed(c), to: &line)
-      }
-      if normals, let n = piece.normals?[index] {
-        line.append(0x20)
-        FloatText.append(n.x, to: &line)
-        line.append(0x20)
-        FloatText.append(n.y, to: &line)
-        line.append(0x20)
-        FloatText.append(n.z, to: &line)
-      }
-      for values in attributes {
-        line.append(0x20)
-        values.appendText(at: index, to: &line)
-      }
-      line.append(0x0A)
-    }
+    TextRecordLines(
+      separator: UInt8(ascii: " "), color: colors ? .packed : .none, normals: fields.normals
+    )
+    .append(piece, range, attributes: attributes, to: &buffer)
   }
 }
 

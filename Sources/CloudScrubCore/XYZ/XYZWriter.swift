@@ -39,36 +39,10 @@ public struct XYZRecordEncoder: CloudRecordEncoder {
     _ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]
   ) throws {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    let (separator, colors, normals) = (separator, colors, fields.normals)
-    TextRecordLines.append(range, to: &buffer) { index, line in
-      let p = piece.positions[index]
-      FloatText.append(p.x, to: &line)
-      line.append(separator)
-      FloatText.append(p.y, to: &line)
-      line.append(separator)
-      FloatText.append(p.z, to: &line)
-      if colors, let c = piece.colors?[index] {
-        line.append(separator)
-        FloatText.append(integer: c.r, to: &line)
-        line.append(separator)
-        FloatText.append(integer: c.g, to: &line)
-        line.append(separator)
-        FloatText.append(integer: c.b, to: &line)
-      }
-      if normals, let n = piece.normals?[index] {
-        line.append(separator)
-        FloatText.append(n.x, to: &line)
-        line.append(separator)
-        FloatText.append(n.y, to: &line)
-        line.append(separator)
-        FloatText.append(n.z, to: &line)
-      }
-      for values in attributes {
-        line.append(separator)
-        values.appendText(at: index, to: &line)
-      }
-      line.append(0x0A)
-    }
+    TextRecordLines(
+      separator: separator, color: colors ? .channels : .none, normals: fields.normals
+    )
+    .append(piece, range, attributes: attributes, to: &buffer)
   }
 }
 
