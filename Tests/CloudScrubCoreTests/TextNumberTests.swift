@@ -182,4 +182,14 @@ import Testing
       }
     }
   }
+
+  @Test func aWideFirstLineOverShortLinesIsNamedBeforeAllocatingForIt() throws {
+    // 2 000 columns over 50 000 short lines would claim 100 million values; the file
+    // holds 300 kB: the short line is named instead.
+    let wide = (0..<2000).map { String($0) }.joined(separator: " ")
+    let text = wide + "\n" + String(repeating: "1 2 3\n", count: 50_000)
+    #expect(throws: XYZErrorReason.columnCount(line: 2, expected: 2000, got: 3)) {
+      try Array(text.utf8).withUnsafeBytes { try XYZReader.read(bytes: $0) }
+    }
+  }
 }

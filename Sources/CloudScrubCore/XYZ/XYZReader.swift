@@ -95,16 +95,31 @@ public enum XYZReader {
       }
     }
     let rows = chunks.reduce(0) { $0 + $1.rows }
+    // Each value takes two bytes at least: more rows of this width than the bytes hold
+    // means a short line, found (and named) without allocating for the claim.
+    let (values, overflow) = rows.multipliedReportingOverflow(by: first.columns)
+    guard !overflow, values <= (bytes.count - first.start) / 2 + 1 else {
+      throw failure(
+        TextRows.parse(
+          base, chunks: chunks, columns: first.columns, commas: true, into: FloatCheckSink()),
+        columns: first.columns) ?? .noPoints
+    }
     let sink = FloatColumnsSink(columns: first.columns, rows: rows)
     defer { sink.deallocate() }
-    switch TextRows.parse(base, chunks: chunks, columns: first.columns, commas: true, into: sink) {
-    case .valueCount(let line, let got)?:
-      throw .columnCount(line: line, expected: first.columns, got: got)
-    case .badValue(let line, let column, let token)?:
-      throw .badNumber(line: line, column: column, token: token)
-    case nil: break
-    }
+    let parsed = TextRows.parse(
+      base, chunks: chunks, columns: first.columns, commas: true, into: sink)
+    if let error = failure(parsed, columns: first.columns) { throw error }
     return Document(cloud: try cloud(sink.arrays(), names: names), comments: comments)
+  }
+
+  /// The error a row failure stands for.
+  private static func failure(_ failure: TextRowFailure?, columns: Int) -> XYZErrorReason? {
+    switch failure {
+    case .valueCount(let line, let got)?: .columnCount(line: line, expected: columns, got: got)
+    case .badValue(let line, let column, let token)?:
+      .badNumber(line: line, column: column, token: token)
+    case nil: nil
+    }
   }
 
   /// A comment line's text without its `#` and the spaces around it.
@@ -222,5 +237,15 @@ private struct FloatColumnsSink: TextRowSink, @unchecked Sendable {
       column.deinitialize(count: max(rows, 1))
       column.deallocate()
     }
+  }
+}
+
+/// Checks that every value is a number and stores nothing (for a file whose rows
+/// cannot all be as wide as its first: the check finds the line that is not).
+private struct FloatCheckSink: TextRowSink, Sendable {
+  func store(
+    row: Int, column: Int, decimal: DecimalParts?, token: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    ASCIINumberParser.float(decimal, token) != nil
   }
 }
