@@ -85,8 +85,9 @@ enum BenchCommand {
 
       formats: ingest speed of every recording format on the same 60 synthetic frames,
       then write and read speed of every point-cloud format (PLY, PCD binary and ASCII,
-      LAS, E57, XYZ) on --points points (default 10000000), beside Open3D (PCD) and laspy
-      (LAS) (bench/format_peers.py) and pye57 (E57, bench/pye57_e57.py) on the same files.
+      LAS, E57, XYZ) on --points points (default 10000000), beside Open3D (binary and
+      ASCII PCD, XYZ), numpy.loadtxt (XYZ) and laspy (LAS) (bench/format_peers.py) and
+      pye57 (E57, bench/pye57_e57.py) on the same files.
 
       clouds: only the point-cloud half of formats (no recording ingest).
 

@@ -3,8 +3,8 @@ import CloudScrubFormats
 import Foundation
 
 /// The point-cloud half of `cloudscrub bench formats`: write and read speed of every
-/// export format on the same synthetic cloud, beside Open3D (PCD) and laspy (LAS)
-/// (`bench/format_peers.py`) and pye57 (E57, `bench/pye57_e57.py`) on the same files
+/// export format on the same synthetic cloud, beside Open3D (binary and ASCII PCD, XYZ),
+/// numpy.loadtxt (XYZ) and laspy (LAS) (`bench/format_peers.py`) and pye57 (E57, `bench/pye57_e57.py`) on the same files
 /// in the same run.
 struct CloudFormatsBenchmark {
   let points: Int
@@ -66,6 +66,18 @@ struct CloudFormatsBenchmark {
           install: "pip install open3d laspy"
         )
         .run(arguments: ["bench", pcd, las, String(repeats)]), ours: ours)
+    }
+    if let pcd = files["pcd ascii"], let xyz = files["xyz"] {
+      // Open3D's text readers and writers, and numpy.loadtxt: "xyz read (numpy.loadtxt)"
+      // has no figure of ours under its name, so the comparison is made here.
+      let result = PythonPeer(
+        script: peerScript, name: "Open3D (ASCII PCD, XYZ) and numpy.loadtxt (XYZ)",
+        install: "pip install open3d numpy"
+      )
+      .run(arguments: ["bench-text", pcd, xyz, String(repeats)])
+      var textOurs = ours
+      textOurs["xyz read (numpy.loadtxt)"] = ours["xyz read"]
+      report.peer(result, ours: textOurs)
     }
     if let e57 = files["e57"] {
       // pye57 reads x y z and colour (it skips the attribute fields it does not know)

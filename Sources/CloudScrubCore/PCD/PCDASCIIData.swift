@@ -1,5 +1,6 @@
 /// PCD ASCII data turned into binary records (little-endian, laid out as `DATA binary`
-/// would lay them out), so that one decoder serves both.
+/// would lay them out), so that one decoder serves both. The lines are scanned on
+/// every core straight from the mapped bytes (`TextRows`).
 enum PCDASCIIData {
   /// The records of the ASCII body `body`, one line a point.
   ///
@@ -17,67 +18,124 @@ enum PCDASCIIData {
         points: header.points, expectedBytes: overflow ? Int.max : minimumBytes,
         availableBytes: body.count)
     }
-    var records = [UInt8](repeating: 0, count: header.points * header.recordSize)
-    var lines = TextLines(body, firstLine: header.dataLine)
-    var point = 0
-    while point < header.points {
-      guard let line = lines.next() else {
-        throw .missingLines(points: header.points, lines: point)
-      }
-      let number = lines.lineNumber - 1
-      if lines.isBlank(line) || lines.firstByte(line) == UInt8(ascii: "#") { continue }
-      let tokens = lines.tokens(line, commas: false)
-      guard tokens.count == columns.count else {
-        throw .valueCount(line: number, expected: columns.count, got: tokens.count)
-      }
-      let base = point * header.recordSize
-      for (column, token) in zip(columns, tokens) {
-        guard let stored = store(token, column, lines) else {
-          throw .badNumber(line: number, field: column.name, token: lines.text(token))
-        }
-        let at = base + column.offset
-        withUnsafeBytes(of: stored.littleEndian) { bytes in
-          for k in 0..<column.size { records[at + k] = bytes[k] }
-        }
-      }
-      point += 1
+    guard header.points > 0 else { return [] }
+    guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+      throw .missingLines(points: header.points, lines: 0)
     }
-    return records
+    let chunks = TextRows.chunks(base, from: 0, to: body.count, firstLine: header.dataLine)
+    let rows = chunks.reduce(0) { $0 + $1.rows }
+    var failure: TextRowFailure?
+    let records = [UInt8](unsafeUninitializedCapacity: header.points * header.recordSize) {
+      buffer, initialized in
+      buffer.initialize(repeating: 0)
+      initialized = buffer.count
+      guard let out = buffer.baseAddress else { return }
+      let sink = PCDTextSink(
+        records: UnsafeMutableRawPointer(out), recordSize: header.recordSize, columns: columns)
+      failure = TextRows.parse(
+        base, chunks: chunks, columns: columns.count, commas: false, rowLimit: header.points,
+        into: sink)
+    }
+    switch failure {
+    case .valueCount(let line, let got)?:
+      throw .valueCount(line: line, expected: columns.count, got: got)
+    case .badValue(let line, let column, let token)?:
+      throw .badNumber(line: line, field: columns[column].name, token: token)
+    case nil:
+      guard rows >= header.points else {
+        throw .missingLines(points: header.points, lines: rows)
+      }
+      return records
+    }
+  }
+}
+
+/// Stores PCD ASCII values in binary records, each in its field's type.
+private struct PCDTextSink: TextRowSink, @unchecked Sendable {
+  enum Kind {
+    case float4, float8, packedColor, unsigned(bits: Int), signed(bits: Int)
   }
 
-  /// The token's value in the column's type, as the low `size` bytes of a `UInt64`.
-  private static func store(_ token: Range<Int>, _ column: PCDColumn, _ lines: TextLines)
-    -> UInt64?
-  {
-    let isColor = column.name == "rgb" || column.name == "rgba"
-    if column.type == "F" && !(isColor && column.size == 4) {
-      if column.size == 4 { return lines.float(token).map { UInt64($0.bitPattern) } }
-      return lines.double(token).map(\.bitPattern)
+  let records: UnsafeMutableRawPointer
+  let recordSize: Int
+  let kinds: [Kind]
+  let offsets: [Int]
+  let sizes: [Int]
+
+  init(records: UnsafeMutableRawPointer, recordSize: Int, columns: [PCDColumn]) {
+    self.records = records
+    self.recordSize = recordSize
+    offsets = columns.map(\.offset)
+    sizes = columns.map(\.size)
+    kinds = columns.map { column in
+      let isColor = column.name == "rgb" || column.name == "rgba"
+      switch column.type {
+      case "F" where isColor && column.size == 4: return .packedColor
+      case "F": return column.size == 4 ? .float4 : .float8
+      case "U": return .unsigned(bits: column.size * 8)
+      default: return .signed(bits: column.size * 8)
+      }
     }
-    if column.type == "F" {
+  }
+
+  func store(
+    row: Int, column: Int, decimal: DecimalParts?, token: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let at = records + row * recordSize + offsets[column]
+    switch kinds[column] {
+    case .float4:
+      guard let value = ASCIINumberParser.float(decimal, token) else { return false }
+      at.storeBytes(of: value.bitPattern.littleEndian, as: UInt32.self)
+      return true
+    case .float8:
+      guard let value = ASCIINumberParser.double(decimal, token) else { return false }
+      at.storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+      return true
+    case .packedColor:
       // PCL writes a float rgb as its packed integer in ASCII; other writers print
       // the float itself.
-      if let integer = integer(token, lines), integer >= 0, integer <= Int64(UInt32.max) {
-        return UInt64(integer)
+      if let integer = Self.integer(decimal, token), integer >= 0, integer <= Int64(UInt32.max) {
+        at.storeBytes(of: UInt32(integer).littleEndian, as: UInt32.self)
+        return true
       }
-      return lines.float(token).map { UInt64($0.bitPattern) }
+      guard let value = ASCIINumberParser.float(decimal, token) else { return false }
+      at.storeBytes(of: value.bitPattern.littleEndian, as: UInt32.self)
+      return true
+    case .unsigned(let bits):
+      guard let value = Self.integer(decimal, token), value >= 0,
+        bits == 64 || value < Int64(1) << bits
+      else { return false }
+      store(UInt64(value), at, sizes[column])
+      return true
+    case .signed(let bits):
+      guard let value = Self.integer(decimal, token),
+        bits == 64 || (value >= -(Int64(1) << (bits - 1)) && value < Int64(1) << (bits - 1))
+      else { return false }
+      store(UInt64(bitPattern: value), at, sizes[column])
+      return true
     }
-    guard let value = integer(token, lines) else { return nil }
-    let bits = column.size * 8
-    if column.type == "U" {
-      guard value >= 0, bits == 64 || value < Int64(1) << bits else { return nil }
-      return UInt64(value)
-    }
-    guard bits == 64 || (value >= -(Int64(1) << (bits - 1)) && value < Int64(1) << (bits - 1))
-    else { return nil }
-    return UInt64(bitPattern: value)
   }
 
-  private static func integer(_ token: Range<Int>, _ lines: TextLines) -> Int64? {
-    guard let base = lines.bytes.baseAddress,
-      token.allSatisfy({ (0x30...0x39).contains(lines.bytes[$0]) || lines.bytes[$0] == 0x2D })
+  /// The low `size` bytes of `value`, little-endian.
+  @inline(__always)
+  private func store(_ value: UInt64, _ at: UnsafeMutableRawPointer, _ size: Int) {
+    switch size {
+    case 1: at.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+    case 2: at.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, as: UInt16.self)
+    case 4: at.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, as: UInt32.self)
+    default: at.storeBytes(of: value.littleEndian, as: UInt64.self)
+    }
+  }
+
+  /// A token of digits and minus signs only, as a whole number.
+  @inline(__always)
+  private static func integer(_ decimal: DecimalParts?, _ token: UnsafeBufferPointer<UInt8>)
+    -> Int64?
+  {
+    guard let base = token.baseAddress,
+      token.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2D })
     else { return nil }
-    return ASCIINumberParser.parseInteger(
-      base.assumingMemoryBound(to: UInt8.self) + token.lowerBound, token.count)
+    if let decimal { return ASCIINumberParser.integer(decimal) }
+    return ASCIINumberParser.parseInteger(base, token.count)
   }
 }

@@ -94,19 +94,10 @@ public struct PCDRecordEncoder: CloudRecordEncoder {
 
   private func encodeASCII(_ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]) {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    for index in range {
-      let p = piece.positions[index]
-      buffer.appendText("\(p.x) \(p.y) \(p.z)")
-      if colors, let c = piece.colors?[index] { buffer.appendText(" \(Self.packed(c))") }
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendText(" \(n.x) \(n.y) \(n.z)")
-      }
-      for values in attributes {
-        buffer.append(0x20)
-        buffer.appendText(values.text(at: index))
-      }
-      buffer.append(0x0A)
-    }
+    TextRecordLines(
+      separator: UInt8(ascii: " "), color: colors ? .packed : .none, normals: fields.normals
+    )
+    .append(piece, range, attributes: attributes, to: &buffer)
   }
 }
 
@@ -154,21 +145,6 @@ extension AttributeValues {
     case .uint32(let v): buffer.appendLittleEndian(v[index])
     case .float32(let v): buffer.appendLittleEndian(v[index])
     case .float64(let v): buffer.appendLittleEndian(v[index])
-    }
-  }
-
-  /// The value at `index` as text: integers in decimal, floats in their shortest form
-  /// that reads back to the same bits.
-  func text(at index: Int) -> String {
-    switch self {
-    case .int8(let v): String(v[index])
-    case .uint8(let v): String(v[index])
-    case .int16(let v): String(v[index])
-    case .uint16(let v): String(v[index])
-    case .int32(let v): String(v[index])
-    case .uint32(let v): String(v[index])
-    case .float32(let v): v[index].description
-    case .float64(let v): v[index].description
     }
   }
 }

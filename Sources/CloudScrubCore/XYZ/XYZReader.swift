@@ -31,7 +31,7 @@ public enum XYZErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
 /// names (or CloudScrub's `# columns:` comment) says which column is what (`x y z`,
 /// `r g b` or `red green blue`, `nx ny nz`, anything else an attribute); without one,
 /// the columns are `x y z`, then `r g b` when there are six or more, the rest
-/// attributes named `column_N`. Colours in 0–1 (every value at most 1, some
+/// attributes named `column_N`. Every value is rounded once to `Float`. Colours in 0–1 (every value at most 1, some
 /// fractional) are scaled to 0–255; others are rounded and clamped.
 public enum XYZReader {
   /// A text point file read: its points and its `#` comment lines (without the `#`).
@@ -53,54 +53,81 @@ public enum XYZReader {
     }
   }
 
-  /// Reads text points held in memory.
+  /// Reads text points held in memory. The lines before the first point are read one
+  /// by one (comments, the header line); the points are scanned on every core straight
+  /// from the bytes (`TextRows`), each value rounded once to `Float`.
   ///
   /// - Throws: `XYZErrorReason` naming the line at fault.
   public static func read(bytes: UnsafeRawBufferPointer) throws(XYZErrorReason) -> Document {
     var lines = TextLines(bytes)
     var names: [String]?
     var comments: [String] = []
-    var columns: [[Double]] = []
-    var expected = 0
-    while let line = lines.next() {
+    var first: (start: Int, line: Int, columns: Int)?
+    while first == nil {
+      let start = lines.cursor
+      guard let line = lines.next() else { break }
       let number = lines.lineNumber - 1
       if lines.isBlank(line) { continue }
       if lines.firstByte(line) == UInt8(ascii: "#") {
         let text = lines.text(line)
-        if columns.isEmpty, let range = text.range(of: "# columns:") {
+        if let range = text.range(of: "# columns:") {
           names = text[range.upperBound...].split(separator: " ").map(String.init)
-        } else if comments.count < 1000 {
-          comments.append(
-            String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " }))
+        } else if comments.count < TextRows.commentLimit {
+          comments.append(commentText(text))
         }
         continue
       }
       let tokens = lines.tokens(line, commas: true)
-      if columns.isEmpty && names == nil && tokens.contains(where: { lines.double($0) == nil }) {
+      if names == nil && tokens.contains(where: { lines.double($0) == nil }) {
         names = tokens.map { lines.text($0) }
         continue
       }
-      if columns.isEmpty {
-        guard tokens.count >= 3 else { throw .tooFewColumns(line: number, got: tokens.count) }
-        expected = tokens.count
-        columns = Array(repeating: [], count: expected)
-        for k in 0..<expected { columns[k].reserveCapacity(bytes.count / (8 * expected)) }
-      }
-      guard tokens.count == expected else {
-        throw .columnCount(line: number, expected: expected, got: tokens.count)
-      }
-      for (k, token) in tokens.enumerated() {
-        guard let value = lines.double(token) else {
-          throw .badNumber(line: number, column: k, token: lines.text(token))
-        }
-        columns[k].append(value)
+      guard tokens.count >= 3 else { throw .tooFewColumns(line: number, got: tokens.count) }
+      first = (start, number, tokens.count)
+    }
+    guard let first, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+      throw .noPoints
+    }
+    let chunks = TextRows.chunks(base, from: first.start, to: bytes.count, firstLine: first.line)
+    for chunk in chunks {
+      for range in chunk.comments where comments.count < TextRows.commentLimit {
+        comments.append(commentText(lines.text(range)))
       }
     }
-    guard !columns.isEmpty else { throw .noPoints }
-    return Document(cloud: try cloud(columns, names: names), comments: comments)
+    let rows = chunks.reduce(0) { $0 + $1.rows }
+    // Each value takes two bytes at least: more rows of this width than the bytes hold
+    // means a short line, found (and named) without allocating for the claim.
+    let (values, overflow) = rows.multipliedReportingOverflow(by: first.columns)
+    guard !overflow, values <= (bytes.count - first.start) / 2 + 1 else {
+      throw failure(
+        TextRows.parse(
+          base, chunks: chunks, columns: first.columns, commas: true, into: FloatCheckSink()),
+        columns: first.columns) ?? .noPoints
+    }
+    let sink = FloatColumnsSink(columns: first.columns, rows: rows)
+    defer { sink.deallocate() }
+    let parsed = TextRows.parse(
+      base, chunks: chunks, columns: first.columns, commas: true, into: sink)
+    if let error = failure(parsed, columns: first.columns) { throw error }
+    return Document(cloud: try cloud(sink.arrays(), names: names), comments: comments)
   }
 
-  static func cloud(_ columns: [[Double]], names given: [String]?) throws(XYZErrorReason)
+  /// The error a row failure stands for.
+  private static func failure(_ failure: TextRowFailure?, columns: Int) -> XYZErrorReason? {
+    switch failure {
+    case .valueCount(let line, let got)?: .columnCount(line: line, expected: columns, got: got)
+    case .badValue(let line, let column, let token)?:
+      .badNumber(line: line, column: column, token: token)
+    case nil: nil
+    }
+  }
+
+  /// A comment line's text without its `#` and the spaces around it.
+  private static func commentText(_ text: String) -> String {
+    String(text.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " })
+  }
+
+  static func cloud(_ columns: [[Float]], names given: [String]?) throws(XYZErrorReason)
     -> PointCloud
   {
     let names = roles(count: columns.count, header: given)
@@ -110,16 +137,14 @@ public enum XYZReader {
     }
     let count = columns[0].count
     var cloud = PointCloud(
-      positions: (0..<count).map {
-        Point3(Float(columns[x][$0]), Float(columns[y][$0]), Float(columns[z][$0]))
-      })
+      positions: (0..<count).map { Point3(columns[x][$0], columns[y][$0], columns[z][$0]) })
     var used = [x, y, z]
     if let r = index("r"), let g = index("g"), let b = index("b") {
       let channels = [columns[r], columns[g], columns[b]]
       let unit =
         channels.allSatisfy { $0.allSatisfy { $0 <= 1 } }
         && channels.contains { $0.contains { $0 != $0.rounded() } }
-      func byte(_ value: Double) -> UInt8 {
+      func byte(_ value: Float) -> UInt8 {
         let scaled = unit ? value * 255 : value
         return scaled.isNaN ? 0 : UInt8(min(255, max(0, scaled.rounded())))
       }
@@ -130,13 +155,12 @@ public enum XYZReader {
     }
     if let nx = index("nx"), let ny = index("ny"), let nz = index("nz") {
       cloud.normals = (0..<count).map {
-        Point3(Float(columns[nx][$0]), Float(columns[ny][$0]), Float(columns[nz][$0]))
+        Point3(columns[nx][$0], columns[ny][$0], columns[nz][$0])
       }
       used += [nx, ny, nz]
     }
     for k in columns.indices where !used.contains(k) {
-      cloud.attributes.append(
-        PointAttribute(name: names[k], values: .float32(columns[k].map { Float($0) })))
+      cloud.attributes.append(PointAttribute(name: names[k], values: .float32(columns[k])))
     }
     return cloud
   }
@@ -179,5 +203,49 @@ public enum XYZReader {
       }
       return false
     }
+  }
+}
+
+/// `Float` columns that the row scanners of every core fill, each row its own slots.
+private struct FloatColumnsSink: TextRowSink, @unchecked Sendable {
+  let columns: [UnsafeMutablePointer<Float>]
+  let rows: Int
+
+  init(columns count: Int, rows: Int) {
+    self.rows = rows
+    columns = (0..<count).map { _ in
+      let column = UnsafeMutablePointer<Float>.allocate(capacity: max(rows, 1))
+      column.initialize(repeating: 0, count: max(rows, 1))
+      return column
+    }
+  }
+
+  func store(
+    row: Int, column: Int, decimal: DecimalParts?, token: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    guard let value = ASCIINumberParser.float(decimal, token) else { return false }
+    columns[column][row] = value
+    return true
+  }
+
+  func arrays() -> [[Float]] {
+    columns.map { Array(UnsafeBufferPointer(start: $0, count: rows)) }
+  }
+
+  func deallocate() {
+    for column in columns {
+      column.deinitialize(count: max(rows, 1))
+      column.deallocate()
+    }
+  }
+}
+
+/// Checks that every value is a number and stores nothing (for a file whose rows
+/// cannot all be as wide as its first: the check finds the line that is not).
+private struct FloatCheckSink: TextRowSink, Sendable {
+  func store(
+    row: Int, column: Int, decimal: DecimalParts?, token: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    ASCIINumberParser.float(decimal, token) != nil
   }
 }

@@ -39,22 +39,10 @@ public struct XYZRecordEncoder: CloudRecordEncoder {
     _ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]
   ) throws {
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
-    let s = String(UnicodeScalar(separator))
-    for index in range {
-      let p = piece.positions[index]
-      buffer.appendText("\(p.x)\(s)\(p.y)\(s)\(p.z)")
-      if colors, let c = piece.colors?[index] {
-        buffer.appendText("\(s)\(c.r)\(s)\(c.g)\(s)\(c.b)")
-      }
-      if fields.normals, let n = piece.normals?[index] {
-        buffer.appendText("\(s)\(n.x)\(s)\(n.y)\(s)\(n.z)")
-      }
-      for values in attributes {
-        buffer.append(separator)
-        buffer.appendText(values.text(at: index))
-      }
-      buffer.append(0x0A)
-    }
+    TextRecordLines(
+      separator: separator, color: colors ? .channels : .none, normals: fields.normals
+    )
+    .append(piece, range, attributes: attributes, to: &buffer)
   }
 }
 
