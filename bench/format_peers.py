@@ -92,18 +92,22 @@ def write_las(path, version, point_format):
     las.write(path)
 
 
+def best_of(repeats, body):
+    """The shortest of `repeats` timed runs of `body`, seconds."""
+    fastest = float("inf")
+    for _ in range(max(1, int(repeats))):
+        start = time.perf_counter()
+        body()
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest
+
+
 def bench(pcd, las, repeats="1"):
     """The best of `repeats` runs of each, keyed as CloudScrub's own figures."""
     import laspy
     import open3d as o3d
 
-    def best(body):
-        fastest = float("inf")
-        for _ in range(max(1, int(repeats))):
-            start = time.perf_counter()
-            body()
-            fastest = min(fastest, time.perf_counter() - start)
-        return fastest
+    best = lambda body: best_of(repeats, body)
 
     holder = {}
     result = {"version": "open3d " + o3d.__version__ + ", laspy " + laspy.__version__}
@@ -122,13 +126,7 @@ def bench_text(pcd, xyz, repeats="1"):
     import numpy as np
     import open3d as o3d
 
-    def best(body):
-        fastest = float("inf")
-        for _ in range(max(1, int(repeats))):
-            start = time.perf_counter()
-            body()
-            fastest = min(fastest, time.perf_counter() - start)
-        return fastest
+    best = lambda body: best_of(repeats, body)
 
     holder = {}
     result = {"version": "open3d " + o3d.__version__ + ", numpy " + np.__version__}

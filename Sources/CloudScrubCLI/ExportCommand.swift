@@ -36,6 +36,9 @@ enum ExportCommand {
     switch try InputLoader.open(path, poses: parsed.value("poses")) {
     case .cloud(let input):
       if parsed.has("refine") { throw UsageError("--refine applies to recordings, not to PLY") }
+      if try scanMode(parsed, writer: writer) {
+        throw UsageError("--e57-scans frames applies to recordings, not to point clouds")
+      }
       if RecordingFlags.anyGiven(parsed) {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
@@ -58,6 +61,8 @@ enum ExportCommand {
       job.inputPaths.append(contentsOf: try recordingFiles(recordingPath))
       var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
+      job.writeOptions.scanPoses = try scanPoses(
+        parsed, writer: writer, source: source, selection: selection)
       job.recordedFrames = ExportJob.RecordedFrames(
         selection: selection, unprojection: unprojection,
         ingestMergeMeters: loader.ingestMergeMeters)
@@ -116,6 +121,36 @@ enum ExportCommand {
       writeOptions: CloudWriteOptions(
         ascii: parsed.has("ascii"), attributes: try attributeSelection(parsed.value("attributes"))),
       dryRun: parsed.has("dry-run"))
+  }
+
+  /// Whether `--e57-scans` asks for one scan a frame.
+  ///
+  /// - Throws: `UsageError` for a value other than `one` or `frames`, or `frames` for a
+  ///   format other than E57.
+  static func scanMode(_ parsed: ParsedArguments, writer: any CloudFormatWriter) throws -> Bool {
+    switch parsed.value("e57-scans") ?? "one" {
+    case "one": return false
+    case "frames":
+      guard writer.name == "e57" else {
+        throw UsageError("--e57-scans frames applies to E57 output, not \(writer.name)")
+      }
+      return true
+    case let other: throw UsageError("--e57-scans takes one or frames, not '\(other)'")
+    }
+  }
+
+  /// The selected frames' camera-to-world poses when `--e57-scans frames` asks for a
+  /// scan a frame, else nil.
+  static func scanPoses(
+    _ parsed: ParsedArguments, writer: any CloudFormatWriter, source: any RecordingSource,
+    selection: FrameSelection
+  ) throws -> [Int: Transform3D]? {
+    guard try scanMode(parsed, writer: writer) else { return nil }
+    var poses: [Int: Transform3D] = [:]
+    for index in selection.indices(frameCount: source.frameCount) {
+      poses[index] = try source.frameInfo(at: index).pose.worldFromCamera
+    }
+    return poses
   }
 
   /// The writer of the job's format.

@@ -82,6 +82,12 @@ enum OptionTable {
         + " for the timeline's curve, the error colours and the pick panel",
       commands: ["view"], window: "Timeline › the error curve"),
     .flag("ascii", "write ASCII PLY (or PCD) instead of binary", commands: ["export"]),
+    .value(
+      "e57-scans", "one|frames", default: "one",
+      "E57 from a recording: one scan of every point, or one scan a frame, posed with its"
+        + " camera's camera-to-world pose and holding its points in that camera's"
+        + " coordinates (a merged point goes with the frame of its voxel's first point)",
+      commands: ["export"]),
     .flag("ascii", "write ASCII PLY instead of binary", commands: ["synth"]),
     .value(
       "attributes", "LIST", default: "none",

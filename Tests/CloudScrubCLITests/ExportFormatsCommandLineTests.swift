@@ -90,6 +90,58 @@ import Testing
     #expect(loaded.comments.contains { $0.contains("frames ") } || format == "csv")
   }
 
+  @Test func e57ScansAFramePosedWithItsCamera() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("small.csrec").path
+    #expect(
+      try CommandRunner.run(["synth", recording, "--frames", "5", "--noise", "0.002"]).status == 0)
+    let one = folder.appendingPathComponent("one.e57").path
+    let frames = folder.appendingPathComponent("frames.e57").path
+    for (output, mode) in [(one, "one"), (frames, "frames")] {
+      let result = try CommandRunner.run([
+        "export", recording, "-o", output, "--frames", "1-3", "--e57-scans", mode,
+      ])
+      #expect(result.status == 0, "\(mode): \(result.standardError)")
+    }
+    let whole = try E57Reader.contents(of: one)
+    let split = try E57Reader.contents(of: frames)
+    #expect(whole.scans.count == 1)
+    #expect(split.scans.map(\.name) == ["frame 1", "frame 2", "frame 3"])
+    // Each scan is posed with its frame's camera: its points, in that camera's
+    // coordinates, land where the one-scan file has them, in the same order.
+    guard case .recording(_, let source) = try InputLoader.open(recording, poses: nil) else {
+      Issue.record("not a recording")
+      return
+    }
+    let probe = SIMD3<Double>(0.3, -0.2, 1.5)
+    for (scan, frame) in zip(split.scans, 1...3) {
+      let pose = try source.frameInfo(at: frame).pose.worldFromCamera
+      let d = scan.worldFromScan.apply(to: probe) - pose.apply(to: probe)
+      #expect((d * d).sum().squareRoot() < 1e-9, "frame \(frame)")
+    }
+    #expect(split.cloud.count == whole.cloud.count && whole.cloud.count > 1_000)
+    var largest: Float = 0
+    for (a, b) in zip(split.cloud.positions, whole.cloud.positions) {
+      largest = max(largest, abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
+    }
+    #expect(largest < 1e-5, "points moved by \(largest) m through their camera's coordinates")
+    #expect(split.cloud.colors == whole.cloud.colors)
+    // Per-frame scans need a recording and E57.
+    let misuses: [[String]] = [
+      ["export", recording, "-o", folder.appendingPathComponent("a.ply").path],
+      ["export", TestData.samplePLY, "-o", folder.appendingPathComponent("b.e57").path],
+    ]
+    for arguments in misuses {
+      let result = try CommandRunner.run(arguments + ["--e57-scans", "frames"])
+      #expect(result.status == 2 && result.standardError.contains("--e57-scans frames"))
+    }
+    let wrong = try CommandRunner.run([
+      "export", recording, "-o", folder.appendingPathComponent("c.e57").path, "--e57-scans", "2",
+    ])
+    #expect(wrong.status == 2 && wrong.standardError.contains("one or frames"))
+  }
+
   @Test(arguments: ["pcd", "las", "e57", "xyz"])
   func windowExportWritesTheCommandLinesBytes(_ format: String) throws {
     let folder = try TestData.makeTemporaryDirectory()

@@ -4,10 +4,18 @@ public struct CloudWriteOptions: Equatable, Sendable {
   public var ascii: Bool
   /// The optional fields written besides x y z and colour.
   public var attributes: PLYAttributeSelection
+  /// For the formats that keep scans (E57): one scan a capture frame, each posed with
+  /// its frame's camera-to-world transform here (keyed by the recording's frame index,
+  /// as the points' "frame" attribute names it). nil: one scan of every point.
+  public var scanPoses: [Int: Transform3D]?
 
-  public init(ascii: Bool = false, attributes: PLYAttributeSelection = .none) {
+  public init(
+    ascii: Bool = false, attributes: PLYAttributeSelection = .none,
+    scanPoses: [Int: Transform3D]? = nil
+  ) {
     self.ascii = ascii
     self.attributes = attributes
+    self.scanPoses = scanPoses
   }
 }
 
