@@ -35,13 +35,9 @@ extension CommandLineDocumentOpener {
     guard let cloud = store.cloud(stop: { progress.isCancelled }) else {
       throw CleaningCancelled(step: "frames")
     }
-    let frameIndices = store.frameIndices
-    _ = try CloudExport.finish(
-      cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
-      frameIndices: frameIndices, job: job, writer: writer,
-      viewpoint: ExportCommand.viewpoint(refined), monitor: progress)
-    return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0)"
-      + " with the refined poses to \(job.outputPath)"
+    return try Self.finishShown(
+      cloud, frameIndices: store.frameIndices, source: refined, job: job, writer: writer,
+      progress: progress, posesNote: " with the refined poses")
   }
 
   /// The recording frames the window shows, first to last.

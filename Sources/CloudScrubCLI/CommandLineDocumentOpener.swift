@@ -121,17 +121,27 @@ struct CommandLineDocumentOpener: ViewerDocumentOpener {
       if index & 4095 == 0, progress.isCancelled { throw CleaningCancelled(step: "frames") }
       if store.confidence[index] >= minimum { shown.append(index) }
     }
-    guard
-      let whole = store.cloud(stop: { progress.isCancelled }),
-      let cloud = whole.subset(indices: shown, stop: { progress.isCancelled })
-    else { throw CleaningCancelled(step: "frames") }
-    let frameIndices = Array(request.content.frameIndices[frames])
+    guard let cloud = store.cloud(of: shown, stop: { progress.isCancelled }) else {
+      throw CleaningCancelled(step: "frames")
+    }
+    return try Self.finishShown(
+      cloud, frameIndices: Array(request.content.frameIndices[frames]), source: source,
+      job: job, writer: writer, progress: progress)
+  }
+
+  /// Cleans and writes the shown frames' points, `cloud`, from `source` (whose cameras
+  /// the normals face), and says what was written: the last step of both window
+  /// exports of a recording.
+  static func finishShown(
+    _ cloud: PointCloud, frameIndices: [Int], source: any RecordingSource, job: ExportJob,
+    writer: any CloudFormatWriter, progress: ExportProgress, posesNote: String = ""
+  ) throws -> String {
     _ = try CloudExport.finish(
       cloud, stages: [StageCount(stage: "frames (\(frameIndices.count))", points: cloud.count)],
       frameIndices: frameIndices, job: job, writer: writer,
       viewpoint: ExportCommand.viewpoint(source), monitor: progress)
     return "wrote the shown points of frames \(frameIndices.first ?? 0)–\(frameIndices.last ?? 0)"
-      + " to \(job.outputPath)"
+      + "\(posesNote) to \(job.outputPath)"
   }
 
   /// The export job for what the window shows, from its state: the same job that

@@ -100,6 +100,16 @@ import Testing
     }
     #expect(frames[0] == 10 && frames[perFrame - 1] == 10 && frames[perFrame] == 12)
     #expect(frames.last == 24)
+    // Some points of frames 1–6 gathered alone are those points of the whole cloud.
+    let shown = Array(stride(from: perFrame + 5, to: 7 * perFrame, by: 3))
+    let gathered = store.cloud(of: shown, stop: nil)
+    #expect(gathered?.isBitwiseEqual(to: plain.subset(indices: shown)) == true)
+    Self.expectStops(minimumQuestions: Self.questions(over: shown.count)) { stop in
+      let cloud = store.cloud(of: shown, stop: stop.check)
+      guard stop.saidStop else { return false }
+      #expect(cloud == nil)
+      return true
+    }
     Self.expectStops(minimumQuestions: Self.questions(over: store.count)) { stop in
       let cloud = store.cloud(stop: stop.check)
       guard stop.saidStop else {

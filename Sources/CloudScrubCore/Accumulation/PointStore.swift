@@ -72,6 +72,35 @@ public struct PointStore: Equatable, Sendable {
     cloud(stop: nil) ?? PointCloud(positions: [])
   }
 
+  /// The points at `indices` (ascending) as `cloud()` gives them, gathered without the
+  /// rest: `stop` is asked every few thousand points, and nil returned once it says to
+  /// stop.
+  public func cloud(of indices: [Int], stop: StopCheck?) -> PointCloud? {
+    var positions: [Point3] = []
+    var colors: [RGB8] = []
+    var confidence: [UInt8] = []
+    var frames: [UInt32] = []
+    positions.reserveCapacity(indices.count)
+    colors.reserveCapacity(indices.count)
+    confidence.reserveCapacity(indices.count)
+    frames.reserveCapacity(indices.count)
+    var frame = 0
+    for (taken, index) in indices.enumerated() {
+      if StopChecks.due(stop, at: taken) { return nil }
+      while frameRanges[frame + 1] <= index { frame += 1 }
+      positions.append(self.positions[index])
+      colors.append(self.colors[index])
+      confidence.append(self.confidence[index])
+      frames.append(UInt32(frameIndices[frame]))
+    }
+    return PointCloud(
+      positions: positions, colors: colors,
+      attributes: [
+        PointAttribute(name: "confidence", values: .uint8(confidence)),
+        PointAttribute(name: "frame", values: .uint32(frames)),
+      ])
+  }
+
   /// `cloud()`, asking `stop` every few thousand points while the frame column is
   /// filled: nil once it says to stop.
   public func cloud(stop: StopCheck?) -> PointCloud? {
