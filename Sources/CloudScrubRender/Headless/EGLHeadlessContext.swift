@@ -1,5 +1,6 @@
 import CEGL
 import CloudScrubCore
+import Foundation
 
 /// An OpenGL 3.3 core context with no window and no X server: EGL on Mesa's
 /// surfaceless platform (llvmpipe on a machine with no GPU), or on the first EGL
@@ -12,31 +13,54 @@ public final class EGLHeadlessContext {
   ///
   /// - Throws: `RenderError` naming the EGL step that failed for each display tried.
   public init() throws {
+    let shared = Self.shared
+    shared.lock.lock()
+    defer { shared.lock.unlock() }
+    if let display = shared.display {
+      self.display = display
+      self.context = try Self.makeContext(on: display)
+      return
+    }
+    let chosen = try Self.chooseDisplay()
+    shared.display = chosen.display
+    self.display = chosen.display
+    self.context = chosen.context
+  }
+
+  /// Releases the context from this thread if it is current here, and destroys it.
+  /// The display stays initialised for the process: EGL's initialisation is not
+  /// counted, so terminating it here would pull it from under the contexts that
+  /// other threads (other renders, tests running side by side) still hold.
+  deinit {
+    if eglGetCurrentContext() == context {
+      eglMakeCurrent(display, nil, nil, nil)
+    }
+    eglDestroyContext(display, context)
+  }
+
+  /// The display every context in the process is made on, chosen and initialised
+  /// once by the first context.
+  private final class Shared: @unchecked Sendable {
+    let lock = NSLock()
+    var display: EGLDisplay?
+  }
+  private static let shared = Shared()
+
+  /// The first display on which a context can be made, with that context.
+  private static func chooseDisplay() throws -> (display: EGLDisplay, context: EGLContext) {
     var attempts: [String] = []
-    var chosen: (EGLDisplay, EGLContext)?
-    for candidate in Self.displays() {
+    for candidate in displays() {
       guard let display = candidate.display else {
         attempts.append("\(candidate.name): no display")
         continue
       }
       do {
-        chosen = (display, try Self.makeContext(on: display))
-        break
+        return (display, try makeContext(on: display))
       } catch {
         attempts.append("\(candidate.name): \(error)")
       }
     }
-    guard let (display, context) = chosen else {
-      throw RenderError("no headless OpenGL 3.3 context: \(attempts.joined(separator: "; "))")
-    }
-    self.display = display
-    self.context = context
-  }
-
-  deinit {
-    eglMakeCurrent(display, nil, nil, nil)
-    eglDestroyContext(display, context)
-    eglTerminate(display)
+    throw RenderError("no headless OpenGL 3.3 context: \(attempts.joined(separator: "; "))")
   }
 
   private static func displays() -> [(name: String, display: EGLDisplay?)] {
