@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh --list                            the targets
 #
 # --runs N stops each target after N executions instead (with --seconds as a cap).
+# --timeout N counts one input that runs longer than N seconds as a hang (default
+# 10; a long campaign at low priority on a busy machine wants more).
 # Corpora grow in .build-fuzz/corpus/TARGET, seeded at run time from the project's
 # writers and ../shared/data; crash, leak and timeout inputs land in
 # .build-fuzz/artifacts/TARGET. The last line is "N targets, E executions, C crashes";
@@ -15,6 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 seconds=60
 runs=0
+timeout=10
 targets=()
 all=0
 list=0
@@ -24,7 +27,8 @@ while [ $# -gt 0 ]; do
     --list) list=1 ;;
     --seconds) seconds="$2"; shift ;;
     --runs) runs="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --timeout) timeout="$2"; shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
@@ -104,7 +108,7 @@ for target in "${targets[@]}"; do
     "$binary" >"$log" 2>&1
   seed_shared "$target" "$seeds"
   cp Tests/FuzzRegressions/"$target"/* "$seeds/" 2>/dev/null || true
-  limits=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048
+  limits=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=3072 -malloc_limit_mb=2048
     -max_len="${maxlen[$target]}" -print_final_stats=1 -artifact_prefix="$artifacts/")
   [ "$runs" -gt 0 ] && limits+=(-runs="$runs")
   status=0
