@@ -20,7 +20,7 @@ enum BenchCommand {
       "bench e57 [--repeat R] [--points N]",
       "bench scale [RECORDING] [--frames N] [--steps LIST]",
       "bench lod [RECORDING]",
-      "bench huge [PLY] [--points N] [--dir DIR]",
+      "bench huge [PLY] [--points N] [--dir DIR] [--steps LIST]",
       "bench drift [RECORDING] [--repeat R]",
       "bench cancel [RECORDING]",
     ],
@@ -68,7 +68,7 @@ enum BenchCommand {
       1,000-point file's (the window's own start-up, in the same run); the window's load,
       idle CPU, drag answer and peak memory as for lod; then the first picture, the level
       of detail complete and peak memory in this process. The figures so far go to
-      standard error after each step.
+      standard error after each step. --steps picks them (first, window, process).
 
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error
@@ -192,7 +192,8 @@ enum BenchCommand {
       return try HugePLYBenchmark(
         path: parsed.positionals.dropFirst().first,
         points: try parsed.count("points") ?? 100_000_000, folder: folder,
-        binary: ViewerBenchmarkSample.binary
+        binary: ViewerBenchmarkSample.binary,
+        steps: try HugePLYBenchmark.steps(parsed.value("steps"))
       ).run()
     }
     if mode == "lod" {

@@ -12,6 +12,18 @@ struct HugePLYBenchmark {
   var points: Int
   var folder: String
   var binary: String
+  /// The steps to run: the window's first frame, the window's load and drag, the load
+  /// in this process.
+  var steps: Set<String> = Self.allSteps
+
+  static let stepOrder = ["first", "window", "process"]
+  static let allSteps = Set(stepOrder)
+
+  /// The steps `list` names (comma-separated), or every step for nil.
+  static func steps(_ list: String?) throws -> Set<String> {
+    try ScaleBenchmark.steps(list, of: stepOrder, mode: "huge")
+  }
+
   /// Seconds a `view --exit-after-first-frame` run may take before it is stopped.
   static let firstFrameTimeoutSeconds = 300.0
 
@@ -25,7 +37,24 @@ struct HugePLYBenchmark {
     }
     defer { if path == nil { try? FileManager.default.removeItem(atPath: file) } }
 
-    let tiny = folder + "/tiny.ply"
+    if steps.contains("first") { try firstFrames(file, into: &report) }
+    // What is measured so far goes to standard error after each step, so that a run
+    // stopped on a file too large for the time it was given still tells something.
+    if steps.contains("window") {
+      Terminal.error(report.text)
+      try scale.window(file, into: &report)
+    }
+    if steps.contains("process") {
+      Terminal.error(report.text)
+      try scale.hugePLY(file, into: &report)
+    }
+    Terminal.out(report.text)
+  }
+
+  /// The window's first frame on `file`, between two of a 1,000-point file's (written
+  /// beside it under a name no other file has, and removed after).
+  private func firstFrames(_ file: String, into report: inout BenchReport) throws {
+    let tiny = folder + "/cloudscrub-bench-tiny-\(getpid()).ply"
     try SyntheticCloud.writeScene(count: 1000, seed: 1, normals: false, comments: [], to: tiny)
     defer { try? FileManager.default.removeItem(atPath: tiny) }
     if let display = try DisplayForBenchmark.start() {
@@ -41,13 +70,6 @@ struct HugePLYBenchmark {
     } else {
       report.row("window first frame", "skipped", "no DISPLAY and no Xvfb to start")
     }
-    // What is measured so far goes to standard error after each step, so that a run
-    // stopped on a file too large for the time it was given still tells something.
-    Terminal.error(report.text)
-    try scale.window(file, into: &report)
-    Terminal.error(report.text)
-    try scale.hugePLY(file, into: &report)
-    Terminal.out(report.text)
   }
 
   /// Runs `view PATH --exit-after-first-frame`; returns the seconds it printed and the

@@ -190,7 +190,8 @@ enum OptionTable {
     .value(
       "steps", "LIST", default: "all",
       "scale: the steps to run, comma-separated, of cat, raw (the raw export), voxel, merge,"
-        + " render, lod, window and ply (leave the slow ones out on a huge capture)",
+        + " render, lod, window and ply (leave the slow ones out on a huge capture); huge: of"
+        + " first, window and process",
       commands: ["bench"]),
     .value(
       "open3d-script", "PATH",

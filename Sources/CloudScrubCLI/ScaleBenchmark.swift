@@ -16,21 +16,27 @@ struct ScaleBenchmark {
   var steps: Set<String> = ScaleBenchmark.allSteps
 
   /// Every step, in the order they run.
-  static let allSteps: Set<String> = [
-    "cat", "raw", "voxel", "merge", "render", "lod", "window", "ply",
-  ]
+  static let stepOrder = ["cat", "raw", "voxel", "merge", "render", "lod", "window", "ply"]
+  static let allSteps = Set(stepOrder)
 
   /// The steps `list` names (comma-separated), or every step for nil.
   ///
   /// - Throws: `BenchError` naming a step that does not exist.
   static func steps(_ list: String?) throws -> Set<String> {
-    guard let list else { return allSteps }
+    try steps(list, of: stepOrder, mode: "scale")
+  }
+
+  /// The steps of `order` that `list` names (comma-separated), or all of them for nil.
+  ///
+  /// - Throws: `BenchError` naming a step that is not one of `mode`'s.
+  static func steps(_ list: String?, of order: [String], mode: String) throws -> Set<String> {
+    guard let list else { return Set(order) }
     let named = Set(list.split(separator: ",").map { String($0) })
-    let unknown = named.subtracting(allSteps).sorted()
+    let unknown = named.subtracting(order).sorted()
     guard unknown.isEmpty else {
       throw BenchError(
-        "--steps: no step '\(unknown.joined(separator: ", "))' (steps: cat, raw, voxel, merge, "
-          + "render, lod, window, ply)")
+        "--steps: no step '\(unknown.joined(separator: ", "))' in bench \(mode) (steps: "
+          + "\(order.joined(separator: ", ")))")
     }
     return named
   }
