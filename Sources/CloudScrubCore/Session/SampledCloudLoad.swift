@@ -92,10 +92,9 @@ public struct SampledCloudLoad: Sendable {
     var coarsenAt = memory.map { $0.pointLimit / 5 * 4 } ?? .max
     // Thins a piece, and says whether it still fits the memory plan.
     func admit(_ points: inout FramePoints, done: Int) throws -> Bool {
-      if var running = merge {
-        points = try running.thin(points)
-        merge = running
-      }
+      // Thinned in place: a copy of the merge would share its tables, and the thin
+      // would then copy every table (all the kept voxels) once a piece.
+      if let thinned = try merge?.thin(points) { points = thinned }
       kept += points.count
       guard let memory else { return true }
       guard kept <= memory.pointLimit else { return false }
