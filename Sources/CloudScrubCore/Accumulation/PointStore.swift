@@ -53,6 +53,24 @@ public struct PointStore: Equatable, Sendable {
     frameRanges[frameRanges.count - 1] = positions.count
   }
 
+  /// Appends points to frame `frameIndex`: to the last appended frame when it is that
+  /// frame, else as a new frame after it (a level-of-detail node's share of a piece).
+  public mutating func append(
+    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
+    confidence: UnsafeBufferPointer<UInt8>, toFrame frameIndex: Int
+  ) {
+    precondition(frameIndices.last.map { frameIndex >= $0 } ?? true, "frames arrive in order")
+    self.positions.append(contentsOf: positions)
+    self.colors.append(contentsOf: colors)
+    self.confidence.append(contentsOf: confidence)
+    if frameIndices.last == frameIndex {
+      frameRanges[frameRanges.count - 1] = self.positions.count
+    } else {
+      frameRanges.append(self.positions.count)
+      frameIndices.append(frameIndex)
+    }
+  }
+
   /// The range of points of the appended frames `first…last` (positions in
   /// `frameIndices`, not recording indices).
   public func pointRange(ofAppendedFrames frames: ClosedRange<Int>) -> Range<Int> {

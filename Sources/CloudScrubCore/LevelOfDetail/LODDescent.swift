@@ -83,3 +83,9 @@ extension LODDescent {
 struct LODSharedPositions: @unchecked Sendable {
   let base: UnsafeBufferPointer<Point3>
 }
+
+/// The tree's nodes as the threads that append a piece's shares see them: each
+/// writes only the nodes of its own group.
+struct LODSharedNodes: @unchecked Sendable {
+  let base: UnsafeMutableBufferPointer<LODNode>
+}

@@ -227,8 +227,8 @@ public struct PointOctree: Sendable {
   }
 
   /// Appends the points of a piece to the nodes `targets` names, in their order (each
-  /// node's share gathered once, straight into a buffer of its final size), then turns
-  /// leaves that grew too large inner.
+  /// node's share sorted out once, `LODPieceSort`, on several threads for a large
+  /// piece), then turns leaves that grew too large inner.
   private mutating func distribute(
     positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
     confidence: UnsafeBufferPointer<UInt8>, frame: Int
@@ -244,36 +244,28 @@ public struct PointOctree: Sendable {
       }
       counts[Int(pendingSlot[node])] += 1
     }
-    var shares = counts.map { count in
-      var points = FramePoints()
-      points.positions.reserveCapacity(count)
-      points.colors.reserveCapacity(count)
-      points.confidence.reserveCapacity(count)
-      return points
-    }
-    let fullColors = colors.count >= positions.count
-    let fullConfidence = confidence.count >= positions.count
-    shares.withUnsafeMutableBufferPointer { shares in
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let forced = parallelDescentMinimumPoints == 1
+    let threads =
+      positions.count >= parallelDescentMinimumPoints && (cores > 1 || forced)
+      ? min(4, max(2, cores)) : 1
+    let sorted = targets.withUnsafeBufferPointer { targets in
       pendingSlot.withUnsafeBufferPointer { slotOf in
-        for (i, target) in targets.enumerated() {
-          let slot = Int(slotOf[Int(target)])
-          shares[slot].positions.append(positions[i])
-          shares[slot].colors.append(
-            fullColors || i < colors.count ? colors[i] : FramePoints.noColor)
-          shares[slot].confidence.append(
-            fullConfidence || i < confidence.count
-              ? confidence[i] : FramePoints.unknownConfidence)
-        }
+        LODPieceSort(
+          positions: positions, colors: colors, confidence: confidence, targets: targets,
+          slotOf: slotOf, counts: counts, threads: threads)
       }
     }
-    for (slot, node) in touched.enumerated() {
-      pendingSlot[node] = -1
-      if nodes[node].points.frameIndices.last == frame {
-        nodes[node].points.appendToLastFrame(shares[slot])
-      } else {
-        nodes[node].points.append(shares[slot], frameIndex: frame)
+    let frozenTouched = touched
+    nodes.withUnsafeMutableBufferPointer { nodes in
+      let shared = LODSharedNodes(base: nodes)
+      sorted.forEachShare { slot, positions, colors, confidence in
+        shared.base[frozenTouched[slot]].points.append(
+          positions: positions, colors: colors, confidence: confidence, toFrame: frame)
       }
-      shares[slot] = FramePoints()
+    }
+    for node in touched {
+      pendingSlot[node] = -1
       if !innerFlags[node] && nodes[node].pointCount > options.leafCapacity {
         split(node)
       }

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A piece's points sorted by the node they go to, keeping their order within each
+/// node (a counting sort), so that each node's share is one run to append.
+///
+/// On several threads, the nodes are dealt into groups of about equal points, one a
+/// thread: each thread reads every point's target and copies only its own nodes'
+/// points, so no two threads write the same place, and each share comes out exactly as
+/// one thread would write it. The shares are then appended to their nodes the same way,
+/// a group a thread (`forEachShare`).
+final class LODPieceSort {
+  /// Node slot of the piece (the caller's numbering of the nodes it touches) whose
+  /// points are `starts[slot]..<starts[slot + 1]`.
+  let starts: [Int]
+  /// The slots of each thread's group.
+  let groups: [[Int]]
+  private let buffers: LODSortBuffers
+
+  /// Sorts `positions` (with `colors` and `confidence`, which may be shorter: the
+  /// missing ones read as no colour and unknown confidence) by slot:
+  /// `slotOf[targets[i]]` is point i's slot, `counts[slot]` its points.
+  init(
+    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
+    confidence: UnsafeBufferPointer<UInt8>, targets: UnsafeBufferPointer<Int32>,
+    slotOf: UnsafeBufferPointer<Int32>, counts: [Int], threads: Int
+  ) {
+    var starts = [0]
+    starts.reserveCapacity(counts.count + 1)
+    for count in counts { starts.append(starts[starts.count - 1] + count) }
+    self.starts = starts
+    let frozenStarts = starts
+    let groupCount = max(1, min(threads, counts.count))
+    var groups = [[Int]](repeating: [], count: groupCount)
+    var groupOfSlot = [Int](repeating: 0, count: counts.count)
+    var loads = [Int](repeating: 0, count: groupCount)
+    for slot in counts.indices.sorted(by: { counts[$0] > counts[$1] }) {
+      let lightest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
+      groups[lightest].append(slot)
+      groupOfSlot[slot] = lightest
+      loads[lightest] += counts[slot]
+    }
+    self.groups = groups
+    let total = starts[starts.count - 1]
+    let buffers = LODSortBuffers(count: total)
+    self.buffers = buffers
+    let source = LODSortSource(
+      positions: positions, colors: colors, confidence: confidence, targets: targets,
+      slotOf: slotOf)
+    let frozenGroupOf = groupOfSlot
+    let fill = { @Sendable (group: Int) in
+      var cursor = frozenStarts
+      let n = source.targets.count
+      let fullColors = source.colors.count >= n
+      let fullConfidence = source.confidence.count >= n
+      for i in 0..<n {
+        let slot = Int(source.slotOf[Int(source.targets[i])])
+        guard groupCount == 1 || frozenGroupOf[slot] == group else { continue }
+        let at = cursor[slot]
+        cursor[slot] = at + 1
+        buffers.positions[at] = source.positions[i]
+        buffers.colors[at] =
+          fullColors || i < source.colors.count ? source.colors[i] : FramePoints.noColor
+        buffers.confidence[at] =
+          fullConfidence || i < source.confidence.count
+          ? source.confidence[i] : FramePoints.unknownConfidence
+      }
+    }
+    if groupCount > 1 {
+      DispatchQueue.concurrentPerform(iterations: groupCount) { fill($0) }
+    } else {
+      fill(0)
+    }
+  }
+
+  deinit { buffers.deallocate() }
+
+  /// Calls `body` with each slot and its share, the groups on threads of their own
+  /// (one thread when there is one group); within a group, in the group's order.
+  func forEachShare(
+    _ body:
+      @Sendable (
+        _ slot: Int, _ positions: UnsafeBufferPointer<Point3>, _ colors: UnsafeBufferPointer<RGB8>,
+        _ confidence: UnsafeBufferPointer<UInt8>
+      ) -> Void
+  ) {
+    let buffers = self.buffers
+    let starts = self.starts
+    let groups = self.groups
+    @Sendable func run(_ group: Int) {
+      for slot in groups[group] {
+        let range = starts[slot]..<starts[slot + 1]
+        body(
+          slot, UnsafeBufferPointer(rebasing: buffers.positions[range]),
+          UnsafeBufferPointer(rebasing: buffers.colors[range]),
+          UnsafeBufferPointer(rebasing: buffers.confidence[range]))
+      }
+    }
+    if groups.count > 1 {
+      DispatchQueue.concurrentPerform(iterations: groups.count) { run($0) }
+    } else {
+      run(0)
+    }
+  }
+}
+
+/// The sorted points, written by the sort's threads at places no other thread writes.
+private struct LODSortBuffers: @unchecked Sendable {
+  let positions: UnsafeMutableBufferPointer<Point3>
+  let colors: UnsafeMutableBufferPointer<RGB8>
+  let confidence: UnsafeMutableBufferPointer<UInt8>
+
+  init(count: Int) {
+    positions = .allocate(capacity: count)
+    colors = .allocate(capacity: count)
+    confidence = .allocate(capacity: count)
+  }
+
+  func deallocate() {
+    positions.deallocate()
+    colors.deallocate()
+    confidence.deallocate()
+  }
+}
+
+/// The piece as the sort's threads read it.
+private struct LODSortSource: @unchecked Sendable {
+  let positions: UnsafeBufferPointer<Point3>
+  let colors: UnsafeBufferPointer<RGB8>
+  let confidence: UnsafeBufferPointer<UInt8>
+  let targets: UnsafeBufferPointer<Int32>
+  let slotOf: UnsafeBufferPointer<Int32>
+}
