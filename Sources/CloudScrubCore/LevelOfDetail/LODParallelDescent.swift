@@ -71,22 +71,14 @@ enum LODParallelDescent {
     }
     // Phase 2: the subtrees in groups of about equal points, a thread a group.
     let groupCount = max(1, min(cores, groups - 1, buckets.filter { !$0.isEmpty }.count))
-    var members = [[Int]](repeating: [], count: groupCount)
-    var loads = [Int](repeating: 0, count: groupCount)
-    for octant in (0..<8).sorted(by: { buckets[$0].count > buckets[$1].count })
-    where !buckets[octant].isEmpty {
-      let lightest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
-      members[lightest].append(octant)
-      loads[lightest] += buckets[octant].count
-    }
+    let members = LODPieceSort.dealt(buckets.map(\.count), into: groupCount)
     let found = ParallelSlots<[NewChild]>(count: groupCount, initial: [])
     let frozenBuckets = buckets
-    let frozenMembers = members
     let shared = LODSharedPositions(base: positions)
     DispatchQueue.concurrentPerform(iterations: groupCount) { group in
       var made: [NewChild] = []
       var pending: [Int: Int32] = [:]
-      for octant in frozenMembers[group] {
+      for octant in members[group] {
         let subtree = Int(descent.children[root * 8 + octant])
         for index in frozenBuckets[octant] {
           let i = Int(index)

@@ -30,14 +30,10 @@ final class LODPieceSort {
     self.starts = starts
     let frozenStarts = starts
     let groupCount = max(1, min(threads, counts.count))
-    var groups = [[Int]](repeating: [], count: groupCount)
+    let groups = Self.dealt(counts, into: groupCount)
     var groupOfSlot = [Int](repeating: 0, count: counts.count)
-    var loads = [Int](repeating: 0, count: groupCount)
-    for slot in counts.indices.sorted(by: { counts[$0] > counts[$1] }) {
-      let lightest = loads.indices.min { loads[$0] < loads[$1] } ?? 0
-      groups[lightest].append(slot)
-      groupOfSlot[slot] = lightest
-      loads[lightest] += counts[slot]
+    for (group, slots) in groups.enumerated() {
+      for slot in slots { groupOfSlot[slot] = group }
     }
     self.groups = groups
     let total = starts[starts.count - 1]
@@ -73,6 +69,19 @@ final class LODPieceSort {
   }
 
   deinit { buffers.deallocate() }
+
+  /// The items with a load (their indices in `loads`) dealt into `groupCount` groups of
+  /// about equal load: the heaviest first, each to the group lightest so far.
+  static func dealt(_ loads: [Int], into groupCount: Int) -> [[Int]] {
+    var groups = [[Int]](repeating: [], count: max(1, groupCount))
+    var totals = [Int](repeating: 0, count: groups.count)
+    for item in loads.indices.sorted(by: { loads[$0] > loads[$1] }) where loads[item] > 0 {
+      let lightest = totals.indices.min { totals[$0] < totals[$1] } ?? 0
+      groups[lightest].append(item)
+      totals[lightest] += loads[item]
+    }
+    return groups
+  }
 
   /// Calls `body` with each slot and its share, the groups on threads of their own
   /// (one thread when there is one group); within a group, in the group's order.
