@@ -26,21 +26,29 @@ final class GLFWWindow {
   /// - Throws: `ViewerError` when GLFW cannot start or make the window.
   init(width: Int, height: Int, title: String) throws {
     guard glfwInit() == GLFW_TRUE else {
-      throw ViewerError("GLFW could not start (is there a display?)")
+      throw ViewerError("GLFW could not start (is there a display?)\(Self.lastError())")
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
     guard let window = glfwCreateWindow(Int32(width), Int32(height), title, nil, nil) else {
+      let reason = Self.lastError()
       glfwTerminate()
-      throw ViewerError("GLFW could not open an OpenGL 3.3 core window")
+      throw ViewerError("GLFW could not open an OpenGL 3.3 core window\(reason)")
     }
     handle = window
     glfwMakeContextCurrent(window)
     glfwSwapInterval(1)
     glfwSetWindowUserPointer(window, Unmanaged.passUnretained(self).toOpaque())
     installCallbacks()
+  }
+
+  /// GLFW's own words for its last error, as ": TEXT", or "" when it has none.
+  private static func lastError() -> String {
+    var description: UnsafePointer<CChar>?
+    guard glfwGetError(&description) != GLFW_NO_ERROR, let description else { return "" }
+    return ": " + String(cString: description)
   }
 
   deinit {

@@ -172,9 +172,13 @@ struct DisplayForBenchmark {
         where: FileManager.default.isExecutableFile)
     else { return nil }
     // -displayfd: Xvfb picks a free display and writes its number once it is ready.
+    // -noreset: no server reset when the last client leaves, which would refuse a
+    // window that connects during it.
     let process = Process()
     process.executableURL = URL(fileURLWithPath: xvfb)
-    process.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+    process.arguments = [
+      "-displayfd", "1", "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp",
+    ]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

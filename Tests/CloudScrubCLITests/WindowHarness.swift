@@ -209,7 +209,7 @@ final class ViewerProcess {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = log
     process.standardError = log
-    try process.run()
+    try process.runWithSignalsUnblocked()
   }
 
   var isRunning: Bool { process.isRunning }

@@ -70,7 +70,7 @@ public enum CommandRunner {
     process.standardInput = FileHandle.nullDevice
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
-    try process.run()
+    try process.runWithSignalsUnblocked()
     // Drain both pipes on other threads, so that neither can fill up and block the
     // child, while this one waits for the exit with a deadline.
     let outputReader = PipeReader(output.fileHandleForReading)

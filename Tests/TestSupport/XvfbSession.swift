@@ -67,27 +67,33 @@ public final class XvfbSession {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = [
-      "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp",
+      "-displayfd", "1", "-noreset", "-screen", "0", "\(width)x\(height)x24", "-nolisten",
+      "tcp",
     ]
     let output = Pipe()
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runWithSignalsUnblocked()
     let reader = output.fileHandleForReading
+    // availableData blocks until something arrives or the pipe closes, so the deadline
+    // is kept by stopping a server that has not answered by then: its pipe closes.
+    let answered = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      if answered.wait(timeout: .now() + timeout) == .timedOut { process.stop(grace: 2) }
+    }
+    defer { answered.signal() }
     var text = ""
-    let deadline = Date().addingTimeInterval(timeout)
-    while !text.contains("\n") && Date() < deadline && process.isRunning {
-      // availableData blocks until something arrives or the pipe closes.
+    while !text.contains("\n") && process.isRunning {
       let chunk = reader.availableData
       if chunk.isEmpty { break }
       text += String(decoding: chunk, as: UTF8.self)
     }
     guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), process.isRunning
     else {
-      if process.isRunning { process.terminate() }
-      process.waitUntilExit()
-      throw XToolError("Xvfb did not report a display (it printed '\(text)')")
+      process.stop(grace: 2)
+      throw XToolError(
+        "Xvfb did not report a display within \(timeout) s (it printed '\(text)')")
     }
     self.display = ":\(number)"
     self.number = number
@@ -105,18 +111,5 @@ public final class XvfbSession {
     // A server stuck in shutdown would keep its display number taken for later runs,
     // hence the forced kill should it linger.
     process.stop()
-  }
-}
-
-extension Process {
-  /// Sends SIGTERM, waits up to `grace` seconds, then SIGKILL, and waits for the exit.
-  /// Does nothing when the process is not running.
-  public func stop(grace: TimeInterval = 5) {
-    guard isRunning else { return }
-    terminate()
-    let deadline = Date().addingTimeInterval(grace)
-    while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    if isRunning { kill(processIdentifier, SIGKILL) }
-    waitUntilExit()
   }
 }
