@@ -17,6 +17,8 @@ public struct IngestMerge {
   public let voxelSizeMeters: Float
   /// One index a partition; copied before a change when another merge shares it.
   private var partitions: ParallelSlots<VoxelIndex>
+  /// Scratch for each frame's keys; replaced rather than shared when the merge is copied.
+  private var frameKeys: VoxelFrameKeys
   /// Points offered and points kept so far.
   public private(set) var pointsSeen = 0
   public private(set) var pointsKept = 0
@@ -35,8 +37,9 @@ public struct IngestMerge {
   public init(voxelSizeMeters: Float, partitions: Int? = nil) {
     self.voxelSizeMeters = voxelSizeMeters
     let count = max(1, partitions ?? min(4, ProcessInfo.processInfo.activeProcessorCount))
-    self.partitions = ParallelSlots(
-      count: count, initial: VoxelIndex(sizeMeters: voxelSizeMeters))
+    let index = VoxelIndex(sizeMeters: voxelSizeMeters)
+    self.partitions = ParallelSlots(count: count, initial: index)
+    frameKeys = VoxelFrameKeys(keying: index.keying, partitions: count)
   }
 
   /// The points of `frame` whose voxels no earlier point reached, in order.
@@ -49,6 +52,11 @@ public struct IngestMerge {
       partitions = copy
     }
     let count = partitions.count
+    if !isKnownUniquelyReferenced(&frameKeys) {
+      frameKeys = VoxelFrameKeys(keying: frameKeys.keying, partitions: count)
+    }
+    frameKeys.compute(frame.positions, keep: nil)
+    let keys = frameKeys.buffers
     let parts = partitions
     var kept = [Bool](repeating: false, count: frame.count)
     let errors = ParallelSlots<VoxelAccumulatorError?>(count: count, initial: nil)
@@ -59,7 +67,7 @@ public struct IngestMerge {
         parts.modify(part) { index in
           do throws(VoxelAccumulatorError) {
             touches[part] = try Self.mark(
-              frame.positions, part: part, of: count, index: &index, kept: flags)
+              frame.count, keys: keys, part: part, index: &index, kept: flags)
           } catch {
             errors[part] = error
           }
@@ -89,13 +97,13 @@ public struct IngestMerge {
   /// Marks in `kept` the points of `positions` that reach a new voxel of partition
   /// `part` of `count`, a `VoxelLookupBatch` at a time.
   private static func mark(
-    _ positions: [Point3], part: Int, of count: Int, index: inout VoxelIndex, kept: KeptFlags
+    _ count: Int, keys: VoxelFrameKeys.Buffers, part: Int, index: inout VoxelIndex,
+    kept: KeptFlags
   ) throws(VoxelAccumulatorError) -> Int {
-    let keying = index.keying
-    var batch = VoxelLookupBatch(part: part, of: count)
-    for k in 0..<positions.count {
-      guard let key = keying.key(positions[k]) else { continue }
-      batch.offer(key, point: k, inputPosition: k, index: index)
+    let owner = UInt8(part)
+    var batch = VoxelLookupBatch()
+    for k in 0..<count where keys.owners[k] == owner {
+      batch.take(k, of: keys, inputPosition: k)
       if batch.isFull { try mark(&batch, in: &index, kept: kept) }
     }
     try mark(&batch, in: &index, kept: kept)

@@ -10,8 +10,8 @@ import Foundation
 /// the order of their first point. Points with a NaN or infinite coordinate are dropped.
 ///
 /// The voxels are split between partitions by their hash, one a core, each its own
-/// table: a frame's points go to every partition at once, each takes its own voxels'
-/// points in order, so every voxel still sums its points in input order; the cloud
+/// table: a frame's points are keyed once on every core (`VoxelFrameKeys`), then go to
+/// every partition at once, each takes its own voxels' points in order, so every voxel still sums its points in input order; the cloud
 /// merges the partitions by each voxel's first point. The time goes into the tables'
 /// cache misses, which the cores then take in parallel, each a `VoxelLookupBatch` at a
 /// time so that the misses overlap. Memory is about 140 to 270 bytes a voxel, whatever
@@ -45,6 +45,7 @@ public final class VoxelAccumulator {
 
   public let voxelSizeMeters: Float
   private let partitions: ParallelSlots<Partition>
+  private let frameKeys: VoxelFrameKeys
   /// Points added so far, finite or not.
   public private(set) var pointsAdded = 0
 
@@ -60,8 +61,9 @@ public final class VoxelAccumulator {
     precondition(voxelSizeMeters > 0 && voxelSizeMeters.isFinite, "voxel size must be positive")
     self.voxelSizeMeters = voxelSizeMeters
     let count = max(1, partitions ?? min(4, ProcessInfo.processInfo.activeProcessorCount))
-    self.partitions = ParallelSlots(
-      count: count, initial: Partition(index: VoxelIndex(sizeMeters: voxelSizeMeters)))
+    let index = VoxelIndex(sizeMeters: voxelSizeMeters)
+    self.partitions = ParallelSlots(count: count, initial: Partition(index: index))
+    frameKeys = VoxelFrameKeys(keying: index.keying, partitions: count)
   }
 
   /// Voxels gathered so far.
@@ -90,12 +92,15 @@ public final class VoxelAccumulator {
     let first = pointsAdded
     let count = partitions.count
     let parts = partitions
+    frameKeys.compute(points.positions, keep: keep)
+    let keys = frameKeys.buffers
     let work = { @Sendable (part: Int) in
       parts.modify(part) { partition in
         guard partition.error == nil else { return }
         do throws(VoxelAccumulatorError) {
           try Self.add(
-            points, keep: keep, frame: frame, first: first, part: part, of: count, to: &partition)
+            points, keys: keys, keep: keep, frame: frame, first: first, part: part,
+            to: &partition)
         } catch {
           partition.error = error
         }
@@ -110,21 +115,21 @@ public final class VoxelAccumulator {
     for part in 0..<count { if let error = partitions[part].error { throw error } }
   }
 
-  /// The points of partition `part` of `count`, in order, a `VoxelLookupBatch` at a
+  /// The points `keys` gives partition `part`, in order, a `VoxelLookupBatch` at a
   /// time: the batch's slots are read together, then its voxels numbered, then their
   /// records read together, then the points summed in input order.
   private static func add(
-    _ points: FramePoints, keep: [Bool]?, frame: UInt32, first: Int, part: Int, of count: Int,
-    to partition: inout Partition
+    _ points: FramePoints, keys: VoxelFrameKeys.Buffers, keep: [Bool]?, frame: UInt32,
+    first: Int, part: Int, to partition: inout Partition
   ) throws(VoxelAccumulatorError) {
     var position = first
-    let keying = partition.index.keying
-    var batch = VoxelLookupBatch(part: part, of: count)
+    let owner = UInt8(part)
+    var batch = VoxelLookupBatch()
     var touched = 0
     for k in 0..<points.count where keep?[k] ?? true {
       position += 1
-      guard let key = keying.key(points.positions[k]) else { continue }
-      batch.offer(key, point: k, inputPosition: position - 1, index: partition.index)
+      guard keys.owners[k] == owner else { continue }
+      batch.take(k, of: keys, inputPosition: position - 1)
       if batch.isFull {
         touched &+= try sum(&batch, points, frame: frame, into: &partition)
       }

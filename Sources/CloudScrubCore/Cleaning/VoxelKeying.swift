@@ -26,9 +26,16 @@ func voxelMix(_ value: UInt64) -> UInt64 {
 
 /// The cell index of one coordinate as an integer-valued `Double` (+0 for the zero cell,
 /// never −0, so that bit patterns compare like values).
+///
+/// `floor` without a libm call where truncating through `Int64` is exact (below 2⁵² in
+/// magnitude, where a `Double` may still have a fraction): truncate, then step down
+/// where truncation went up. Larger quotients are whole already and NaN stays NaN.
 @inline(__always)
 func voxelCell(_ coordinate: Float, size: Double) -> Double {
-  (Double(coordinate) / size).rounded(.down) + 0
+  let quotient = Double(coordinate) / size
+  guard abs(quotient) < 0x1p52 else { return quotient.rounded(.down) + 0 }
+  let truncated = Double(Int64(quotient))
+  return (truncated > quotient ? truncated - 1 : truncated) + 0
 }
 
 /// Keys of 21 bits an axis, relative to the lowest cell: used when the cloud spans fewer

@@ -1,4 +1,5 @@
-/// One partition's points of a frame, gathered a few dozen at a time so that their
+/// One partition's points of a frame (`VoxelFrameKeys` says which), gathered a few
+/// dozen at a time so that their
 /// voxels' table slots are read together: the reads do not depend on each other, so
 /// the processor has them all in flight at once instead of waiting for each in turn
 /// (the voxel merges spend most of their time waiting for these reads). The voxels are
@@ -22,22 +23,13 @@ struct VoxelLookupBatch {
   /// After `number(in:)`: each point's voxel number, and whether it reached it first.
   private(set) var numbers: [Int]
   private(set) var isNew: [Bool]
-  /// The last point offered (of any partition), and whether it was this partition's.
-  private var lastKey = WideVoxelKeying.Key(x: 0, y: 0, z: 0)
-  private var hasLast = false
-  private var lastIsOurs = false
   /// The number of the last point numbered, for a repeat at a batch's start.
   private var lastNumber = -1
   /// What the early slot reads gave, kept so that the reads are not left out.
   private(set) var touched: Int = 0
 
-  let part: Int
-  let partitions: Int
-
-  /// A batch for partition `part` of `partitions`.
-  init(part: Int, of partitions: Int) {
-    self.part = part
-    self.partitions = partitions
+  /// An empty batch.
+  init() {
     let zero = WideVoxelKeying.Key(x: 0, y: 0, z: 0)
     keys = Array(repeating: zero, count: Self.capacity)
     hashes = Array(repeating: 0, count: Self.capacity)
@@ -51,28 +43,15 @@ struct VoxelLookupBatch {
   /// Whether the batch is full and must be numbered before the next `offer`.
   var isFull: Bool { count == Self.capacity }
 
-  /// Offers the point at `point` of its frame (`inputPosition` in the merge's input),
-  /// whose voxel key is `key`; the batch keeps it when its voxel is this partition's.
+  /// Adds the point at `point` of its frame (`inputPosition` in the merge's input),
+  /// which `keys` gave to this partition.
   @inline(__always)
-  mutating func offer(
-    _ key: WideVoxelKeying.Key, point: Int, inputPosition: Int, index: VoxelIndex
-  ) {
-    let isRepeat = hasLast && key == lastKey
-    if !isRepeat {
-      let hash = index.keying.hash(key)
-      lastKey = key
-      hasLast = true
-      // The top bits pick the partition; the table's slots use the low ones.
-      lastIsOurs = partitions == 1 || Int(hash >> 56) % partitions == part
-      guard lastIsOurs else { return }
-      hashes[count] = hash
-    } else if !lastIsOurs {
-      return
-    }
-    keys[count] = key
+  mutating func take(_ point: Int, of keys: VoxelFrameKeys.Buffers, inputPosition: Int) {
+    self.keys[count] = keys.keys[point]
+    hashes[count] = keys.hashes[point]
+    repeats[count] = keys.repeats[point]
     points[count] = point
     inputPositions[count] = inputPosition
-    repeats[count] = isRepeat
     count += 1
   }
 
