@@ -92,11 +92,14 @@ extension ScaleBenchmark {
         + "\(PLYBenchmark.seconds(loadedSeconds)); "
         + "\(content.store.count) points kept, level of detail "
         + "\(PLYBenchmark.megabytes(treeBytes)) MB")
+    // The open's summary names the merge the plan chose; the load's notes repeat it
+    // and add what changed on the way (a coarser merge), which alone is added here.
+    let merge =
+      opened.summary.split(separator: ";").dropFirst().first.map(String.init) ?? "no merge"
     report.row(
       "huge PLY peak memory", "\(PLYBenchmark.megabytes(Self.peakResidentBytes())) MB",
-      "of this process (store, level of detail, mapped pages); "
-        + (opened.summary.split(separator: ";").dropFirst().first.map(String.init) ?? "no merge")
-        + load.notes.map { "; " + $0 }.joined())
+      "of this process (store, level of detail, mapped pages); " + merge
+        + load.notes.filter { !merge.contains($0) }.map { "; " + $0 }.joined())
   }
 
   /// Processor seconds (user and system) this process has used.

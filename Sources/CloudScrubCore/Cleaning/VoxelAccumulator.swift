@@ -149,6 +149,7 @@ public final class VoxelAccumulator {
     var touched = 0
     for j in 0..<batch.count {
       if batch.isNew[j] {
+        partition.voxels.growInHugePagesWhenFull()
         partition.voxels.append(
           Voxel(
             sumX: 0, sumY: 0, sumZ: 0, count: 0, red: 0, green: 0, blue: 0,

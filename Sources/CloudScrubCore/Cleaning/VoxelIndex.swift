@@ -106,11 +106,24 @@ struct VoxelIndex {
     slots.withUnsafeBufferPointer { Int($0[Int(truncatingIfNeeded: hash) & slotMask].number) }
   }
 
+  /// `count` empty slots, in huge pages where the kernel offers them: the lookups land
+  /// anywhere in a table of hundreds of megabytes, and with 4 KB pages nearly each one
+  /// would also miss the address translation cache.
+  private static func emptySlots(_ count: Int) -> [Slot] {
+    [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
+      if let base = buffer.baseAddress {
+        adviseHugePages(UnsafeMutableRawPointer(base), byteCount: count * bytesPerSlot)
+      }
+      buffer.initialize(repeating: empty)
+      initialized = count
+    }
+  }
+
   /// Doubles the table and puts every voxel back.
   private mutating func growSlots() {
     let capacity = 2 * (slotMask + 1)
     let mask = capacity - 1
-    var grown = [Slot](repeating: Self.empty, count: capacity)
+    var grown = Self.emptySlots(capacity)
     grown.withUnsafeMutableBufferPointer { grown in
       slots.withUnsafeBufferPointer { old in
         for slot in old where slot.number >= 0 {
