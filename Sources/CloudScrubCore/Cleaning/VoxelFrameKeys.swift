@@ -21,8 +21,8 @@ final class VoxelFrameKeys: @unchecked Sendable {
   /// What `compute` gave for each point of the last frame, read by the partitions.
   struct Buffers: @unchecked Sendable {
     let keys: UnsafeMutablePointer<WideVoxelKeying.Key>
-    /// The key's hash (not worked out for a repeat, which takes its voxel from the
-    /// point before it).
+    /// The key's hash (0 for a repeat, which takes its voxel from the point before
+    /// it).
     let hashes: UnsafeMutablePointer<UInt64>
     /// The partition each point goes to, or `skipped`.
     let owners: UnsafeMutablePointer<UInt8>
