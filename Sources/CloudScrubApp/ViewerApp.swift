@@ -217,11 +217,13 @@ public final class ViewerApp {
           DrawPlan(state: session.state, frameRanges: frameRanges, budgetPoints: budget)
         }
       }
-      updateTitle()
       guard
         step != .idle || panelFramesLeft > 0 || newImages || panelSignature != lastPanelSignature
           || csui_wants_keyboard()
-      else { continue }
+      else {
+        updateTitle()
+        continue
+      }
       panelFramesLeft = max(0, panelFramesLeft - 1)
       lastPanelSignature = panelSignature
 
@@ -275,6 +277,9 @@ public final class ViewerApp {
         poses: &poses, poseRefining: refiner.isRunning ? refiner.fractionDone : nil)
       csui_render()
       window.swapBuffers()
+      // The title follows the picture: a script that reads a new title (the window
+      // tests) then finds the picture of that state on the screen, not the one before.
+      updateTitle()
       StartupTrace.mark("frame drawn, \(treePoints.points) points in the tree's count")
       perform(actions)
       var shown =

@@ -48,6 +48,11 @@ struct WindowRefineEndToEndTests {
         $0.hasSuffix(" — refined poses")
       }
       try x.moveMouse(x: Layout.sceneCentre.x, y: Layout.sceneCentre.y + 200)
+      // The picture may still be refining in passes: wait for it to differ, then to
+      // settle (a steady picture alone may be one a slow turn has not replaced yet).
+      try WindowScreen.waitForScreen(timeout: 60, display: display, "the refined picture") {
+        WindowScreen.changedPixels(recorded, $0, in: Layout.scene) > 2_000
+      }
       let refined = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
       #expect(WindowScreen.changedPixels(recorded, refined, in: Layout.scene) > 2_000)
       let export = folder.appendingPathComponent("small-export.ply")
@@ -62,6 +67,9 @@ struct WindowRefineEndToEndTests {
       try x.key("End", "b")
       try x.waitForName(of: window, timeout: 30, stillRunning: alive, "recorded poses") {
         $0.hasSuffix(" — recorded poses")
+      }
+      try WindowScreen.waitForScreen(timeout: 60, display: display, "the recorded picture") {
+        WindowScreen.changedPixels(refined, $0, in: Layout.scene) > 2_000
       }
       let back = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
       #expect(WindowScreen.changedPixels(refined, back, in: Layout.scene) > 2_000)
