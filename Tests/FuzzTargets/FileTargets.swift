@@ -2,10 +2,10 @@ import CloudScrubCore
 import CloudScrubFormats
 import Foundation
 
-/// Targets for formats that are one file: PLY, `.csrec`, LZFSE, `.r3d` and Record3D's
-/// metadata.
+/// Targets for formats that are one file: PLY, `.csrec`, LZFSE, `.r3d`, Record3D's
+/// metadata and TUM trajectories (`--poses`).
 enum FileTargets {
-  static let all: [FuzzTarget] = [ply, csrec, lzfse, r3d, record3DMetadata]
+  static let all: [FuzzTarget] = [ply, csrec, lzfse, r3d, record3DMetadata, tumTrajectory]
 
   /// Opens a recording the way `info` and `export` do, then reads and unprojects up to
   /// `limit` frames.
@@ -88,6 +88,33 @@ enum FileTargets {
             + #""poses": [[0, 0, 0, 1, 0, 0, 0], [0.1, 0, 0, 0.99, 0.01, 0, 0]], "#
             + #""initPose": [0, 0, 0, 1, 0, 0, 0], "frameTimestamps": [0, 0.0167], "#
             + #""perFrameIntrinsicCoeffs": [[1350, 1350, 718, 962]]}"#).utf8)
+      ]
+    })
+
+  /// `--poses`: the trajectory parsed as `export` reads it; a short one then replaces
+  /// a synthetic recording's poses and its frames are unprojected with them, and is
+  /// written out again.
+  static let tumTrajectory = FuzzTarget(
+    name: "tum-trajectory", maxLength: 1 << 16,
+    run: { bytes in
+      guard let trajectory = try? bytes.withUnsafeBytes({ try TUMTrajectory.parse($0) }) else {
+        return
+      }
+      _ = TUMTrajectory.text(trajectory)
+      guard trajectory.count <= 4 else { return }
+      let source = Scratch.synthetic(frames: trajectory.count)
+      guard let replaced = try? PosesReplacedRecording(source, poses: trajectory.poses) else {
+        return
+      }
+      exercise(replaced)
+    },
+    seeds: {
+      let source = Scratch.synthetic(frames: 3)
+      let poses = (0..<source.frameCount).compactMap { try? source.frameInfo(at: $0).pose }
+      let times = (0..<source.frameCount).map { source.timestampSeconds(at: $0) }
+      return [
+        Array(TUMTrajectory.text(Trajectory(timestampsSeconds: times, poses: poses)).utf8),
+        Array("0.5,1,2,3,0,0,0.7071068,0.7071068\r\n# camera axes: openCV\n".utf8),
       ]
     })
 }

@@ -7,7 +7,7 @@ import Foundation
 /// file) before the folder is opened and its frame read.
 enum FolderTargets {
   static let all: [FuzzTarget] = [
-    strayCSV, strayNumPy, polycamCamera, scannerAppFrame, arkitScenes,
+    strayCSV, strayNumPy, polycamCamera, scannerAppFrame, arkitScenes, nerfstudio,
   ]
 
   /// A template folder, written once per process by `write`.
@@ -98,4 +98,11 @@ enum FolderTargets {
   static let arkitScenes = target(
     "arkitscenes", template: { arkitScenesTemplate }, files: [".traj", ".pincam"],
     open: { try InputDetector.openRecording($0) })
+
+  private static let nerfstudioTemplate = Template("nerfstudio") { folder in
+    try NerfstudioWriter().write(Scratch.synthetic(frames: 1), to: folder)
+  }
+  static let nerfstudio = target(
+    "nerfstudio", template: { nerfstudioTemplate }, files: ["transforms.json"],
+    open: { try NerfstudioRecording(folder: $0) })
 }

@@ -24,17 +24,30 @@ struct TextLines {
     return start..<trimmed
   }
 
-  /// The tokens of `line` split at spaces, tabs and (when `commas`) commas.
-  func tokens(_ line: Range<Int>, commas: Bool) -> [Range<Int>] {
+  /// The tokens of `line` split at spaces, tabs and (when `commas`) commas: the first
+  /// `limit` of them.
+  func tokens(_ line: Range<Int>, commas: Bool, limit: Int = .max) -> [Range<Int>] {
     var result: [Range<Int>] = []
     var index = line.lowerBound
-    while index < line.upperBound {
+    while index < line.upperBound && result.count < limit {
       while index < line.upperBound && Self.isSeparator(bytes[index], commas) { index += 1 }
       let start = index
       while index < line.upperBound && !Self.isSeparator(bytes[index], commas) { index += 1 }
       if index > start { result.append(start..<index) }
     }
     return result
+  }
+
+  /// How many tokens `tokens(line, commas:)` would return, counted without keeping them.
+  func tokenCount(_ line: Range<Int>, commas: Bool) -> Int {
+    var count = 0
+    var inToken = false
+    for index in line {
+      let separator = Self.isSeparator(bytes[index], commas)
+      if !separator && !inToken { count += 1 }
+      inToken = !separator
+    }
+    return count
   }
 
   /// Whether `line` is empty or only spaces and tabs.

@@ -13,6 +13,8 @@ public enum TrajectoryProblem: Error, Equatable, Sendable, CustomStringConvertib
   /// A `# camera axes:` comment naming axes this reader does not know.
   case unknownAxes(line: Int, name: String)
   case noPoses
+  /// A file bigger than `TUMTrajectory.maximumBytes`.
+  case tooLarge(bytes: Int, limit: Int)
   /// The file's pose count differs from the recording's frame count.
   case countMismatch(poses: Int, frames: Int)
 
@@ -27,6 +29,8 @@ public enum TrajectoryProblem: Error, Equatable, Sendable, CustomStringConvertib
     case .unknownAxes(let line, let name):
       "line \(line): unknown camera axes '\(name)' (openGL or openCV)"
     case .noPoses: "no poses in the file"
+    case .tooLarge(let bytes, let limit):
+      "the file has \(bytes) bytes; trajectories over \(limit) bytes (millions of poses) are refused"
     case .countMismatch(let poses, let frames):
       "the trajectory has \(poses) poses but the recording has \(frames) frames"
     }
@@ -95,41 +99,50 @@ public enum TUMTrajectory {
     try writer.commit()
   }
 
+  /// The largest trajectory file read: 256 MiB, over two million poses at 120 bytes a
+  /// line (ten hours at 60 frames a second), so a file of any size is refused before
+  /// its poses fill memory.
+  public static let maximumBytes = 256 << 20
+
   /// Parses a trajectory file's text.
   ///
   /// - Throws: `TrajectoryProblem` naming the line of the first problem.
   public static func parse(_ text: String) throws(TrajectoryProblem) -> Trajectory {
+    var text = text
+    return try text.withUTF8 { utf8 in
+      Result { () throws(TrajectoryProblem) in try parse(UnsafeRawBufferPointer(utf8)) }
+    }.get()
+  }
+
+  /// Parses a trajectory file's bytes: ASCII numbers, so bytes that are not UTF-8 can
+  /// only be in comments or in a field that is then no number. Each line's fields are
+  /// looked at without copying the line, so one huge line costs one pass.
+  ///
+  /// - Throws: `TrajectoryProblem` naming the line of the first problem.
+  public static func parse(_ bytes: UnsafeRawBufferPointer) throws(TrajectoryProblem)
+    -> Trajectory
+  {
     var axes = CameraAxes.openCV
     var times: [Double] = []
     var transforms: [Transform3D] = []
-    var number = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      number += 1
-      let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-      if line.isEmpty { continue }
-      if line.hasPrefix("#") {
-        let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
-        if body.lowercased().hasPrefix("camera axes:") {
-          let name =
-            body.dropFirst("camera axes:".count).trimmingCharacters(in: .whitespaces)
-            .split(separator: " ").first.map(String.init) ?? ""
-          guard
-            let named = CameraAxes.allCases.first(where: {
-              $0.rawValue.lowercased() == name.lowercased()
-            })
-          else { throw .unknownAxes(line: number, name: name) }
-          axes = named
-        }
+    var lines = TextLines(bytes)
+    while let line = lines.next() {
+      let number = lines.lineNumber - 1
+      guard let first = lines.firstByte(line) else { continue }
+      if first == UInt8(ascii: "#") {
+        if let named = try namedAxes(lines, line, number: number) { axes = named }
         continue
       }
-      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-      guard fields.count == 8 else { throw .malformedLine(line: number, fields: fields.count) }
+      let fields = lines.tokens(line, commas: true, limit: 9)
+      guard fields.count == 8 else {
+        let count = fields.count < 9 ? fields.count : lines.tokenCount(line, commas: true)
+        throw .malformedLine(line: number, fields: count)
+      }
       var values: [Double] = []
       for field in fields {
-        guard let value = Double(field) else {
-          throw .notANumber(line: number, field: String(field))
-        }
-        guard value.isFinite else { throw .nonFinite(line: number, field: String(field)) }
+        let text = lines.text(field)
+        guard let value = Double(text) else { throw .notANumber(line: number, field: shown(text)) }
+        guard value.isFinite else { throw .nonFinite(line: number, field: shown(text)) }
         values.append(value)
       }
       let q = SIMD4(values[4], values[5], values[6], values[7])
@@ -147,23 +160,45 @@ public enum TUMTrajectory {
       poses: transforms.map { CameraPose(worldFromCamera: $0, axes: axes) })
   }
 
+  /// The axes a `# camera axes: NAME` comment names, or nil for any other comment.
+  private static func namedAxes(
+    _ lines: TextLines, _ line: Range<Int>, number: Int
+  ) throws(TrajectoryProblem) -> CameraAxes? {
+    // Only a comment that can be the axes line is decoded, not a huge one.
+    let prefix = "camera axes:"
+    let body = lines.text(line.prefix(prefix.utf8.count + 80)).drop { $0 == " " || $0 == "\t" }
+      .dropFirst().drop { $0 == " " || $0 == "\t" }
+    guard body.lowercased().hasPrefix(prefix) else { return nil }
+    let name =
+      body.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+      .map(String.init) ?? ""
+    let wanted = name.lowercased()
+    guard let named = CameraAxes.allCases.first(where: { $0.rawValue.lowercased() == wanted })
+    else { throw .unknownAxes(line: number, name: shown(name)) }
+    return named
+  }
+
+  /// A field as an error message shows it: at most 40 characters.
+  private static func shown(_ text: String) -> String {
+    text.count <= 40 ? text : String(text.prefix(40)) + "…"
+  }
+
   /// Reads the trajectory file at `path`.
   ///
-  /// - Throws: `TrajectoryError` for its content, `FileError` when it cannot be read.
+  /// - Throws: `TrajectoryError` for its content or size, `FileError` when it cannot be
+  ///   read or is not a regular file (a pipe or device is refused at once).
   public static func read(path: String) throws -> Trajectory {
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw FileError(.cannotRead(error.localizedDescription), path: path)
+    let file = try MappedFile(path: path)
+    guard file.bytes.count <= maximumBytes else {
+      throw TrajectoryError(.tooLarge(bytes: file.bytes.count, limit: maximumBytes), path: path)
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw FileError(.cannotRead("not UTF-8 text"), path: path)
+    let parsed = withExtendedLifetime(file) {
+      Result { () throws(TrajectoryProblem) in try parse(file.bytes) }
     }
-    do {
-      return try parse(text)
-    } catch {
-      throw TrajectoryError(error, path: path)
+    try file.checkIntact()
+    switch parsed {
+    case .success(let trajectory): return trajectory
+    case .failure(let problem): throw TrajectoryError(problem, path: path)
     }
   }
 
