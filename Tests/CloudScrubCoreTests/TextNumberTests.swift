@@ -192,4 +192,24 @@ import Testing
       try Array(text.utf8).withUnsafeBytes { try XYZReader.read(bytes: $0) }
     }
   }
+
+  @Test func aHugeTokenIsQuotedByItsFirstFortyCharacters() throws {
+    // A "number" of a million digits and a word of a million letters: the message
+    // quotes 40 characters and an ellipsis, not the megabyte.
+    let digits = String(repeating: "9", count: 1_000_000)
+    let quoted = String(repeating: "9", count: 40) + "…"
+    #expect(throws: XYZErrorReason.badNumber(line: 2, column: 2, token: quoted)) {
+      try Array("1 2 3\n1 2 \(digits)\n".utf8).withUnsafeBytes { try XYZReader.read(bytes: $0) }
+    }
+    let word = "é" + String(repeating: "x", count: 1_000_000)
+    let head =
+      "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\n"
+      + "WIDTH 1\nHEIGHT 1\nPOINTS 1\nDATA ascii\n"
+    let excerpt = "é" + String(repeating: "x", count: 39) + "…"
+    #expect(throws: PCDErrorReason.badNumber(line: 10, field: "x", token: excerpt)) {
+      try Array((head + word + " 1 2\n").utf8).withUnsafeBytes { try PCDReader.read(bytes: $0) }
+    }
+    // Short tokens are quoted whole.
+    #expect(InputExcerpt.of(String(repeating: "x", count: 40)) == String(repeating: "x", count: 40))
+  }
 }

@@ -196,7 +196,7 @@ enum TextRows {
           let got = tokenCount(base, i, last, commas)
           if got != columns { return .valueCount(line: line, got: got) }
           return .badValue(
-            line: line, column: column, token: String(decoding: token, as: UTF8.self))
+            line: line, column: column, token: InputExcerpt.of(token))
         }
       }
       while at < last && isSeparator(base[at], commas) { at += 1 }

@@ -61,7 +61,7 @@ public struct PCDHeader: Equatable, Sendable {
       let words = lines.tokens(line, commas: false).map { lines.text($0) }
       guard let keyword = words.first else { continue }
       let values = Array(words.dropFirst())
-      let bad = PCDErrorReason.malformedLine(line: number, text: lines.text(line))
+      let bad = PCDErrorReason.malformedLine(line: number, text: InputExcerpt.of(lines.text(line)))
       func integers() throws(PCDErrorReason) -> [Int] {
         var result: [Int] = []
         for value in values {

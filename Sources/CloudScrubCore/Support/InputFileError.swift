@@ -21,3 +21,26 @@ public struct InputFileError<Failure: Equatable & Sendable & CustomStringConvert
 
   public var description: String { "\(reason): \(path)" }
 }
+
+/// What an error message quotes of the input: a token or line cut to its first 40
+/// characters and an ellipsis, so that a 64 MB "number" is named without being printed.
+public enum InputExcerpt {
+  public static let characters = 40
+
+  /// `text`, cut to `characters` characters and "…" when it is longer.
+  public static func of(_ text: some StringProtocol) -> String {
+    var end = text.startIndex
+    var count = 0
+    while end < text.endIndex && count < characters {
+      end = text.index(after: end)
+      count += 1
+    }
+    return end == text.endIndex ? String(text) : String(text[..<end]) + "…"
+  }
+
+  /// The bytes as UTF-8 text, cut the same way; only the first bytes are decoded.
+  public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    // Four bytes a character at most, one more to know whether there is more.
+    of(String(decoding: bytes.prefix(4 * characters + 1), as: UTF8.self))
+  }
+}

@@ -141,8 +141,10 @@ public enum TUMTrajectory {
       var values: [Double] = []
       for field in fields {
         let text = lines.text(field)
-        guard let value = Double(text) else { throw .notANumber(line: number, field: shown(text)) }
-        guard value.isFinite else { throw .nonFinite(line: number, field: shown(text)) }
+        guard let value = Double(text) else {
+          throw .notANumber(line: number, field: InputExcerpt.of(text))
+        }
+        guard value.isFinite else { throw .nonFinite(line: number, field: InputExcerpt.of(text)) }
         values.append(value)
       }
       let q = SIMD4(values[4], values[5], values[6], values[7])
@@ -174,13 +176,8 @@ public enum TUMTrajectory {
       .map(String.init) ?? ""
     let wanted = name.lowercased()
     guard let named = CameraAxes.allCases.first(where: { $0.rawValue.lowercased() == wanted })
-    else { throw .unknownAxes(line: number, name: shown(name)) }
+    else { throw .unknownAxes(line: number, name: InputExcerpt.of(name)) }
     return named
-  }
-
-  /// A field as an error message shows it: at most 40 characters.
-  private static func shown(_ text: String) -> String {
-    text.count <= 40 ? text : String(text.prefix(40)) + "…"
   }
 
   /// Reads the trajectory file at `path`.
