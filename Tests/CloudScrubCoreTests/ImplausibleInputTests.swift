@@ -137,6 +137,24 @@ import Testing
     #expect(throws: UnprojectionError.invalidIntrinsics) { try Unprojector.unproject(frame) }
   }
 
+  @Test func aFinitePoseOrFocalLengthThatThrowsPointsPastAFloatIsAnError() throws {
+    // Finite in Double, but every point would be infinite in the Float the cloud holds.
+    var frame = RecordingSamples.frame(index: 0, color: .none)
+    frame.pose.worldFromCamera.columns.3.x = 1e300
+    #expect(throws: UnprojectionError.positionOutOfRange) { try Unprojector.unproject(frame) }
+    frame = RecordingSamples.frame(index: 0, color: .none)
+    frame.intrinsics.fx = 1e-300
+    #expect(throws: UnprojectionError.positionOutOfRange) { try Unprojector.unproject(frame) }
+    // 1e30 m is far, but a Float holds it: the points are kept, 1e30 off in x.
+    let near = try Unprojector.unproject(RecordingSamples.frame(index: 0, color: .none))
+    frame = RecordingSamples.frame(index: 0, color: .none)
+    frame.pose.worldFromCamera.columns.3.x += 1e30
+    let far = try Unprojector.unproject(frame)
+    #expect(far.count == near.count && far.count > 0)
+    #expect(far.positions.allSatisfy { $0.x == Float(1e30) })
+    #expect(zip(far.positions, near.positions).allSatisfy { $0.y == $1.y && $0.z == $1.z })
+  }
+
   @Test(arguments: ["ascii", "binary_little_endian"])
   func elementWithoutPropertiesAndAHugeCountReadsAtOnce(format: String) throws {
     var bytes = Array(

@@ -156,6 +156,9 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
   case invalidIntrinsics
   /// The camera pose holds a NaN or an infinity.
   case nonFinitePose
+  /// A point lands past a Float's range (about ±3.4e38 m): the pose or the intrinsics
+  /// are finite but far out of range (a translation of 1e300 m, a focal length of 1e-300).
+  case positionOutOfRange
   case incompleteColor(width: Int, height: Int)
 
   public var description: String {
@@ -169,6 +172,9 @@ public enum UnprojectionError: Error, Equatable, CustomStringConvertible, Sendab
     case .invalidIntrinsics:
       "intrinsics with a zero or non-finite focal length, a non-finite principal point or no size"
     case .nonFinitePose: "the camera pose holds a NaN or an infinity"
+    case .positionOutOfRange:
+      "the pose and intrinsics put points past a 32-bit float's range (±3.4e38 m): a "
+        + "translation or focal length far out of range"
     case .incompleteColor(let w, let h):
       "colour image of \(w)×\(h) is shorter than its size and stride"
     }

@@ -27,8 +27,9 @@ public enum Unprojector {
   /// The points of `frame` that pass `options`' filters.
   ///
   /// - Parameter decoder: decodes JPEG colour; required only for JPEG frames.
-  /// - Throws: `UnprojectionError` for maps shorter than their size or unusable
-  ///   intrinsics, and the decoder's error for colour it cannot decode.
+  /// - Throws: `UnprojectionError` for maps shorter than their size, unusable
+  ///   intrinsics, a pose that is not finite or points that land past a Float's range,
+  ///   and the decoder's error for colour it cannot decode.
   public static func unproject(
     _ frame: CapturedFrame, options: UnprojectionOptions = UnprojectionOptions(),
     decoder: (any ColorDecoder)? = nil
@@ -76,6 +77,12 @@ public enum Unprojector {
     let flying = options.flyingPixels
     let capacity = columnsUsed.count * rowsUsed.count
 
+    // A point whose world position a Float cannot hold (a pose or intrinsics far out of
+    // range) makes the frame an error instead of an infinite point.
+    let largest = Double(Float.greatestFiniteMagnitude)
+    let largestSquare = largest * largest
+    var outOfRange = false
+
     // Each point is written straight into three arrays sized for every pixel.
     var points = FramePoints()
     var colors: [RGB8] = []
@@ -110,6 +117,11 @@ public enum Unprojector {
                   }
                   let z = Double(d)
                   let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
+                  // Past a Float's range (or NaN from an overflow): no point is written.
+                  guard (world * world).max() <= largestSquare else {
+                    outOfRange = true
+                    continue
+                  }
                   positionsBuffer[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
                   colorsBuffer[kept] =
                     pixels?.color(x: colorColumns[k], y: colorRow) ?? FramePoints.noColor
@@ -130,6 +142,7 @@ public enum Unprojector {
       }
       positionCount = colors.count
     }
+    if outOfRange { throw UnprojectionError.positionOutOfRange }
     points.colors = colors
     points.confidence = confidences
     return points
