@@ -134,6 +134,29 @@ import Testing
     ) { try Record3DMetadata(json: metadata(#", "cameraType": 1e21"#), path: "m") }
   }
 
+  @Test func aPoseWithoutARotationIsAnErrorNotTheIdentity() throws {
+    // A zero quaternion, or one whose squared length overflows, normalises to nothing:
+    // such a pose used to become the identity and put its frame at the origin.
+    for row in ["[0,0,0,0,1,2,3]", "[1e200,0,0,0,1,2,3]"] {
+      let json = Array(
+        (#"{"w": 320, "h": 240, "K": [100,0,0,0,100,0,160,120,1], "fps": 30, "#
+          + #""poses": [[0,0,0,1,0,0,0], "# + row + "]}").utf8)
+      let error = #expect(throws: Record3DError.self) {
+        try Record3DMetadata(json: json, path: "m")
+      }
+      #expect(error?.description.contains("key 'poses'") == true)
+      #expect(error?.description.contains("(row 1: ") == true, "\(String(describing: error))")
+    }
+    let initial = #expect(throws: Record3DError.self) {
+      try Record3DMetadata(json: metadata(#", "initPose": [0,0,0,0,0,0,0]"#), path: "m")
+    }
+    #expect(initial?.description.contains("key 'initPose'") == true)
+    // A quaternion of any other length is normalised, as before.
+    let scaled = try Record3DMetadata(
+      json: metadata(#", "initPose": [0,0,0,2,0,0,0]"#), path: "m")
+    #expect(scaled.initialWorldFromCamera == .identity)
+  }
+
   @Test func implausibleDepthOrColourSizeInMetadataIsRefused() throws {
     let depth = #expect(throws: Record3DError.self) {
       try Record3DMetadata(json: metadata(#", "dw": 100000, "dh": 100000"#), path: "m")

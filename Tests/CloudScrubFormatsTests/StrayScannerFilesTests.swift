@@ -48,4 +48,14 @@ import Testing
     #expect(rows.map(\.line) == [2, 4])
     #expect(rows[1].position == SIMD3(4, 5, 6) && rows[1].intrinsics == nil)
   }
+
+  @Test func anOdometryRowWithoutARotationNamesItsLine() throws {
+    let text = "timestamp,frame,x,y,z,qx,qy,qz,qw\n0,0,1,2,3,0,0,0,1\n0.1,1,1,2,3,0,0,0,0\n"
+    let error = #expect(throws: CaptureFolderError.self) {
+      try StrayScannerFiles.odometry(Array(text.utf8), path: "o.csv")
+    }
+    #expect(
+      error?.description
+        == "line 3 should be a rotation in qx qy qz qw, not [0.0, 0.0, 0.0, 0.0]: o.csv")
+  }
 }

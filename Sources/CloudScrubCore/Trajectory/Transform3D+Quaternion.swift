@@ -1,6 +1,14 @@
 import Foundation
 
 extension Transform3D {
+  /// Whether a stored quaternion can be a rotation once normalised: its squared length
+  /// is positive and finite. `init(quaternion:translation:)` makes the zero quaternion
+  /// the identity and one of infinite length too, which a reader must not do silently.
+  public static func isRotation(quaternion q: SIMD4<Double>) -> Bool {
+    let squared = (q * q).sum()
+    return squared > 0 && squared.isFinite
+  }
+
   /// The rotation part as a unit quaternion (x, y, z, w) with w ≥ 0 (Shepperd's method:
   /// the largest of the four squared components is taken from the diagonal, the others
   /// from it, which keeps every rotation accurate).

@@ -84,8 +84,8 @@ struct E57ScanLayout: Sendable {
       let y = try number(rotation.child("y"), default: 0, path: path + "/rotation/y")
       let z = try number(rotation.child("z"), default: 0, path: path + "/rotation/z")
       quaternion = SIMD4(x, y, z, w)
-      guard (quaternion * quaternion).sum() > 0 else {
-        throw .badElement(path: path + "/rotation", message: "is the zero quaternion")
+      guard Transform3D.isRotation(quaternion: quaternion) else {
+        throw .badElement(path: path + "/rotation", message: "is no rotation: zero or infinite")
       }
     }
     var translation = SIMD3<Double>(0, 0, 0)

@@ -82,10 +82,20 @@ public struct Record3DMetadata: Equatable, Sendable {
     guard !poses.isEmpty else {
       throw Record3DError(.badValue(key: "poses", expected: "at least one pose"), path: path)
     }
+    for (row, pose) in poses.enumerated() where !Self.hasRotation(pose) {
+      throw Record3DError(
+        .badValue(key: "poses", expected: "\(poseShape) with a rotation (row \(row): \(pose))"),
+        path: path)
+    }
     worldFromCameraPoses = poses.map(Self.transform)
     let initial =
       try fields.has("initPose")
       ? fields.numbers("initPose", count: 7, expected: "[qx, qy, qz, qw, tx, ty, tz]") : nil
+    if let initial, !Self.hasRotation(initial) {
+      throw Record3DError(
+        .badValue(key: "initPose", expected: "[qx, qy, qz, qw, tx, ty, tz] with a rotation"),
+        path: path)
+    }
     initialWorldFromCamera = initial.map(Self.transform)
 
     frameTimestampsSeconds = try fields.numbersIfPresent("frameTimestamps") ?? []
@@ -94,6 +104,11 @@ public struct Record3DMetadata: Equatable, Sendable {
       throw Record3DError(.missingKey("fps"), path: path)
     }
     cameraType = try fields.has("cameraType") ? fields.wholeNumber("cameraType") : nil
+  }
+
+  /// Whether a pose row's quaternion is a rotation: not zero, not of infinite length.
+  static func hasRotation(_ row: [Double]) -> Bool {
+    Transform3D.isRotation(quaternion: SIMD4(row[0], row[1], row[2], row[3]))
   }
 
   /// A pose row `[qx, qy, qz, qw, tx, ty, tz]` (scalar-last quaternion) as a transform.

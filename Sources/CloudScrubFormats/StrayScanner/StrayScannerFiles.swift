@@ -92,12 +92,20 @@ enum StrayScannerFiles {
       if hasIntrinsics {
         intrinsics = SIMD4(try number("fx"), try number("fy"), try number("cx"), try number("cy"))
       }
+      let quaternion = SIMD4(
+        try number("qx"), try number("qy"), try number("qz"), try number("qw"))
+      guard Transform3D.isRotation(quaternion: quaternion) else {
+        throw CaptureFolderError(
+          .badLine(
+            line: line.number,
+            expected: "a rotation in qx qy qz qw, not \((0..<4).map { quaternion[$0] })"),
+          path: path)
+      }
       rows.append(
         OdometryRow(
           line: line.number, timestamp: try number("timestamp"), frame: frame,
           position: SIMD3(try number("x"), try number("y"), try number("z")),
-          quaternion: SIMD4(try number("qx"), try number("qy"), try number("qz"), try number("qw")),
-          intrinsics: intrinsics))
+          quaternion: quaternion, intrinsics: intrinsics))
     }
     return rows
   }
