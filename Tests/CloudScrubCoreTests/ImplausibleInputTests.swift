@@ -153,6 +153,18 @@ import Testing
     #expect(far.count == near.count && far.count > 0)
     #expect(far.positions.allSatisfy { $0.x == Float(1e30) })
     #expect(zip(far.positions, near.positions).allSatisfy { $0.y == $1.y && $0.z == $1.z })
+    // A depth range too wide to bound with is bounded by the deepest pixel instead:
+    // depths of 0.5–5.2 m give the same points as under the default range.
+    let wide = UnprojectionOptions(depthRangeMeters: 0...Float.greatestFiniteMagnitude)
+    frame = RecordingSamples.frame(index: 0, color: .none)
+    frame.depth = DepthMap(width: 8, height: 6, meters: (0..<48).map { 0.5 + Float($0) * 0.1 })
+    let all = try Unprojector.unproject(frame, options: wide)
+    #expect(all.count > 0)
+    #expect(all == (try Unprojector.unproject(frame)))
+    // The sample's noise depths reach 1e38 m: under that range they would be infinite.
+    #expect(throws: UnprojectionError.positionOutOfRange) {
+      try Unprojector.unproject(RecordingSamples.frame(index: 0, color: .none), options: wide)
+    }
   }
 
   @Test(arguments: ["ascii", "binary_little_endian"])

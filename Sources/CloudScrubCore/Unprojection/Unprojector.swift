@@ -28,8 +28,8 @@ public enum Unprojector {
   ///
   /// - Parameter decoder: decodes JPEG colour; required only for JPEG frames.
   /// - Throws: `UnprojectionError` for maps shorter than their size, unusable
-  ///   intrinsics, a pose that is not finite or points that land past a Float's range,
-  ///   and the decoder's error for colour it cannot decode.
+  ///   intrinsics, a pose that is not finite or one that with the intrinsics could put
+  ///   points past a Float's range, and the decoder's error for colour it cannot decode.
   public static func unproject(
     _ frame: CapturedFrame, options: UnprojectionOptions = UnprojectionOptions(),
     decoder: (any ColorDecoder)? = nil
@@ -73,15 +73,11 @@ public enum Unprojector {
     let rowsUsed = Array(Swift.stride(from: 0, to: height, by: options.stride))
     let colorColumns = columnsUsed.map { sampler?.column(u: $0) ?? 0 }
     let rayXs = columnsUsed.map { (Double($0) + 0.5 - cx) / fx }
+    try checkRange(
+      c, rayXs: rayXs, rows: rowsUsed, cy: cy, fy: fy, depthRange: range, depths: depths)
     let confidenceMap = frame.confidence
     let flying = options.flyingPixels
     let capacity = columnsUsed.count * rowsUsed.count
-
-    // A point whose world position a Float cannot hold (a pose or intrinsics far out of
-    // range) makes the frame an error instead of an infinite point.
-    let largest = Double(Float.greatestFiniteMagnitude)
-    let largestSquare = largest * largest
-    var outOfRange = false
 
     // Each point is written straight into three arrays sized for every pixel.
     var points = FramePoints()
@@ -117,11 +113,6 @@ public enum Unprojector {
                   }
                   let z = Double(d)
                   let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
-                  // Past a Float's range (or NaN from an overflow): no point is written.
-                  guard (world * world).max() <= largestSquare else {
-                    outOfRange = true
-                    continue
-                  }
                   positionsBuffer[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
                   colorsBuffer[kept] =
                     pixels?.color(x: colorColumns[k], y: colorRow) ?? FramePoints.noColor
@@ -142,9 +133,36 @@ public enum Unprojector {
       }
       positionCount = colors.count
     }
-    if outOfRange { throw UnprojectionError.positionOutOfRange }
     points.colors = colors
     points.confidence = confidences
     return points
+  }
+
+  /// Throws unless every point the frame can make fits in a Float: each world
+  /// coordinate is at most its translation plus the rotation's row times the widest ray
+  /// (at the first or last column and row used) and the depth range's end, or the
+  /// deepest pixel in it when that end is too far to bound with. Checked once a frame,
+  /// out of line, so the pixel loop stays as it was. It fails for poses and intrinsics
+  /// far out of range (a translation of 1e300 m, a focal length of 1e-300), which would
+  /// give infinite points, and for any NaN the bound meets.
+  @inline(never)
+  static func checkRange(
+    _ c: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>), rayXs: [Double],
+    rows: [Int], cy: Double, fy: Double, depthRange: ClosedRange<Float>, depths: [Float]
+  ) throws(UnprojectionError) {
+    let rayX = max(abs(rayXs.first ?? 0), abs(rayXs.last ?? 0))
+    let rayY = max(
+      abs((Double(rows.first ?? 0) + 0.5 - cy) / fy), abs((Double(rows.last ?? 0) + 0.5 - cy) / fy))
+    let largest = Double(Float.greatestFiniteMagnitude)
+    func fits(depth: Float) -> Bool {
+      for axis in 0..<3 {
+        let across = abs(c.0[axis]) * rayX + abs(c.1[axis]) * rayY + abs(c.2[axis])
+        guard abs(c.3[axis]) + across * Double(depth) <= largest else { return false }
+      }
+      return true
+    }
+    if fits(depth: depthRange.upperBound) { return }
+    let deepest = depths.lazy.filter { $0 <= depthRange.upperBound }.max() ?? 0
+    guard fits(depth: deepest) else { throw .positionOutOfRange }
   }
 }
