@@ -153,6 +153,22 @@ import Testing
     }
   }
 
+  @Test func aDataWindowPastADepthMapsSizeIsRefusedBeforeAllocating() throws {
+    // A header needs no pixels to claim a window: 5000 wide was read (and 2^28 pixels,
+    // 1 GB of zeros, allocated for a few kilobytes) before depth's own limit applied.
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("wide.exr").path
+    try TestImages.writeEXR(
+      path: path, width: 5000, height: 2,
+      channels: [TestImages.EXRChannel(name: "R", type: EXR_PIXEL_HALF, values: [])],
+      headerOnly: true)
+    let error = #expect(throws: EXRError.self) { try reader.readDepth(path: path) }
+    #expect(
+      error?.description
+        == "EXR data window: depth map size 5000×2 is outside 1…4096 pixels a side: \(path)")
+  }
+
   @Test func missingFileThrowsFileError() {
     #expect(throws: FileError.self) { try reader.readDepth(path: "/nonexistent/0.exr") }
   }

@@ -12,10 +12,6 @@ public struct EXRDepthReader: Sendable {
   /// The channel that holds the depth.
   public var channelName: String
 
-  /// The largest data window, in pixels, the reader decodes: a corrupt header can
-  /// claim billions.
-  public static let maximumPixelCount = 1 << 28
-
   private static let magic: [UInt8] = [0x76, 0x2F, 0x31, 0x01]
 
   public init(channelName: String = "R") {
@@ -151,11 +147,10 @@ extension EXRDepthReader {
       guard status == EXR_ERR_SUCCESS.rawValue else { throw corrupt(status, "data window") }
       let width = Int(window.max.x) - Int(window.min.x) + 1
       let height = Int(window.max.y) - Int(window.min.y) + 1
-      let pixels = width.multipliedReportingOverflow(by: height)
-      guard width > 0, height > 0, !pixels.overflow,
-        pixels.partialValue <= EXRDepthReader.maximumPixelCount
-      else {
-        throw fail(.unsupportedSize(width: width, height: height))
+      // A corrupt header can claim billions of pixels, and a few kilobytes of chunks
+      // can claim to fill any window: only a depth map's plausible size is allocated.
+      if let problem = ImageSizeLimits.depthProblem(width: width, height: height) {
+        throw fail(.unsupportedSize(problem))
       }
 
       var list: UnsafePointer<exr_attr_chlist_t>?

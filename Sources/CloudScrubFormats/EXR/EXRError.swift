@@ -15,8 +15,8 @@ public enum EXRErrorReason: Equatable, Sendable {
   case unsupportedPixelType(channel: String, type: String)
   /// The channel is subsampled (x or y sampling other than 1).
   case subsampledChannel(name: String, xSampling: Int, ySampling: Int)
-  /// The data window is empty or larger than `EXRDepthReader.maximumPixelCount`.
-  case unsupportedSize(width: Int, height: Int)
+  /// The data window is no plausible depth map size (`ImageSizeLimits`): why.
+  case unsupportedSize(String)
   /// OpenEXR's core library failed while doing `stage` (corrupt or truncated data);
   /// `message` is the library's.
   case corrupt(stage: String, message: String)
@@ -37,8 +37,8 @@ extension EXRErrorReason: CustomStringConvertible {
       return "EXR channel '\(channel)' holds \(type) samples, not HALF or FLOAT"
     case .subsampledChannel(let name, let xSampling, let ySampling):
       return "EXR channel '\(name)' is subsampled (\(xSampling)×\(ySampling)); depth needs 1×1"
-    case .unsupportedSize(let width, let height):
-      return "EXR data window of \(width)×\(height) pixels is empty or too large"
+    case .unsupportedSize(let problem):
+      return "EXR data window: \(problem)"
     case .corrupt(let stage, let message):
       return "corrupt or truncated EXR while \(stage): \(message)"
     }
