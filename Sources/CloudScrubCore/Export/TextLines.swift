@@ -40,14 +40,9 @@ struct TextLines {
 
   /// How many tokens `tokens(line, commas:)` would return, counted without keeping them.
   func tokenCount(_ line: Range<Int>, commas: Bool) -> Int {
-    var count = 0
-    var inToken = false
-    for index in line {
-      let separator = Self.isSeparator(bytes[index], commas)
-      if !separator && !inToken { count += 1 }
-      inToken = !separator
-    }
-    return count
+    guard let base = bytes.baseAddress else { return 0 }
+    return TextRows.tokenCount(
+      base.assumingMemoryBound(to: UInt8.self), line.lowerBound, line.upperBound, commas)
   }
 
   /// Whether `line` is empty or only spaces and tabs.

@@ -151,7 +151,9 @@ enum TextRows {
     return chunk
   }
 
-  private static func tokenCount(
+  /// How many tokens `start..<end` holds, split at spaces, tabs and (when `commas`)
+  /// commas; `TextLines.tokenCount` counts a line with it too.
+  static func tokenCount(
     _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ commas: Bool
   ) -> Int {
     var count = 0
