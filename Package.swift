@@ -1,10 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency rule: CloudScrubCore imports Foundation only (no C library, no GL, no
-// GLFW). CloudScrubFormats wraps the C decoders above it. CloudScrubRender draws with
-// OpenGL (and EGL for headless pictures) above Core, never GLFW; the window (App) sits
-// above Render. Core ← Formats ← CLI and Core ← Render ← App ← CLI. See README.md.
+// The layers (docs/architecture.md; scripts/check-layers.sh fails CI when an import
+// breaks them): CloudScrubCore imports Foundation only. CloudScrubFormats reads and
+// writes files, over the C decoders, above Core. CloudScrubSession is what the window
+// and the command line share (opening a path into a document, the window's export,
+// background jobs), above Formats. CloudScrubRender draws with OpenGL and EGL above
+// Core, never GLFW. The window (App) sits above Session and Render and never imports
+// Formats; the command line (CLI) sits above all of them.
 let package = Package(
   name: "CloudScrub",
   platforms: [.macOS(.v13)],
@@ -32,6 +35,7 @@ let package = Package(
       dependencies: [
         "CloudScrubCore", "CTurboJPEG", "COpenEXR", "CPNG", "CZip", "CFFmpeg", "CLZF",
       ]),
+    .target(name: "CloudScrubSession", dependencies: ["CloudScrubCore", "CloudScrubFormats"]),
     .systemLibrary(name: "CGL", path: "Sources/CGL", providers: [.apt(["libgl-dev"])]),
     .systemLibrary(name: "CEGL", path: "Sources/CEGL", providers: [.apt(["libegl-dev"])]),
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
@@ -51,10 +55,15 @@ let package = Package(
       ]),
     .target(
       name: "CloudScrubApp",
-      dependencies: ["CloudScrubCore", "CloudScrubRender", "CGLFW", "CImGuiBridge"]),
+      dependencies: [
+        "CloudScrubCore", "CloudScrubSession", "CloudScrubRender", "CGL", "CGLFW", "CImGuiBridge",
+      ]),
     .target(
       name: "CloudScrubCLI",
-      dependencies: ["CloudScrubCore", "CloudScrubFormats", "CloudScrubRender", "CloudScrubApp"]),
+      dependencies: [
+        "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession", "CloudScrubRender",
+        "CloudScrubApp",
+      ]),
     .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI"]),
     .target(name: "TestSupport", dependencies: ["CloudScrubCore"], path: "Tests/TestSupport"),
     .target(
@@ -71,8 +80,8 @@ let package = Package(
     .testTarget(
       name: "CloudScrubCLITests",
       dependencies: [
-        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubApp", "TestSupport",
-        "cloudscrub",
+        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession",
+        "CloudScrubApp", "TestSupport", "cloudscrub",
       ],
       exclude: ["Golden"]),
   ]

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 // The window's work in the background: the export and the pose refinement, started by

@@ -3,6 +3,7 @@ import CGLFW
 import CImGuiBridge
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// The viewer window: the frame loop that turns events into commands, applies them to
@@ -429,6 +430,12 @@ public final class ViewerApp {
   /// the curve and, in the error colour mode, the points.
   private func updateAlignmentErrors() {
     guard let document = session.document else { return }
+    defer {
+      // A frame the pass cannot read was already named by the load when it failed.
+      if let failure = alignment?.takeFailure(), session.message == nil {
+        session.message = .error(failure)
+      }
+    }
     // While refined poses show, the curve is theirs.
     guard
       let errors = poses.shown?.errors

@@ -1,6 +1,7 @@
 import CImGuiBridge
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// What the user asked for in a panel.

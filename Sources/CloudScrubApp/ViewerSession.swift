@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 
 /// What the window has open: the document, the points loaded so far, the viewer state,
 /// and the last message for the user. No GL and no GLFW.

@@ -1,9 +1,4 @@
-/// A mistake in how a command was called; the process exits with status 2.
-public struct UsageError: Error, CustomStringConvertible {
-  public var description: String
-  public init(_ description: String) { self.description = description }
-}
-
+import CloudScrubSession
 /// Parsed arguments of one subcommand, keyed by the canonical names of `OptionTable`'s
 /// rows.
 struct ParsedArguments {

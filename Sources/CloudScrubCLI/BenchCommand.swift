@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench`: PLY read and write speed against the machine's own limits

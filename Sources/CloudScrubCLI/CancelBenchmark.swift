@@ -1,11 +1,12 @@
 import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench cancel`: how soon the window's export stops after Cancel. The
 /// recording is opened and loaded as the window does, then exported through the
-/// window's own path (`CommandLineDocumentOpener.export`, as `BackgroundExport` runs
+/// window's own path (`DocumentOpener.export`, as `BackgroundExport` runs
 /// it) with voxel merging, statistical outlier removal and normals: once whole, to time
 /// each stage, then again for each stage with Cancel pressed at 10 %, 50 % and 90 % of
 /// its time, printing the time from the cancel to the export's return. Then the write
@@ -38,7 +39,7 @@ struct CancelBenchmark {
     Terminal.out(
       "cores: \(ProcessInfo.processInfo.activeProcessorCount); load average "
         + Self.loadAverage() + "; " + (ExportJob.cleaningDescription(cleaning) ?? "no cleaning"))
-    let opener = CommandLineDocumentOpener()
+    let opener = DocumentOpener()
     let opened = Date()
     let (document, content) = try Self.openAndLoad(path, opener: opener)
     var report = BenchReport()
@@ -171,7 +172,7 @@ struct CancelBenchmark {
   }
 
   /// Opens and loads `path` as the window does, waiting for the whole load.
-  static func openAndLoad(_ path: String, opener: CommandLineDocumentOpener) throws
+  static func openAndLoad(_ path: String, opener: DocumentOpener) throws
     -> (ViewerDocument, ViewerContent)
   {
     let document = try opener.open(path)

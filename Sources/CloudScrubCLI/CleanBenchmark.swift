@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// Measures voxel merging of 10 million points and statistical outlier removal of 1

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// The point-cloud half of `cloudscrub bench formats`: write and read speed of every

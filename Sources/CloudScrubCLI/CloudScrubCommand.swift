@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// The `cloudscrub` command line: subcommands, help, errors and exit statuses.

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench drift`: the speed of the alignment pass on a real capture (the

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// E57 writing and reading speed on a synthetic coloured cloud (single-precision xyz

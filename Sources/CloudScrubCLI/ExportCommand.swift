@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, E57 or text.
@@ -28,7 +29,7 @@ enum ExportCommand {
     }
     let path = parsed.positionals[0]
     var job = try job(parsed, source: path, output: output)
-    let writer = try writer(for: job)
+    let writer = try ExportSteps.writer(for: job)
     let asked = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
     let monitor = TerminalExportMonitor()
@@ -56,9 +57,8 @@ enum ExportCommand {
       job.cleaning.worldUp = source.description.worldUp  // --height-band measures along it
       let selection = try RecordingFlags.skippingUntracked(asked, parsed, source: source)
       try InputLoader.checkHasFrames(source, path: recordingPath)
-      try RecordingFlags.checkSelectsFrames(
-        selection, frameCount: source.frameCount, path: recordingPath)
-      job.inputPaths.append(contentsOf: try recordingFiles(recordingPath))
+      try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
+      job.inputPaths.append(contentsOf: try ExportSteps.recordingFiles(recordingPath))
       var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
       job.writeOptions.scanPoses = try scanPoses(
@@ -72,16 +72,9 @@ enum ExportCommand {
       report(
         try CloudExport.finish(
           merged.cloud, stages: merged.stages, frameIndices: merged.frameIndices, job: job,
-          writer: writer, running: merged.remaining, viewpoint: viewpoint(source),
+          writer: writer, running: merged.remaining, viewpoint: ExportSteps.viewpoint(source),
           monitor: monitor),
         job)
-    }
-  }
-
-  /// Each frame's capture camera position, which the normals face.
-  static func viewpoint(_ source: any RecordingSource) -> (UInt32) -> SIMD3<Float>? {
-    { frame in
-      (try? source.frameInfo(at: Int(frame))).map { info in SIMD3<Float>(info.pose.position) }
     }
   }
 
@@ -101,15 +94,6 @@ enum ExportCommand {
           + String(stage.points))
     }
     Terminal.out("dry run: nothing written (would write \(points) points to \(output))")
-  }
-
-  /// The files inside a recording folder, which an export must not overwrite either.
-  static func recordingFiles(_ path: String) throws -> [String] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
-    else { return [] }
-    let names = (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []
-    return names.map { path + "/" + $0 }
   }
 
   /// The export job the flags and the output describe, before the input is opened
@@ -151,18 +135,6 @@ enum ExportCommand {
       poses[index] = try source.frameInfo(at: index).pose.worldFromCamera
     }
     return poses
-  }
-
-  /// The writer of the job's format.
-  ///
-  /// - Throws: `UsageError` for an output extension or `--format` naming no format
-  ///   CloudScrub writes (listing those it does), or `--ascii` for a binary-only one.
-  static func writer(for job: ExportJob) throws -> any CloudFormatWriter {
-    do {
-      return try ExportFormats.writer(for: job)
-    } catch let error as ExportFormatError {
-      throw UsageError(error.description)
-    }
   }
 
   static func attributeSelection(_ value: String?) throws -> PLYAttributeSelection {

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench formats`: how fast each recording format CloudScrub opens is

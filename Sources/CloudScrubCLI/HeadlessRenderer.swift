@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// Renders one picture with no window: an EGL context, the OpenGL backend drawing into

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench huge [PLY]`: only the huge-PLY figures, on a given binary PLY or a

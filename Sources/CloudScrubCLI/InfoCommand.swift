@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 
 /// `cloudscrub info PATH [--json]`: what a file holds.
 enum InfoCommand {

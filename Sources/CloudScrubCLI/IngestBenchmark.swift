@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// Measures loading a recording (decode, unproject, filter, accumulate) against decoding

@@ -1,4 +1,5 @@
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// Measures LZFSE decoding on the reference encoder's test vectors and prints MB/s of

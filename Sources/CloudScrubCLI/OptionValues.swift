@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// One parser per kind of option value (ranges, sizes, levels, metres, counts, choices,

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// Measures PLY reading and writing and prints a report with ratios to `cat`, `cp` and

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub refine PATH -o POSES.txt`: refines a recording's poses and writes them
@@ -45,7 +46,7 @@ enum RefineCommand {
       comments: [
         "refined by CloudScrub from \(URL(fileURLWithPath: recordingPath).lastPathComponent)"
       ],
-      protecting: [recordingPath] + (try ExportCommand.recordingFiles(recordingPath)))
+      protecting: [recordingPath] + (try ExportSteps.recordingFiles(recordingPath)))
     Terminal.out(
       summary(
         before: refined.recordedErrors ?? refined.errors, after: refined,
@@ -119,22 +120,5 @@ enum RefineCommand {
       "  before: " + $0
     }
     return lines.joined(separator: "\n")
-  }
-}
-
-/// `--poses POSES.txt`: a trajectory file in place of the recording's poses, for
-/// export, render, view, info and refine.
-/// `--poses POSES.txt` (a row of `OptionTable`): a recording with its poses replaced by
-/// a trajectory file's.
-enum PosesFlag {
-  static func replacing(_ source: any RecordingSource, withPosesFrom path: String) throws
-    -> any RecordingSource
-  {
-    let trajectory = try TUMTrajectory.read(path: path)
-    do {
-      return try PosesReplacedRecording(source, poses: trajectory.poses)
-    } catch {
-      throw TrajectoryError(error, path: path)
-    }
   }
 }

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// `render --color error`: each drawn frame's alignment error, measured by the same

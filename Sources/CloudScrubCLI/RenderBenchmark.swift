@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench render`: points per second of the two point renderers on a large

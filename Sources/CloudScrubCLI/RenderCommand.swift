@@ -1,6 +1,7 @@
 import CloudScrubCore
 import CloudScrubFormats
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub render`: draws a cloud or a recording into a PNG with no window and no
@@ -145,11 +146,10 @@ struct RenderRequest {
       content.worldUp = source.description.worldUp
       var selection = choices.selection
       if choices.skipUntracked {
-        selection = try RecordingFlags.skippingUntracked(selection, source: source)
+        selection = try selection.skippingUntracked(of: source)
       }
       try InputLoader.checkHasFrames(source, path: recordingPath)
-      try RecordingFlags.checkSelectsFrames(
-        selection, frameCount: source.frameCount, path: recordingPath)
+      try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
       let loader = RecordingLoader(
         source: source, selection: selection, unprojection: choices.unprojection,
         decoder: TurboJPEGDecoder(), ingestMergeMeters: choices.mergeMeters)

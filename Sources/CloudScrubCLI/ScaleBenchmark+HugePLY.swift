@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 extension ScaleBenchmark {

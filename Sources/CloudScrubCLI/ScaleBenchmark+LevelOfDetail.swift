@@ -1,6 +1,7 @@
 import CloudScrubCore
 import CloudScrubFormats
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 extension ScaleBenchmark {

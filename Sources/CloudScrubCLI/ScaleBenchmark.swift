@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench scale`: how export and render hold up on a long capture: wall

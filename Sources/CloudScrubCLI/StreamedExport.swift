@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 
 /// The export of a recording, with memory bounded by what it writes rather than by the

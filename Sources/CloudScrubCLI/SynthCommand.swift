@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub synth OUT`: writes synthetic data of an analytic scene — a recording in

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 
 /// Shows an export's stages on a terminal: "cleaning NN%" while the cleaning steps run,
 /// then "writing OUT NN%". Silent when standard error is not a terminal.

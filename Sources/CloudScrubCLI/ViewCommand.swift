@@ -1,6 +1,7 @@
 import CloudScrubApp
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub view [PATH]`: the viewer window.
@@ -29,7 +30,7 @@ enum ViewCommand {
       """)
 
   /// The name `view` uses for the built-in sample.
-  static let samplePath = "sample:"
+  static let samplePath = DocumentOpener.samplePath
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, command: spec)
@@ -46,7 +47,7 @@ enum ViewCommand {
     if let size = try parsed.size("size", widths: 320...8192, heights: 240...8192) {
       (options.widthPixels, options.heightPixels) = size
     }
-    var opener = CommandLineDocumentOpener()
+    var opener = DocumentOpener()
     opener.choices = try LoadChoices(parsed, readsMerge: false)
     opener.choicesPath = options.path
     options.cleaning = opener.choices.cleaning

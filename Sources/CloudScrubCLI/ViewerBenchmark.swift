@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// `cloudscrub bench view`: the viewer's costs that do not depend on the GPU — bytes
@@ -54,7 +55,7 @@ struct ViewerBenchmark {
   {
     let backend = CountingRenderBackend()
     let mirror = PointBufferMirror(backend: backend)
-    let document = try CommandLineDocumentOpener().open(recording.path)
+    let document = try DocumentOpener().open(recording.path)
     var content = ViewerContent()
     while true {
       _ = content.absorb(document.load.take())

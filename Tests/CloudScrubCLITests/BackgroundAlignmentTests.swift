@@ -1,5 +1,6 @@
 import CloudScrubApp
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -16,7 +17,7 @@ import Testing
     let synth = try CommandRunner.run(["synth", path, "--frames", "30", "--drift", "0.06,2"])
     #expect(synth.status == 0, "\(synth.standardError)")
 
-    let document = try CommandLineDocumentOpener().open(path)
+    let document = try DocumentOpener().open(path)
     let provider = BackgroundAlignment()
     var content = ViewerContent()
     // Nothing is measured while the recording loads.

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -44,7 +45,7 @@ import Testing
     let request = WindowExportRequest(
       document: document, content: content, visibleFrames: 0...4, minConfidence: .low,
       cleaning: WindowExportLibraryTests.cleaning, outputPath: output.path)
-    #expect(exports.start(request, opener: CommandLineDocumentOpener(), progress: progress))
+    #expect(exports.start(request, opener: DocumentOpener(), progress: progress))
     let result = try #require(WindowExportLibraryTests.waitForResult(exports))
     let error = #expect(throws: CleaningCancelled.self) { try result.get() }
     #expect(error == CleaningCancelled(step: stage))
@@ -68,7 +69,7 @@ import Testing
     let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
     func export(_ stop: CountingStop) throws -> StreamedExport.Merged? {
       try StreamedExport(
-        path: recording, loader: loader, job: job, writer: try ExportCommand.writer(for: job),
+        path: recording, loader: loader, job: job, writer: try ExportSteps.writer(for: job),
         stop: stop.check
       ).run()
     }

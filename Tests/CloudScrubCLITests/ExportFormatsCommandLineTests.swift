@@ -1,6 +1,7 @@
 import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -156,7 +157,7 @@ import Testing
     #expect(result.status == 0, "\(result.standardError)")
     let (document, content) = try WindowExportTests.openAndLoad(recording)
     let fromWindow = folder.appendingPathComponent("window.\(format)").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 1...3, minConfidence: .medium,
         outputPath: fromWindow))

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing

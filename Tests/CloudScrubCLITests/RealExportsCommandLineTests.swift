@@ -1,6 +1,7 @@
 import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -233,7 +234,7 @@ struct OneLevelUpCommandLineTests {
     #expect(render.status == 0, "\(render.standardError)")
 
     // The window's export of a timeline writes the frames it shows.
-    let opener = CommandLineDocumentOpener()
+    let opener = DocumentOpener()
     let document = try opener.open(ply)
     var windowContent = ViewerContent()
     _ = windowContent.absorb(document.load.take())

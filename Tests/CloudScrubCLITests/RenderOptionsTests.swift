@@ -1,6 +1,7 @@
 import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -69,7 +70,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let options = ["--frames", "0-2", "--depth-range", "0.2-1.5", "--skip-untracked"]
     let parsed = try ParsedArguments([path] + options, command: ViewCommand.spec)
-    var opener = CommandLineDocumentOpener()
+    var opener = DocumentOpener()
     opener.choices = try LoadChoices(parsed, readsMerge: false)
     opener.choicesPath = path
     let document = try opener.open(path)

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubFormats
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -105,6 +106,6 @@ import Testing
     ).load()
     _ = try CloudExport.finish(
       store.cloud(), stages: [], frameIndices: store.frameIndices, job: job,
-      writer: try ExportCommand.writer(for: job), viewpoint: ExportCommand.viewpoint(source))
+      writer: try ExportSteps.writer(for: job), viewpoint: ExportSteps.viewpoint(source))
   }
 }

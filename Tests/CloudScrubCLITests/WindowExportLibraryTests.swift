@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -35,7 +36,7 @@ import Testing
     #expect(result.status == 0, "\(result.standardError)")
     let (document, content) = try WindowExportTests.openAndLoad(recording)
     let fromWindow = folder.appendingPathComponent("window.\(format)").path
-    let line = try CommandLineDocumentOpener().export(
+    let line = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 1...3, minConfidence: .medium,
         cleaning: Self.cleaning, outputPath: fromWindow),
@@ -67,19 +68,20 @@ import Testing
         ["export", input, "-o", fromCommandLine, "--attributes", "all", "--voxel", "0.08"]
       ).status == 0)
     let (document, content) = try WindowExportTests.openAndLoad(input)
-    #expect(document.cloud?.normals != nil)
+    guard case .cloud(let opened) = document.kind else { throw UsageError("not a cloud") }
+    #expect(opened.keptCloud?.normals != nil)
     // The file changes after it opened: the window exports what it read.
     try Data("not a PLY any more".utf8).write(to: URL(fileURLWithPath: input))
-    var job = try CommandLineDocumentOpener.job(
+    var job = try DocumentOpener.job(
       for: WindowExportRequest(
         document: document, content: content, visibleFrames: 0...0, minConfidence: .low,
         cleaning: CleaningOptions(voxelSizeMeters: 0.08),
         outputPath: folder.appendingPathComponent("window.\(format)").path),
       loadedWith: LoadChoices())
     job.writeOptions.attributes = .all
-    let cloud = try #require(document.cloud)
+    let cloud = try #require(opened.keptCloud)
     _ = try CloudExport.finish(
-      cloud, stages: [], frameIndices: [], job: job, writer: try ExportCommand.writer(for: job),
+      cloud, stages: [], frameIndices: [], job: job, writer: try ExportSteps.writer(for: job),
       viewpoint: { _ in nil })
     let a = try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
     #expect(a.count > 1_000)
@@ -96,7 +98,7 @@ import Testing
     let (document, content) = try WindowExportTests.openAndLoad(input)
     try FileManager.default.removeItem(atPath: input)
     let fromWindow = folder.appendingPathComponent("window.ply").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...0, minConfidence: .low,
         outputPath: fromWindow))
@@ -122,7 +124,7 @@ import Testing
     }
     box.progress = progress
     let error = #expect(throws: CleaningCancelled.self) {
-      try CommandLineDocumentOpener().export(
+      try DocumentOpener().export(
         WindowExportRequest(
           document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
           cleaning: Self.cleaning, outputPath: output),
@@ -177,8 +179,8 @@ import Testing
     let opener = GatedOpener()
     let exports = BackgroundExport()
     let document = ViewerDocument(
-      path: "a.ply", load: StreamingLoad(cloud: PointCloud()), recording: nil, decoder: nil,
-      summary: "")
+      path: "a.ply", load: StreamingLoad(cloud: PointCloud()), summary: "",
+      kind: .cloud(CloudDocument(points: .kept(PointCloud()))))
     let request = WindowExportRequest(
       document: document, content: ViewerContent(), visibleFrames: 0...0, minConfidence: .low,
       outputPath: "out.ply")

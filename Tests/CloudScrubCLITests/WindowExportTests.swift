@@ -1,5 +1,6 @@
 import CloudScrubApp
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -12,7 +13,7 @@ import Testing
 @Suite struct WindowExportTests {
   /// Opens `path` as the window does and waits for every frame.
   static func openAndLoad(_ path: String) throws -> (ViewerDocument, ViewerContent) {
-    let document = try CommandLineDocumentOpener().open(path)
+    let document = try DocumentOpener().open(path)
     var content = ViewerContent()
     let deadline = Date().addingTimeInterval(120)
     while Date() < deadline {
@@ -41,7 +42,7 @@ import Testing
     let (document, content) = try Self.openAndLoad(recording)
     #expect(content.frameCount == 6)
     let fromWindow = folder.appendingPathComponent("window.ply").path
-    let line = try CommandLineDocumentOpener().export(
+    let line = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 1...4, minConfidence: .medium,
         outputPath: fromWindow))
@@ -69,7 +70,7 @@ import Testing
     let cleaning = CleaningOptions(
       crop: CropBox(min: Point3(-3, 0.05, -3), max: Point3(3, 3, 3)), voxelSizeMeters: 0.03,
       statistical: StatisticalOutlierOptions(neighbours: 10, stdRatio: 2), normalNeighbours: 20)
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
         cleaning: cleaning,
@@ -87,7 +88,7 @@ import Testing
       try CommandRunner.run(["export", "Assets/sample.ply", "-o", fromCommandLine]).status == 0)
     let (document, content) = try Self.openAndLoad(TestData.samplePLY)
     let fromWindow = folder.appendingPathComponent("window.ply").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...0, minConfidence: .low,
         outputPath: fromWindow))
@@ -104,7 +105,7 @@ import Testing
     let before = try Data(contentsOf: URL(fileURLWithPath: recording))
     let (document, content) = try Self.openAndLoad(recording)
     #expect(throws: (any Error).self) {
-      try CommandLineDocumentOpener().export(
+      try DocumentOpener().export(
         WindowExportRequest(
           document: document, content: content, visibleFrames: 0...1, minConfidence: .low,
           outputPath: recording))
@@ -122,7 +123,7 @@ import Testing
     )
     .write(to: URL(fileURLWithPath: bad))
     do {
-      _ = try CommandLineDocumentOpener().open(bad)
+      _ = try DocumentOpener().open(bad)
       Issue.record("a truncated PLY opened")
     } catch {
       #expect("\(error)".contains(bad))

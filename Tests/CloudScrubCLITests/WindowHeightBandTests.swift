@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -64,7 +65,7 @@ import Testing
     panel.dragHeightBand(to: 0.5...1.5, finished: false)
     panel.dragHeightBand(to: 0.2...0.9, finished: true)
     let fromWindow = folder.appendingPathComponent("window.\(format)").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
         cleaning: panel.options, outputPath: fromWindow),
@@ -88,7 +89,7 @@ import Testing
     for (path, band) in [(whole, nil), (banded, 0.2...0.9)] as [(String, ClosedRange<Float>?)] {
       var panel = CleaningPanel()
       panel.dragHeightBand(to: band, finished: true)
-      _ = try CommandLineDocumentOpener().export(
+      _ = try DocumentOpener().export(
         WindowExportRequest(
           document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
           cleaning: panel.options, outputPath: path),

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubSession
 import Foundation
 import TestSupport
 import Testing
@@ -75,7 +76,7 @@ import Testing
     ])
     #expect(result.status == 0, "\(result.standardError)")
     let fromWindow = folder.appendingPathComponent("window.ply").path
-    let line = try CommandLineDocumentOpener().export(
+    let line = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...23, minConfidence: .medium,
         outputPath: fromWindow, refinedPoses: refinement.trajectory.poses))
@@ -85,7 +86,7 @@ import Testing
     #expect(try cli == Data(contentsOf: URL(fileURLWithPath: fromWindow)))
     // And the refined poses did move the points: the recorded-poses export differs.
     let plain = folder.appendingPathComponent("plain.ply").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...23, minConfidence: .medium,
         outputPath: plain))
@@ -116,7 +117,7 @@ import Testing
     ])
     #expect(result.status == 0, "\(result.standardError)")
     let fromWindow = folder.appendingPathComponent("window.ply").path
-    _ = try CommandLineDocumentOpener().export(
+    _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 23...23, minConfidence: .low,
         cleaning: CleaningOptions(normalNeighbours: 20), outputPath: fromWindow,

@@ -1,32 +1,33 @@
 import CloudScrubCore
 import CloudScrubFormats
+import Foundation
 
 /// A point cloud opened from a file (PLY, PCD, LAS, XYZ text), with what `info` shows.
-struct LoadedInput {
-  var path: String
+public struct LoadedInput {
+  public var path: String
   /// The format in words ("PLY binary_little_endian 1.0", "PCD 0.7 binary").
-  var format: String
+  public var format: String
   /// The PLY header, for a PLY file.
-  var header: PLYHeader?
+  public var header: PLYHeader?
   /// The file's comments (PLY, PCD) or provenance (LAS).
-  var comments: [String]
-  var cloud: PointCloud
+  public var comments: [String]
+  public var cloud: PointCloud
 }
 
 /// What a command-line path turned out to be.
-enum Input {
+public enum Input {
   case cloud(LoadedInput)
   case recording(path: String, source: any RecordingSource)
 }
 
 /// Opens the inputs the command line accepts, detected by content.
-enum InputLoader {
+public enum InputLoader {
   /// Opens `path`: a PLY file is read whole (with progress on a terminal); a recording
   /// is opened and its frames are left for the caller to load, with its poses replaced
   /// by the trajectory file `poses` when given (`--poses`).
   ///
   /// - Throws: an error naming what is wrong and the path.
-  static func open(_ path: String, poses: String? = nil) throws -> Input {
+  public static func open(_ path: String, poses: String? = nil) throws -> Input {
     let resolved = try InputDetector.resolve(path)
     if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
       // Say which: the user gave the folder above it.
@@ -40,14 +41,14 @@ enum InputLoader {
       return .cloud(try loadCloud(resolved.path))
     case .recording:
       var source = try InputDetector.openRecording(resolved.path)
-      if let poses { source = try PosesFlag.replacing(source, withPosesFrom: poses) }
+      if let poses { source = try replacingPoses(of: source, withPosesFrom: poses) }
       return .recording(path: resolved.path, source: source)
     }
   }
 
   /// Reads a point-cloud file of any format whole; a Gaussian-splat PLY comes back as
   /// its points (`GaussianSplats`).
-  static func loadCloud(_ path: String) throws -> LoadedInput {
+  public static func loadCloud(_ path: String) throws -> LoadedInput {
     let progress = Terminal.progress("reading \(path)")
     defer { progress?.finish() }
     let loaded = try CloudFileFormats.read(path, progress: progress.handler)
@@ -65,7 +66,7 @@ enum InputLoader {
   ///
   /// - Throws: `FileError` for a malformed header or counts past the file's end;
   ///   `UsageError` when `merge` is off and every point would not fit the viewer.
-  static func openSampledPLY(
+  public static func openSampledPLY(
     _ path: String, merge: ViewerMemoryPlan.Choice,
     budgetBytes: Int = ViewerMemoryPlan.defaultBudgetBytes
   ) throws -> (load: SampledCloudLoad, summary: String, file: MappedFile)? {
@@ -116,12 +117,12 @@ enum InputLoader {
   ///
   /// - Throws: `UsageError` when the selection picks no frame (naming the valid range),
   ///   or the error of a frame that cannot be read.
-  static func load(
+  public static func load(
     _ source: any RecordingSource, path: String, selection: FrameSelection,
     unprojection: UnprojectionOptions
   ) throws -> PointStore {
     try checkHasFrames(source, path: path)
-    try RecordingFlags.checkSelectsFrames(selection, frameCount: source.frameCount, path: path)
+    try selection.checkSelectsFrames(frameCount: source.frameCount, path: path)
     let progress = Terminal.progress("loading \(path)")
     defer { progress?.finish() }
     let loader = loader(source, selection: selection, unprojection: unprojection)
@@ -132,7 +133,7 @@ enum InputLoader {
   /// input: exporting it would write an empty cloud and report success.
   ///
   /// - Throws: `FileError` naming the path and the recording's notes.
-  static func checkHasFrames(_ source: any RecordingSource, path: String) throws {
+  public static func checkHasFrames(_ source: any RecordingSource, path: String) throws {
     guard source.frameCount == 0 else { return }
     let notes = source.description.notes
     throw FileError(
@@ -143,11 +144,27 @@ enum InputLoader {
   }
 
   /// A loader for a recording's selected frames, decoding JPEG colour with libjpeg-turbo.
-  static func loader(
+  public static func loader(
     _ source: any RecordingSource, selection: FrameSelection, unprojection: UnprojectionOptions
   ) -> RecordingLoader {
     RecordingLoader(
       source: source, selection: selection, unprojection: unprojection,
       decoder: TurboJPEGDecoder())
+  }
+
+  /// `source` with its poses replaced by those of the TUM trajectory file at `path`
+  /// (`--poses POSES.txt`).
+  ///
+  /// - Throws: `TrajectoryError` for a file that cannot be read or whose poses do not
+  ///   match the recording's frames.
+  static func replacingPoses(of source: any RecordingSource, withPosesFrom path: String) throws
+    -> any RecordingSource
+  {
+    let trajectory = try TUMTrajectory.read(path: path)
+    do {
+      return try PosesReplacedRecording(source, poses: trajectory.poses)
+    } catch {
+      throw TrajectoryError(error, path: path)
+    }
   }
 }

@@ -1,44 +1,44 @@
 import Foundation
 
 /// Writes to standard output and standard error, and shows progress on a terminal.
-enum Terminal {
-  static func out(_ text: String) {
+public enum Terminal {
+  public static func out(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
   }
 
-  static func error(_ text: String) {
+  public static func error(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 
-  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+  public static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
   /// A progress handler that redraws `label NN%` on standard error when it is a
   /// terminal, or `nil` (no output at all) when it is not.
-  static func progress(_ label: String) -> ProgressLine? {
+  public static func progress(_ label: String) -> ProgressLine? {
     standardErrorIsTerminal ? ProgressLine(label: label) : nil
   }
 }
 
 /// One line of progress on a terminal, redrawn only when the whole percentage changes.
-final class ProgressLine {
+public final class ProgressLine {
   private let label: String
   private var shownPercent = -1
 
-  init(label: String) { self.label = label }
+  public init(label: String) { self.label = label }
 
-  func update(_ fraction: Double) {
+  public func update(_ fraction: Double) {
     let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
     guard percent != shownPercent else { return }
     shownPercent = percent
     FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(percent)%".utf8))
   }
 
-  func finish() {
+  public func finish() {
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
   }
 }
 
 extension Optional where Wrapped == ProgressLine {
   /// The line's update function as a `ProgressHandler`, or `nil`.
-  var handler: ((Double) -> Void)? { self.map { line in { line.update($0) } } }
+  public var handler: ((Double) -> Void)? { self.map { line in { line.update($0) } } }
 }

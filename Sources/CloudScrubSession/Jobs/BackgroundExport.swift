@@ -1,13 +1,15 @@
 import CloudScrubCore
 import Foundation
 
-/// The window's export, on a thread of its own so the frame loop keeps drawing and
+/// The window's export, as a background job so the frame loop keeps drawing and
 /// answering input: one at a time, with its progress for the Export panel and a cancel.
-final class BackgroundExport {
+public final class BackgroundExport {
+  public init() {}
+
   /// What the Export panel shows while an export runs.
-  struct Status: Equatable {
-    var outputPath: String
-    var progress: ExportProgress.Snapshot
+  public struct Status: Equatable {
+    public var outputPath: String
+    public var progress: ExportProgress.Snapshot
   }
 
   /// Hands a request and the opener to the worker thread. The request is a snapshot
@@ -27,10 +29,10 @@ final class BackgroundExport {
   private var running: (outputPath: String, progress: ExportProgress)?
 
   /// Whether an export runs (or has finished and its result not yet been taken).
-  var isRunning: Bool { running != nil }
+  public var isRunning: Bool { running != nil }
 
   /// The stage and fraction of the export running, if one is.
-  var status: Status? {
+  public var status: Status? {
     running.map { Status(outputPath: $0.outputPath, progress: $0.progress.snapshot) }
   }
 
@@ -38,7 +40,7 @@ final class BackgroundExport {
   ///
   /// - Returns: false, starting nothing, when an export is running already.
   @discardableResult
-  func start(
+  public func start(
     _ request: WindowExportRequest, opener: any ViewerDocumentOpener,
     progress: ExportProgress = ExportProgress()
   ) -> Bool {
@@ -52,12 +54,12 @@ final class BackgroundExport {
   }
 
   /// Asks the running export to stop; it ends within about a second, writing nothing.
-  func cancel() {
+  public func cancel() {
     running?.progress.cancel()
   }
 
   /// The finished export's line or error, handed out once.
-  func take() -> Result<String, any Error>? {
+  public func take() -> Result<String, any Error>? {
     guard let finished = work.take() else { return nil }
     running = nil
     return finished.result

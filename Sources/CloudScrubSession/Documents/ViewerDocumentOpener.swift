@@ -1,44 +1,7 @@
 import CloudScrubCore
 
-/// Something opened in the window: a name, the load that streams its frames, and what
-/// the panels and the export need to know about where it came from.
-public struct ViewerDocument {
-  /// The path as the user gave it.
-  public var path: String
-  public var load: StreamingLoad
-  /// The recording, for frame previews; nil for a single cloud.
-  public var recording: (any RecordingSource)?
-  /// Decodes colour images for the previews.
-  public var decoder: (any ColorDecoder)?
-  /// The loader the recording's frames load with (its frames, sensor-grid filters and
-  /// decoder; without the memory plan's merge), with which the cleaning preview
-  /// unprojects the shown frames again under refined poses; nil for a single cloud.
-  public var loader: RecordingLoader?
-  /// A line describing the format ("PLY binary little endian, 1.2 M points").
-  public var summary: String
-  /// A point-cloud file's points as read, with every property (normals, attributes),
-  /// which the export writes; nil for a recording.
-  public var cloud: PointCloud?
-  /// Reads a point-cloud file's points whole again, with every property, from what was
-  /// opened (a mapping that outlives the file's removal), for a file whose points are
-  /// not kept as read (a binary PLY loaded in samples); nil otherwise.
-  public var readWholeCloud: (() throws -> PointCloud)?
-
-  public init(
-    path: String, load: StreamingLoad, recording: (any RecordingSource)?,
-    decoder: (any ColorDecoder)?,
-    summary: String
-  ) {
-    self.path = path
-    self.load = load
-    self.recording = recording
-    self.decoder = decoder
-    self.summary = summary
-  }
-}
-
-/// What the window asks of the layer that knows the file formats (the command line,
-/// which sees the Formats library): opening a path, and exporting what is shown.
+/// What the window asks of the session layer, which knows the file formats: opening a
+/// path, and exporting what is shown (`DocumentOpener`; the tests' doubles).
 public protocol ViewerDocumentOpener {
   /// Opens a path (a PLY file or a recording) and starts streaming it.
   ///

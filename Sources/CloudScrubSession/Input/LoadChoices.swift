@@ -3,39 +3,25 @@ import CloudScrubCore
 /// What the recording and cleaning options (`OptionTable.recording` and
 /// `OptionTable.cleaningRows`) ask of a load in `render` and `view`: the same values
 /// `export` parses, read by the same parsers.
-struct LoadChoices {
-  var selection = FrameSelection()
-  var unprojection = UnprojectionOptions()
-  var skipUntracked = false
+public struct LoadChoices {
+  public var selection = FrameSelection()
+  public var unprojection = UnprojectionOptions()
+  public var skipUntracked = false
   /// The ingest-time merge's voxel size; nil keeps every point.
-  var mergeMeters: Float?
-  var cleaning = CleaningOptions()
+  public var mergeMeters: Float?
+  public var cleaning = CleaningOptions()
   /// The recording options given, by name (they do not apply to a PLY input).
-  var givenRecordingOptions: [String] = []
+  public var givenRecordingOptions: [String] = []
   /// A TUM trajectory to use instead of the recording's poses (`--poses`).
-  var posesPath: String?
+  public var posesPath: String?
 
-  init() {}
-
-  /// The choices of `parsed`; `readsMerge` false leaves `--merge` to the caller (`view`
-  /// spells it differently).
-  init(_ parsed: ParsedArguments, readsMerge: Bool = true) throws {
-    selection = try RecordingFlags.selection(parsed)
-    unprojection = try RecordingFlags.unprojection(parsed)
-    skipUntracked = parsed.has("skip-untracked")
-    if readsMerge { mergeMeters = try RecordingFlags.ingestMerge(parsed) }
-    cleaning = try CleaningFlags.options(parsed)
-    posesPath = parsed.value("poses")
-    givenRecordingOptions = OptionTable.recording.map(\.name).filter {
-      parsed.value($0) != nil || parsed.has($0)
-    }
-  }
+  public init() {}
 
   /// Whether a cleaning step was asked for.
-  var cleans: Bool { CleaningFlags.anyStep(cleaning) }
+  public var cleans: Bool { ExportJob.cleaningDescription(cleaning) != nil }
 
   /// `cloud` cleaned by `cleaning` along `worldUp`, normals facing `viewpoint`.
-  func clean(
+  public func clean(
     _ cloud: PointCloud, worldUp: WorldUp, viewpoint: @escaping (UInt32) -> SIMD3<Float>?
   ) throws -> PointCloud {
     var options = cleaning
@@ -48,7 +34,7 @@ struct LoadChoices {
   /// A recording's cleaned cloud (with the `frame` and `confidence` attributes of
   /// `PointStore.cloud()`) split back into its frames, each with its capture camera, so
   /// that the timeline and the frustum stay; frames left empty stay too.
-  static func frames(
+  public static func frames(
     of cleaned: PointCloud, frameIndices: [Int], source: any RecordingSource
   ) throws -> [LoadedFrame] {
     let frameOfPoint = CloudTimeline.frameValues(of: cleaned) ?? []

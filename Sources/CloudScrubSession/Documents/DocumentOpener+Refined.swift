@@ -1,8 +1,7 @@
-import CloudScrubApp
 import CloudScrubCore
 import Foundation
 
-extension CommandLineDocumentOpener {
+extension DocumentOpener {
   /// The window's export of a recording while refined poses show: the shown frames
   /// unprojected again with the refined poses, through the same loader, cleaning and
   /// writer as `cloudscrub export --poses POSES.txt --frames A-B --min-confidence C`, so
@@ -12,7 +11,7 @@ extension CommandLineDocumentOpener {
   /// - Throws: `TrajectoryError` when the poses do not match the recording's frames,
   ///   `CleaningCancelled` after a cancel (nothing written), or what the load, the
   ///   cleaning or the writer throw.
-  static func exportRefined(
+  public static func exportRefined(
     _ request: WindowExportRequest, poses: [CameraPose], source: any RecordingSource,
     job: ExportJob, writer: any CloudFormatWriter, progress: ExportProgress
   ) throws -> String {
@@ -41,7 +40,7 @@ extension CommandLineDocumentOpener {
   }
 
   /// The recording frames the window shows, first to last.
-  static func shownFrameRange(_ request: WindowExportRequest) -> ClosedRange<Int> {
+  public static func shownFrameRange(_ request: WindowExportRequest) -> ClosedRange<Int> {
     let frames = request.content.frameIndices[shownPositions(request)]
     return (frames.first ?? 0)...(frames.last ?? 0)
   }

@@ -1,0 +1,97 @@
+import CloudScrubCore
+
+/// Something opened in the window: a name, the load that streams its points, and what
+/// it is, a recording or a point-cloud file, with what each needs afterwards (frame
+/// previews and re-unprojection for a recording, every property of the points for a
+/// cloud's export).
+public struct ViewerDocument {
+  /// What kind of file was opened, with what only that kind has.
+  public enum Kind {
+    /// A recording: its frames, and what decodes and unprojects them again.
+    case recording(RecordingDocument)
+    /// A point-cloud file: a way to have its points whole, with every property.
+    case cloud(CloudDocument)
+  }
+
+  /// The path as the user gave it (or as it resolved to, for a recording folder).
+  public var path: String
+  public var load: StreamingLoad
+  /// A line describing the format ("PLY binary little endian, 1.2 M points").
+  public var summary: String
+  public var kind: Kind
+
+  public init(path: String, load: StreamingLoad, summary: String, kind: Kind) {
+    self.path = path
+    self.load = load
+    self.summary = summary
+    self.kind = kind
+  }
+
+  /// The recording, for frame previews; nil for a point-cloud file.
+  public var recording: (any RecordingSource)? {
+    guard case .recording(let recording) = kind else { return nil }
+    return recording.source
+  }
+
+  /// Decodes a recording's colour images for the previews; nil for a point-cloud file.
+  public var decoder: (any ColorDecoder)? {
+    guard case .recording(let recording) = kind else { return nil }
+    return recording.decoder
+  }
+
+  /// The loader a recording's frames load with (see `RecordingDocument.loader`); nil
+  /// for a point-cloud file.
+  public var loader: RecordingLoader? {
+    guard case .recording(let recording) = kind else { return nil }
+    return recording.loader
+  }
+}
+
+/// What the window keeps of an opened recording.
+public struct RecordingDocument {
+  public var source: any RecordingSource
+  public var decoder: any ColorDecoder
+  /// The loader the frames load with (their selection, sensor-grid filters and
+  /// decoder; without the memory plan's merge), with which the cleaning preview and
+  /// the refined export unproject the shown frames again under refined poses.
+  public var loader: RecordingLoader
+
+  public init(source: any RecordingSource, decoder: any ColorDecoder, loader: RecordingLoader) {
+    self.source = source
+    self.decoder = decoder
+    self.loader = loader
+  }
+}
+
+/// What the window keeps of an opened point-cloud file: its points whole, with every
+/// property read (normals, attributes), which the export writes.
+public struct CloudDocument {
+  /// The points as read, or how to read them whole again from what was opened (a
+  /// mapping that outlives the file's removal) for a file loaded in samples.
+  public enum Points {
+    case kept(PointCloud)
+    case rereadable(() throws -> PointCloud)
+  }
+
+  public var points: Points
+
+  public init(points: Points) {
+    self.points = points
+  }
+
+  /// The whole cloud, read again when it was not kept.
+  ///
+  /// - Throws: what reading the file again throws.
+  public func wholeCloud() throws -> PointCloud {
+    switch points {
+    case .kept(let cloud): return cloud
+    case .rereadable(let read): return try read()
+    }
+  }
+
+  /// The points as read, when they were kept.
+  public var keptCloud: PointCloud? {
+    guard case .kept(let cloud) = points else { return nil }
+    return cloud
+  }
+}
