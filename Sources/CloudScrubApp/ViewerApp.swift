@@ -488,8 +488,6 @@ public final class ViewerApp {
         export(to: path)
       case .cancelExport:
         exports.cancel()
-      case .setLastFramesCount(let count):
-        mapper.lastFramesCount = count
       case .selection(let command):
         session.selection.apply(command)
       case .refinement(let action):

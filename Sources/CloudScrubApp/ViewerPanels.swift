@@ -10,7 +10,6 @@ enum PanelAction {
   case export(String)
   /// Stops the export that runs in the background.
   case cancelExport
-  case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
   case refinement(RefinementAction)
@@ -35,7 +34,6 @@ struct ViewerPanels {
   var exportStatus: BackgroundExport.Status?
   private var exportBuffer = [CChar](repeating: 0, count: 1024)
   private var openBuffer = [CChar](repeating: 0, count: 1024)
-  private var lastFrames: Int32 = 30
 
   static func defaultExportPath(for input: String) -> String {
     let url = URL(fileURLWithPath: input)
@@ -163,16 +161,14 @@ struct ViewerPanels {
       if csui_radio("current frame", mode == .currentFrameOnly) {
         actions.append(.command(.playback(.setMode(.currentFrameOnly))))
       }
-      let isLast: Bool
-      if case .lastFrames = mode { isLast = true } else { isLast = false }
-      if csui_radio("last N frames", isLast) {
-        actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames))))))
+      if csui_radio("last N frames", mode == .lastFrames) {
+        actions.append(.command(.playback(.setMode(.lastFrames))))
       }
       csui_same_line()
       csui_set_next_item_width(-1)
+      var lastFrames = Int32(clamping: state.playback.lastFramesCount)
       if csui_slider_int("##last-frames", &lastFrames, 1, 300, "N = %d") {
-        actions.append(.setLastFramesCount(Int(lastFrames)))
-        if isLast { actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames)))))) }
+        actions.append(.command(.playback(.setLastFramesCount(Int(lastFrames)))))
       }
     }
     if csui_collapsing_header("View", true) {
@@ -302,7 +298,7 @@ struct ViewerPanels {
     csui_text(
       count > 0
         ? "frame \(recordingFrame) (\(playback.currentFrame + 1) of \(count))   "
-          + String(format: "%.2f s", time) + "   " + Self.modeName(playback.mode)
+          + String(format: "%.2f s", time) + "   " + Self.modeName(playback)
         : "no frames")
     let untracked = session.untrackedFrames
     if untracked > 0 {
@@ -346,11 +342,12 @@ struct ViewerPanels {
     }
   }
 
-  static func modeName(_ mode: TimelineMode) -> String {
-    switch mode {
+  /// The timeline line's word on the mode, with the last-N mode's count.
+  static func modeName(_ playback: Playback) -> String {
+    switch playback.mode {
     case .upToPlayhead: return "all up to here"
     case .currentFrameOnly: return "this frame only"
-    case .lastFrames(let n): return "last \(n) frames"
+    case .lastFrames: return "last \(playback.lastFramesCount) frames"
     }
   }
 

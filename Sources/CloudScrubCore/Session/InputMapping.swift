@@ -22,8 +22,6 @@ public enum ViewerMouseButton: Equatable, Sendable {
 /// Left-drag orbits, right- or middle-drag (or shift + left) pans, the wheel zooms
 /// toward the cursor.
 public struct InputMapper: Sendable {
-  /// How many frames the last-N timeline mode shows.
-  public var lastFramesCount = 30
   private var dragButton: ViewerMouseButton?
   private var panWithLeft = false
   private var lastCursor: SIMD2<Float>?
@@ -54,7 +52,7 @@ public struct InputMapper: Sendable {
       case "a": return [.display(.toggleAxes)]
       case "t": return [.display(.toggleTrajectory)]
       case "k": return [.display(.toggleFrustum)]
-      case "m": return [.playback(.cycleMode(lastFrames: lastFramesCount))]
+      case "m": return [.playback(.cycleMode)]
       default: return []
       }
     }
