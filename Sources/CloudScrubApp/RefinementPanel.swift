@@ -18,12 +18,12 @@ struct RefinementPanel {
   private(set) var history = UndoHistory<PoseRefinement?>(nil)
   /// Whether the scene, the error curve and the export use the applied refinement.
   var showsRefined = true
-  var posesPath = "poses.txt"
   /// Set by the frame loop each turn: the pass under way was cancelled and is winding
   /// down, and whether a new pass waits for it.
   var cancelling = false
   var queued = false
-  private var pathBuffer = [CChar](repeating: 0, count: 1024)
+  /// The trajectory path's field, showing `ViewerState.fileNames.posesPath`.
+  private var pathField = TextField()
 
   /// The refinement applied (whether or not it is shown).
   var applied: PoseRefinement? { history.current }
@@ -79,27 +79,22 @@ struct RefinementPanel {
   }
 
   /// The poses section of the left panel: how far the cameras moved, and "Save
-  /// poses" with its path.
-  mutating func drawSave() -> [RefinementAction] {
+  /// poses" with its path (`posesPath`, the state's).
+  mutating func drawSave(posesPath: String) -> [PanelAction] {
     guard let applied else {
       csui_text_wrapped("Refine poses (on the timeline) to save them.")
       return []
     }
     csui_text(
       String(format: "cameras moved up to %.1f mm", applied.largestCameraShiftMeters * 1000))
-    if pathBuffer[0] == 0 { ViewerPanels.fill(&pathBuffer, with: posesPath) }
+    var actions: [PanelAction] = []
+    var path = posesPath
     csui_set_next_item_width(-1)
-    _ = csui_input_text("##poses", &pathBuffer, pathBuffer.count)
-    guard csui_button("Save poses (TUM)") else { return [] }
-    let path = String(
-      decoding: pathBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return [.savePoses(path)]
-  }
-
-  /// The default trajectory path beside `input`: `NAME-poses.txt`.
-  static func defaultPosesPath(for input: String) -> String {
-    let url = URL(fileURLWithPath: input)
-    let base = url.deletingPathExtension().lastPathComponent
-    return url.deletingLastPathComponent().appendingPathComponent("\(base)-poses.txt").path
+    if let typed = pathField.draw("##poses", showing: posesPath) {
+      actions.append(.command(.fileNames(.setPosesPath(typed))))
+      path = typed
+    }
+    if csui_button("Save poses (TUM)") { actions.append(.refinement(.savePoses(path))) }
+    return actions
   }
 }

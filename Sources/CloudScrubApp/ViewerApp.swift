@@ -113,7 +113,6 @@ public final class ViewerApp {
     refinement.invalidate()
     refiner.invalidate()
     poses = RefinementPanel()
-    poses.posesPath = RefinementPanel.defaultPosesPath(for: path)
     let size = window.framebufferSize
     session = ViewerSession(
       width: size.width, height: size.height, levelOfDetail: levelOfDetail,
@@ -122,7 +121,7 @@ public final class ViewerApp {
     do {
       let document = try opener.open(path)
       session.document = document
-      panels.exportPath = ViewerPanels.defaultExportPath(for: path)
+      session.state.apply(.documentOpened(path: path))
     } catch {
       session.message = .error("\(error)")
     }
@@ -188,7 +187,7 @@ public final class ViewerApp {
       let replacement = wholeFrame.update(for: session)
       if let failure = wholeFrame.takeFailure() { session.message = .error(failure) }
       let signature = SceneSignature(
-        state: session.state,
+        view: SceneSignature.View(session.state),
         points: session.content.hasLevelOfDetail
           ? treePoints.shown(session.content, now: now) : session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,

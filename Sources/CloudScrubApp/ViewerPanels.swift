@@ -28,18 +28,12 @@ struct ViewerPanels {
     errorCurve ? timelineHeight + ErrorCurve.heightPixels + 22 : timelineHeight
   }
 
-  var exportPath = "cloud.ply"
   /// The export running in the background, shown in the Export panel; set by the frame
   /// loop each turn.
   var exportStatus: BackgroundExport.Status?
-  private var exportBuffer = [CChar](repeating: 0, count: 1024)
-  private var openBuffer = [CChar](repeating: 0, count: 1024)
-
-  static func defaultExportPath(for input: String) -> String {
-    let url = URL(fileURLWithPath: input)
-    let base = url.deletingPathExtension().lastPathComponent
-    return url.deletingLastPathComponent().appendingPathComponent("\(base)-export.ply").path
-  }
+  /// The export path's field, showing `ViewerState.fileNames.exportPath`.
+  private var exportField = TextField()
+  private var openField = TextField()
 
   /// Where the 3D view goes in a window of `width` × `height` (window coordinates,
   /// top-left origin).
@@ -112,10 +106,9 @@ struct ViewerPanels {
       csui_text("or type its path:")
     }
     csui_set_next_item_width(-1)
-    if csui_input_text("##open", &openBuffer, openBuffer.count) {}
+    _ = openField.draw("##open")
     if csui_button("Open") {
-      let path = String(
-        decoding: openBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let path = openField.text
       if !path.isEmpty { actions.append(.open(path)) }
     }
     if let message = session.message {
@@ -205,9 +198,12 @@ struct ViewerPanels {
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
     if csui_collapsing_header("Export", true) {
-      if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
+      var exportPath = state.fileNames.exportPath
       csui_set_next_item_width(-1)
-      _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
+      if let typed = exportField.draw("##export", showing: exportPath) {
+        actions.append(.command(.fileNames(.setExportPath(typed))))
+        exportPath = typed
+      }
       if let status = exportStatus {
         let progress = status.progress
         let stage = progress.cancelled ? "cancelling" : progress.stage?.label ?? "starting"
@@ -216,14 +212,12 @@ struct ViewerPanels {
         csui_progress(Float(progress.fraction), -1, "\(stage) \(percent)%")
         if csui_button("Cancel export") { actions.append(.cancelExport) }
       } else if csui_button("Export shown points (.ply .pcd .las .e57 .xyz .csv)") {
-        let path = String(
-          decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        actions.append(.export(path))
+        actions.append(.export(exportPath))
       }
     }
     // After the export, so that the sections above keep their places.
     if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
-      actions += poses.drawSave().map { .refinement($0) }
+      actions += poses.drawSave(posesPath: state.fileNames.posesPath)
     }
   }
 
@@ -359,10 +353,5 @@ struct ViewerPanels {
       result.append(c)
     }
     return result
-  }
-
-  static func fill(_ buffer: inout [CChar], with text: String) {
-    let bytes = Array(text.utf8.prefix(buffer.count - 1))
-    for i in buffer.indices { buffer[i] = i < bytes.count ? CChar(bitPattern: bytes[i]) : 0 }
   }
 }

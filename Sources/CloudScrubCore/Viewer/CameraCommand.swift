@@ -42,4 +42,8 @@ public enum ViewerCommand: Equatable, Sendable {
   /// The poses shown: each loaded frame's recorded pose moved by its correction
   /// (`ViewerScene.showPoseCorrections`), or the recorded poses (nil).
   case poseCorrectionsShown([Transform3D]?)
+  /// A document opened at `path`: the file names start beside it.
+  case documentOpened(path: String)
+  /// A file name the user typed.
+  case fileNames(FileNamesCommand)
 }

@@ -24,6 +24,8 @@ public struct ViewerState: Equatable, Sendable {
   /// recording loads). The user's first rotate, pan, zoom or orbit ends it, so the
   /// camera never moves under their hand; fit and reset start it again.
   public private(set) var cameraFollowsScene: Bool = true
+  /// Where the export and "Save poses" write.
+  public private(set) var fileNames = FileNames()
 
   /// A viewer state; the camera frames `scene` at once when it has bounds.
   public init(
@@ -68,6 +70,9 @@ public struct ViewerState: Equatable, Sendable {
       var turned = scene
       turned.up = up
       setScene(turned)
+    case .documentOpened(let path):
+      fileNames = FileNames(documentPath: path)
+    case .fileNames(let c): fileNames.apply(c)
     }
   }
 
