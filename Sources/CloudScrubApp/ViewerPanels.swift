@@ -194,7 +194,9 @@ struct ViewerPanels {
       }
     }
     if csui_collapsing_header("Clean", false) {
-      cleaning.draw(sceneBounds: session.state.scene.bounds, up: session.content.worldUp)
+      actions += cleaning.draw(
+        edits: state.edits, sceneBounds: state.scene.bounds, up: session.content.worldUp
+      ).map { .command($0) }
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
     if csui_collapsing_header("Export", true) {
@@ -217,7 +219,8 @@ struct ViewerPanels {
     }
     // After the export, so that the sections above keep their places.
     if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
-      actions += poses.drawSave(posesPath: state.fileNames.posesPath)
+      actions += poses.drawSave(
+        applied: state.edits.appliedRefinement, posesPath: state.fileNames.posesPath)
     }
   }
 
@@ -313,9 +316,8 @@ struct ViewerPanels {
       csui_text("  ")
       csui_same_line()
       let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
-      actions += poses.drawControls(canRefine: loaded, running: poseRefining).map {
-        .refinement($0)
-      }
+      actions += poses.drawControls(
+        edits: session.state.edits, canRefine: loaded, running: poseRefining)
     }
     if session.showsErrorCurve {
       let errors = session.alignmentErrors ?? FrameAlignmentErrors(frameCount: 0)

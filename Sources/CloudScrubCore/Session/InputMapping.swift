@@ -18,7 +18,8 @@ public enum ViewerMouseButton: Equatable, Sendable {
 ///
 /// Bindings: space play/pause; ←/→ step (shift: 10 frames); Home/End; M cycles the
 /// timeline mode; F fits; R resets; C looks through the capture camera; 1–6 colour
-/// modes; +/− point size; E eye-dome lighting; G grid; A axes; T trajectory; K frustum.
+/// modes; +/− point size; E eye-dome lighting; G grid; A axes; T trajectory; K frustum;
+/// B the refined or the recorded poses, once a refinement is applied.
 /// Left-drag orbits, right- or middle-drag (or shift + left) pans, the wheel zooms
 /// toward the cursor.
 public struct InputMapper: Sendable {
@@ -53,6 +54,7 @@ public struct InputMapper: Sendable {
       case "t": return [.display(.toggleTrajectory)]
       case "k": return [.display(.toggleFrustum)]
       case "m": return [.playback(.cycleMode)]
+      case "b": return [.edit(.toggleRefinedPoses)]
       default: return []
       }
     }
