@@ -22,7 +22,8 @@ public final class ViewerApp {
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
   var cleaning = CleaningPanel()
-  /// Pose refinement: the background pass and what it applied (before/after, undo).
+  /// The pose refinement's background pass; what it applied is the state's
+  /// (`ViewerEdits`).
   let refiner = BackgroundRefinement()
   var poses = RefinementPanel()
   private let cleaningPreview: CleaningPreview

@@ -7,10 +7,13 @@ import Foundation
 ///
 /// An edit like a cleaning setting: applying one is a step in `ViewerEdits`' history.
 public struct PoseRefinement: Equatable, Sendable {
+  /// The refined poses of every recording frame, as "Save poses" writes them.
   public var trajectory: Trajectory
+  /// Each loaded frame's correction from its recorded pose to its refined one.
   public var corrections: FramePoseCorrections
   /// The corrections in single precision, one a loaded frame, for the renderers.
   public var matrices: [Matrix4]
+  /// The loaded frames' alignment errors under the refined poses.
   public var errors: FrameAlignmentErrors
   /// How far the refinement moved the camera centre that moved most.
   public var largestCameraShiftMeters: Double

@@ -12,6 +12,7 @@ public struct ViewerEdits: Equatable, Sendable {
     /// The applied refinement, nil: the recorded poses.
     public var refinement: PoseRefinement?
 
+    /// A step with these settings and this refinement (none by default).
     public init(cleaning: CleaningOptions = CleaningOptions(), refinement: PoseRefinement? = nil) {
       self.cleaning = cleaning
       self.refinement = refinement
