@@ -2,10 +2,10 @@ import CImGuiBridge
 import CloudScrubCore
 
 /// The cleaning options in the window: the same `CleaningOptions` that
-/// `cloudscrub export` builds from its flags, kept in an undo history so every change
-/// can be undone (Ctrl+Z) and redone (Ctrl+Shift+Z).
+/// `cloudscrub export` builds from its flags. The panel shows the viewer state's
+/// (`ViewerEdits.cleaning`) and asks for every change by command, so each is a step of
+/// the edits' one undo history (Ctrl+Z, Ctrl+Shift+Z).
 struct CleaningPanel {
-  private(set) var history = UndoHistory(CleaningOptions())
   var previewEnabled = false
   /// Values a stage keeps while it is switched off, so switching it on again restores
   /// them.
@@ -17,14 +17,10 @@ struct CleaningPanel {
   /// The height band's bounds in metres while it is switched off (set from the scene's
   /// extent along the up axis the first time it is switched on).
   private var heightBandMeters: ClosedRange<Float>?
-  /// A crop box being edited by a drag (a widget or a handle in the scene): one undo
-  /// step when the drag ends.
-  private(set) var draftCrop: CropBox?
 
-  /// A panel that starts with `initial` (the command line's cleaning options), its
-  /// sliders at the values `initial` gives, the others at their defaults.
+  /// A panel whose sliders start at the values `initial` (the command line's cleaning
+  /// options, which the state starts from) gives, the others at their defaults.
   init(initial: CleaningOptions = CleaningOptions()) {
-    history = UndoHistory(initial)
     heightBandMeters = initial.heightBandMeters
     if let size = initial.voxelSizeMeters { voxelMillimeters = size * 1000 }
     if let statistical = initial.statistical {
@@ -37,36 +33,6 @@ struct CleaningPanel {
     }
   }
 
-  var options: CleaningOptions {
-    var current = history.current
-    if let draftCrop { current.crop = draftCrop }
-    return current
-  }
-
-  mutating func undo() { history.undo() }
-  mutating func redo() { history.redo() }
-
-  /// A handle drag in the scene moved the crop box; `finished` ends the drag.
-  mutating func dragCrop(to box: CropBox, finished: Bool) {
-    if finished {
-      draftCrop = nil
-      var next = history.current
-      next.crop = box
-      history.set(next)
-    } else {
-      draftCrop = box
-    }
-  }
-
-  /// A drag of the height band's bounds moved them to `band` (nil: switched off);
-  /// `finished` ends the drag, and the whole drag is one undo step.
-  mutating func dragHeightBand(to band: ClosedRange<Float>?, finished: Bool) {
-    var next = history.current
-    next.heightBandMeters = band
-    if let band { heightBandMeters = band }
-    history.edit(next, finished: finished)
-  }
-
   /// Whether any of the panel's sliders is held this frame.
   private struct SliderActivity {
     var active = false
@@ -74,16 +40,19 @@ struct CleaningPanel {
     mutating func note() { active = active || csui_item_active() }
   }
 
-  /// Draws the panel; `up` is the world's up axis, along which the height band
-  /// measures (its first bounds are the scene's extent along it).
-  mutating func draw(sceneBounds: Bounds3?, up: WorldUp) {
+  /// Draws the panel showing `edits`' cleaning settings and returns the commands that
+  /// change them; `up` is the world's up axis, along which the height band measures
+  /// (its first bounds are the scene's extent along it).
+  mutating func draw(edits: ViewerEdits, sceneBounds: Bounds3?, up: WorldUp) -> [ViewerCommand] {
+    var commands: [ViewerCommand] = []
     var sliders = SliderActivity()
-    var next = history.current
+    let current = edits.history.current.cleaning
+    var next = current
     var cropOn = next.crop != nil
     if csui_checkbox("crop box", &cropOn) {
       next.crop = cropOn ? Self.initialCrop(sceneBounds) : nil
     }
-    if var box = draftCrop ?? next.crop {
+    if var box = edits.draftCrop ?? next.crop {
       var edited = false
       var released = false
       for (axis, name) in ["x", "y", "z"].enumerated() {
@@ -101,10 +70,11 @@ struct CleaningPanel {
         box.min = Self.setting(box.min, axis, lo)
         box.max = Self.setting(box.max, axis, hi)
       }
-      if edited { draftCrop = box }
       if released {
-        draftCrop = nil
+        commands.append(.edit(.dragCrop(box, finished: true)))
         next.crop = box
+      } else if edited {
+        commands.append(.edit(.dragCrop(box, finished: false)))
       }
     }
     heightBand(&next, sliders: &sliders, sceneBounds: sceneBounds, up: up)
@@ -162,17 +132,18 @@ struct CleaningPanel {
     }
     var normals = next.normalNeighbours != nil
     if csui_checkbox("normals", &normals) { next.normalNeighbours = normals ? 20 : nil }
-    // A slider being dragged changes the options every tick; the drag is one undo step.
-    if sliders.active {
-      history.edit(next, finished: false)
-    } else {
-      history.set(next)
+    // A slider being dragged changes the options every tick; the drag is one undo step,
+    // ended once no slider is held.
+    let finished = !sliders.active
+    if next != current || (edits.history.isEditing && finished) {
+      commands.append(.edit(.setCleaning(next, finished: finished)))
     }
     csui_checkbox("preview", &previewEnabled)
     csui_same_line()
-    if csui_button("Undo") { history.undo() }
+    if csui_button("Undo") { commands.append(.edit(.undo)) }
     csui_same_line()
-    if csui_button("Redo") { history.redo() }
+    if csui_button("Redo") { commands.append(.edit(.redo)) }
+    return commands
   }
 
   /// The height band's checkbox and its two bounds; a drag of either bound is one undo

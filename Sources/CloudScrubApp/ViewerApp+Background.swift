@@ -14,8 +14,8 @@ extension ViewerApp {
     }
     let request = WindowExportRequest(
       document: document, content: session.content, visibleFrames: visible,
-      minConfidence: session.state.display.minConfidence, cleaning: cleaning.options,
-      outputPath: path, refinedPoses: poses.shown?.trajectory.poses)
+      minConfidence: session.state.display.minConfidence, cleaning: session.state.edits.cleaning,
+      outputPath: path, refinedPoses: session.state.edits.shownRefinement?.trajectory.poses)
     guard exports.start(request, opener: opener) else {
       session.message = .error("an export is running; wait for it or cancel it first")
       return
@@ -45,17 +45,21 @@ extension ViewerApp {
   /// The title's and panel's word on the poses: the pass's progress, or which poses
   /// show once a refinement is applied; empty when neither.
   func posesLine() -> String {
-    RefinementControls.statusLine(
+    let edits = session.state.edits
+    return RefinementControls.statusLine(
       running: refiner.isRunning ? refiner.fractionDone : nil, cancelling: refiner.isCancelling,
-      queued: refiner.isQueued, applied: poses.applied != nil, showsRefined: poses.showsRefined)
+      queued: refiner.isQueued, applied: edits.appliedRefinement != nil,
+      showsRefined: edits.showsRefinedPoses)
   }
 
-  /// Applies a finished refinement (one undo step) or reports why there is none.
-  func takeRefinement() {
-    guard let outcome = refiner.take() else { return }
+  /// The command that applies a finished refinement (one undo step), or none, with the
+  /// message that says why.
+  func takeRefinement() -> [ViewerCommand] {
+    guard let outcome = refiner.take() else { return [] }
+    var commands: [ViewerCommand] = []
     switch outcome {
     case .refined(let refinement):
-      poses.apply(refinement)
+      commands.append(.edit(.applyRefinement(refinement)))
       session.message = .info(
         String(
           format: "refined the poses: cameras moved up to %.1f mm",
@@ -67,19 +71,7 @@ extension ViewerApp {
         refiner.isRunning ? "refinement cancelled; refining again" : "refinement cancelled")
     }
     panelFramesLeft = 3
-  }
-
-  /// Makes the scene's cameras (trajectory, frustum, the capture camera's view), the
-  /// cleaning preview and the picked points follow the poses shown, once a refinement
-  /// lands and after B, undo or redo.
-  func followShownPoses() {
-    let shown = poses.shown
-    let corrections = shown?.corrections.refinedFromOriginal
-    guard session.state.scene.poseCorrections != corrections else { return }
-    session.state.apply(.poseCorrectionsShown(corrections))
-    session.selection.apply(
-      session.selection.following(session.content.store, corrections: shown?.matrices))
-    panelFramesLeft = 3
+    return commands
   }
 
   func perform(_ action: RefinementAction) {
@@ -96,7 +88,8 @@ extension ViewerApp {
     case .cancel:
       refiner.cancel()
     case .savePoses(let path):
-      guard let refinement = poses.applied, let document = session.document else { return }
+      guard let refinement = session.state.edits.appliedRefinement, let document = session.document
+      else { return }
       do {
         try TUMTrajectory.write(
           refinement.trajectory, to: path,

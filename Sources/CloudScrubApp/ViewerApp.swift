@@ -23,15 +23,17 @@ public final class ViewerApp {
   private var panels = ViewerPanels()
   private var previews: PreviewTextures
   var cleaning = CleaningPanel()
-  /// Pose refinement: the background pass and what it applied (before/after, undo).
+  /// The pose refinement's background pass; what it applied is the state's
+  /// (`ViewerEdits`).
   let refiner = BackgroundRefinement()
   var poses = RefinementPanel()
   private let cleaningPreview: CleaningPreview
   private let wholeFrame: WholeFrame
   let exports = BackgroundExport()
-  /// A crop-box face being dragged in the scene: the face, where the drag started
-  /// and the box then.
-  private var cropDrag: (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox)?
+  /// A crop-box face being dragged in the scene: the face, where the drag started, the
+  /// box then and the box the drag has made of it so far.
+  private var cropDrag:
+    (face: CropBoxHandles.Face, start: SIMD2<Float>, box: CropBox, moved: CropBox)?
   private var lastTime = 0.0
   /// When loaded frames last joined the content. While a recording loads they join at
   /// most every `loadingJoinSeconds` (the first at once), so that redrawing the growing
@@ -87,7 +89,7 @@ public final class ViewerApp {
     levelOfDetail = options.levelOfDetail
     session = ViewerSession(
       width: size.width, height: size.height, levelOfDetail: options.levelOfDetail,
-      measuresAlignment: alignment != nil)
+      measuresAlignment: alignment != nil, cleaning: options.cleaning)
     previews = PreviewTextures()
     guard csui_init(window.handle) else {
       throw ViewerError("Dear ImGui could not start on this window")
@@ -114,16 +116,16 @@ public final class ViewerApp {
     refinement.invalidate()
     refiner.invalidate()
     poses = RefinementPanel()
-    poses.posesPath = RefinementPanel.defaultPosesPath(for: path)
     let size = window.framebufferSize
+    // The cleaning settings carry over to the new document; its edits start there.
     session = ViewerSession(
       width: size.width, height: size.height, levelOfDetail: levelOfDetail,
-      measuresAlignment: alignment != nil)
+      measuresAlignment: alignment != nil, cleaning: session.state.edits.history.current.cleaning)
     mapper = InputMapper()
     do {
       let document = try opener.open(path)
       session.document = document
-      panels.exportPath = ViewerPanels.defaultExportPath(for: path)
+      session.state.apply(.documentOpened(path: path))
     } catch {
       session.message = .error("\(error)")
     }
@@ -159,8 +161,7 @@ public final class ViewerApp {
         pending += session.takeLoadedFrames()
         lastJoin = now
       }
-      takeRefinement()
-      followShownPoses()
+      pending += takeRefinement()
       updateAlignmentErrors()
       let scene = sceneRectangle()
       if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight
@@ -168,8 +169,7 @@ public final class ViewerApp {
         pending.append(.camera(.setViewport(width: scene.width, height: scene.height)))
       }
       if session.state.playback.isPlaying { pending.append(.playback(.advance(seconds: dt))) }
-      for command in pending { session.state.apply(command) }
-      pending = []
+      applyPending()
 
       do {
         // With a level of detail, the node cache uploads what passes need instead.
@@ -182,21 +182,22 @@ public final class ViewerApp {
         session.message = .error("\(error)")
       }
       let newImages = previews.update(for: session)
+      let shownRefinement = session.state.edits.shownRefinement
       let preview = cleaningPreview.update(
-        enabled: cleaning.previewEnabled, session: session, options: cleaning.options,
-        refinedPoses: poses.shown?.trajectory.poses)
+        enabled: cleaning.previewEnabled, session: session, options: session.state.edits.cleaning,
+        refinedPoses: shownRefinement?.trajectory.poses)
       let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
       let replacement = wholeFrame.update(for: session)
       if let failure = wholeFrame.takeFailure() { session.message = .error(failure) }
       let signature = SceneSignature(
-        state: session.state,
+        view: SceneSignature.View(session.state),
         points: session.content.hasLevelOfDetail
           ? treePoints.shown(session.content, now: now) : session.content.store.count,
         preview: preview == nil ? nil : cleaningPreview.revision, lines: lines,
         wholeFrame: replacement == nil ? nil : wholeFrame.shownFrame,
         frameErrors: session.state.display.colorMode == .alignmentError
           ? session.alignmentErrors : nil,
-        corrections: poses.shown?.matrices)
+        corrections: shownRefinement?.matrices)
       let panelSignature = PanelSignature(
         loading: session.isLoading, message: session.message.map { "\($0)" },
         summary: cleaningPreview.summary,
@@ -205,7 +206,7 @@ public final class ViewerApp {
       let step: SceneRefinement<SceneSignature>.Step
       if session.content.hasLevelOfDetail {
         let state = session.state
-        let corrections = poses.shown?.corrections
+        let corrections = shownRefinement?.corrections
         step =
           session.content.withLevelOfDetail { octree in
             let margin = LODPlan.marginMeters(for: corrections, in: octree)
@@ -378,45 +379,57 @@ public final class ViewerApp {
     )
   }
 
+  /// Applies the commands gathered this turn. When they change the poses shown (a
+  /// refinement applied, B, undo or redo), the picked points follow them, and the
+  /// panels draw again.
+  private func applyPending() {
+    let shownBefore = session.state.scene.poseCorrections
+    for command in pending { session.state.apply(command) }
+    pending = []
+    guard session.state.scene.poseCorrections != shownBefore else { return }
+    session.selection.apply(
+      session.selection.following(
+        session.content.store, corrections: session.state.edits.shownRefinement?.matrices))
+    panelFramesLeft = 3
+  }
+
   private func handle(_ event: WindowEvent) {
     let scene = sceneRectangle()
     let origin = SIMD2(Float(scene.x), Float(scene.y))
     switch event {
     case .key(let key, let shift):
       guard !csui_wants_keyboard() else { return }
-      if case .letter(let letter) = key, letter.lowercased() == "b" {
-        poses.toggleShown()
-        return
-      }
       pending += mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
       guard !csui_wants_mouse() else { return }
-      if button == .left, let box = cleaning.options.crop,
+      if button == .left, let box = session.state.edits.cleaning.crop,
         let face = cropHandles(box)?.face(at: at - origin)
       {
-        cropDrag = (face, at, box)
+        cropDrag = (face, at, box, box)
         return
       }
       if button == .left { clicks.down(at: at - origin) }
       mapper.mouseDown(button, at: at, shift: shift)
     case .mouseUp(let button):
       if button == .left, let drag = cropDrag {
-        cleaning.dragCrop(to: cleaning.draftCrop ?? drag.box, finished: true)
+        pending.append(.edit(.dragCrop(drag.moved, finished: true)))
         cropDrag = nil
       }
       if button == .left, let click = clicks.up() { pick(at: click) }
       mapper.mouseUp(button)
     case .cursor(let at):
       if let drag = cropDrag, let handles = cropHandles(drag.box) {
-        cleaning.dragCrop(to: handles.dragging(drag.face, by: at - drag.start), finished: false)
+        let moved = handles.dragging(drag.face, by: at - drag.start)
+        cropDrag?.moved = moved
+        pending.append(.edit(.dragCrop(moved, finished: false)))
         return
       }
       clicks.moved(to: at - origin)
       pending += mapper.mouseMoved(to: at)
     case .undo:
-      cleaning.undo()
+      pending.append(.edit(.undo))
     case .redo:
-      cleaning.redo()
+      pending.append(.edit(.redo))
     case .scroll(let steps, let at):
       guard !csui_wants_mouse() else { return }
       pending += mapper.scrolled(
@@ -438,7 +451,7 @@ public final class ViewerApp {
     }
     // While refined poses show, the curve is theirs.
     guard
-      let errors = poses.shown?.errors
+      let errors = session.state.edits.shownRefinement?.errors
         ?? alignment?.errors(for: document, content: session.content)
     else {
       if session.alignmentErrors != nil { session.alignmentErrors = nil }
@@ -459,10 +472,13 @@ public final class ViewerApp {
     let store = session.content.store
     let request = PickRequest(
       state: session.state, frameRanges: store.frameRanges, cursorPixels: cursor,
-      radiusPixels: max(6, session.state.display.pointSizePixels), crop: cleaning.options.crop)
+      radiusPixels: max(6, session.state.display.pointSizePixels),
+      crop: session.state.edits.cleaning.crop)
     // With refined poses shown, the click meets the points where they are drawn.
     let picked =
-      poses.shown.map { PointPicker.pick(request, in: store, corrections: $0.matrices) }
+      session.state.edits.shownRefinement.map {
+        PointPicker.pick(request, in: store, corrections: $0.matrices)
+      }
       ?? PointPicker.pick(request, in: store)
     session.selection.apply(.picked(picked))
     panelFramesLeft = 3
@@ -479,7 +495,7 @@ public final class ViewerApp {
 
   /// The crop box's edges and handles, when cropping is on.
   private func cropLines() -> [LineVertex] {
-    guard let box = cleaning.options.crop else { return [] }
+    guard let box = session.state.edits.cleaning.crop else { return [] }
     let size = max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z)
     return OverlayGeometry.box(box, handleSizeMeters: size * 0.03)
   }
@@ -495,8 +511,6 @@ public final class ViewerApp {
         export(to: path)
       case .cancelExport:
         exports.cancel()
-      case .setLastFramesCount(let count):
-        mapper.lastFramesCount = count
       case .selection(let command):
         session.selection.apply(command)
       case .refinement(let action):

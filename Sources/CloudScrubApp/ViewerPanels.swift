@@ -11,7 +11,6 @@ enum PanelAction {
   case export(String)
   /// Stops the export that runs in the background.
   case cancelExport
-  case setLastFramesCount(Int)
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
   case refinement(RefinementAction)
@@ -30,19 +29,12 @@ struct ViewerPanels {
     errorCurve ? timelineHeight + ErrorCurve.heightPixels + 22 : timelineHeight
   }
 
-  var exportPath = "cloud.ply"
   /// The export running in the background, shown in the Export panel; set by the frame
   /// loop each turn.
   var exportStatus: BackgroundExport.Status?
-  private var exportBuffer = [CChar](repeating: 0, count: 1024)
-  private var openBuffer = [CChar](repeating: 0, count: 1024)
-  private var lastFrames: Int32 = 30
-
-  static func defaultExportPath(for input: String) -> String {
-    let url = URL(fileURLWithPath: input)
-    let base = url.deletingPathExtension().lastPathComponent
-    return url.deletingLastPathComponent().appendingPathComponent("\(base)-export.ply").path
-  }
+  /// The export path's field, showing `ViewerState.fileNames.exportPath`.
+  private var exportField = TextField()
+  private var openField = TextField()
 
   /// Where the 3D view goes in a window of `width` × `height` (window coordinates,
   /// top-left origin).
@@ -115,10 +107,9 @@ struct ViewerPanels {
       csui_text("or type its path:")
     }
     csui_set_next_item_width(-1)
-    if csui_input_text("##open", &openBuffer, openBuffer.count) {}
+    _ = openField.draw("##open")
     if csui_button("Open") {
-      let path = String(
-        decoding: openBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let path = openField.text
       if !path.isEmpty { actions.append(.open(path)) }
     }
     if let message = session.message {
@@ -164,16 +155,14 @@ struct ViewerPanels {
       if csui_radio("current frame", mode == .currentFrameOnly) {
         actions.append(.command(.playback(.setMode(.currentFrameOnly))))
       }
-      let isLast: Bool
-      if case .lastFrames = mode { isLast = true } else { isLast = false }
-      if csui_radio("last N frames", isLast) {
-        actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames))))))
+      if csui_radio("last N frames", mode == .lastFrames) {
+        actions.append(.command(.playback(.setMode(.lastFrames))))
       }
       csui_same_line()
       csui_set_next_item_width(-1)
+      var lastFrames = Int32(clamping: state.playback.lastFramesCount)
       if csui_slider_int("##last-frames", &lastFrames, 1, 300, "N = %d") {
-        actions.append(.setLastFramesCount(Int(lastFrames)))
-        if isLast { actions.append(.command(.playback(.setMode(.lastFrames(Int(lastFrames)))))) }
+        actions.append(.command(.playback(.setLastFramesCount(Int(lastFrames)))))
       }
     }
     if csui_collapsing_header("View", true) {
@@ -206,13 +195,18 @@ struct ViewerPanels {
       }
     }
     if csui_collapsing_header("Clean", false) {
-      cleaning.draw(sceneBounds: session.state.scene.bounds, up: session.content.worldUp)
+      actions += cleaning.draw(
+        edits: state.edits, sceneBounds: state.scene.bounds, up: session.content.worldUp
+      ).map { .command($0) }
       if cleaning.previewEnabled && !cleaningSummary.isEmpty { csui_text(cleaningSummary) }
     }
     if csui_collapsing_header("Export", true) {
-      if exportBuffer[0] == 0 { Self.fill(&exportBuffer, with: exportPath) }
+      var exportPath = state.fileNames.exportPath
       csui_set_next_item_width(-1)
-      _ = csui_input_text("##export", &exportBuffer, exportBuffer.count)
+      if let typed = exportField.draw("##export", showing: exportPath) {
+        actions.append(.command(.fileNames(.setExportPath(typed))))
+        exportPath = typed
+      }
       if let status = exportStatus {
         let progress = status.progress
         let stage = progress.cancelled ? "cancelling" : progress.stage?.label ?? "starting"
@@ -221,14 +215,13 @@ struct ViewerPanels {
         csui_progress(Float(progress.fraction), -1, "\(stage) \(percent)%")
         if csui_button("Cancel export") { actions.append(.cancelExport) }
       } else if csui_button("Export shown points (.ply .pcd .las .e57 .xyz .csv)") {
-        let path = String(
-          decoding: exportBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        actions.append(.export(path))
+        actions.append(.export(exportPath))
       }
     }
     // After the export, so that the sections above keep their places.
     if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
-      actions += poses.drawSave().map { .refinement($0) }
+      actions += poses.drawSave(
+        applied: state.edits.appliedRefinement, posesPath: state.fileNames.posesPath)
     }
   }
 
@@ -303,7 +296,7 @@ struct ViewerPanels {
     csui_text(
       count > 0
         ? "frame \(recordingFrame) (\(playback.currentFrame + 1) of \(count))   "
-          + String(format: "%.2f s", time) + "   " + Self.modeName(playback.mode)
+          + String(format: "%.2f s", time) + "   " + Self.modeName(playback)
         : "no frames")
     let untracked = session.untrackedFrames
     if untracked > 0 {
@@ -324,9 +317,8 @@ struct ViewerPanels {
       csui_text("  ")
       csui_same_line()
       let loaded = session.document.map { !$0.load.hasFramesToCome } ?? false
-      actions += poses.drawControls(canRefine: loaded, running: poseRefining).map {
-        .refinement($0)
-      }
+      actions += poses.drawControls(
+        edits: session.state.edits, canRefine: loaded, running: poseRefining)
     }
     if session.showsErrorCurve {
       let errors = session.alignmentErrors ?? FrameAlignmentErrors(frameCount: 0)
@@ -347,11 +339,12 @@ struct ViewerPanels {
     }
   }
 
-  static func modeName(_ mode: TimelineMode) -> String {
-    switch mode {
+  /// The timeline line's word on the mode, with the last-N mode's count.
+  static func modeName(_ playback: Playback) -> String {
+    switch playback.mode {
     case .upToPlayhead: return "all up to here"
     case .currentFrameOnly: return "this frame only"
-    case .lastFrames(let n): return "last \(n) frames"
+    case .lastFrames: return "last \(playback.lastFramesCount) frames"
     }
   }
 
@@ -363,10 +356,5 @@ struct ViewerPanels {
       result.append(c)
     }
     return result
-  }
-
-  static func fill(_ buffer: inout [CChar], with text: String) {
-    let bytes = Array(text.utf8.prefix(buffer.count - 1))
-    for i in buffer.indices { buffer[i] = i < bytes.count ? CChar(bitPattern: bytes[i]) : 0 }
   }
 }

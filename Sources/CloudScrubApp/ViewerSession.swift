@@ -34,8 +34,13 @@ struct ViewerSession {
   /// Whether the content keeps a spatial level of detail, which the window then draws.
   let levelOfDetail: Bool
 
-  init(width: Int, height: Int, levelOfDetail: Bool, measuresAlignment: Bool) {
-    state = ViewerState(viewportWidth: width, viewportHeight: height)
+  /// A session with nothing open whose edits start from `cleaning`.
+  init(
+    width: Int, height: Int, levelOfDetail: Bool, measuresAlignment: Bool,
+    cleaning: CleaningOptions = CleaningOptions()
+  ) {
+    state = ViewerState(
+      edits: ViewerEdits(cleaning: cleaning), viewportWidth: width, viewportHeight: height)
     self.levelOfDetail = levelOfDetail
     self.measuresAlignment = measuresAlignment
     content = ViewerContent(levelOfDetail: levelOfDetail, inBackground: true)

@@ -3,7 +3,9 @@ import CloudScrubRender
 
 /// Everything the scene picture depends on: when it is unchanged, the scene is not drawn.
 struct SceneSignature: Equatable {
-  var state: ViewerState
+  /// The state as the picture sees it: the timeline, the view and the scene, not the
+  /// file names (typing one does not draw the scene again).
+  var view: View
   var points: Int
   /// The cleaning preview's revision, nil when no preview shows.
   var preview: Int?
@@ -14,6 +16,27 @@ struct SceneSignature: Equatable {
   var frameErrors: FrameAlignmentErrors?
   /// The pose corrections drawn, nil: the recording's poses.
   var corrections: [Matrix4]?
+
+  /// The parts of `ViewerState` that the scene is drawn from.
+  struct View: Equatable {
+    var playback: Playback
+    var camera: OrbitCamera
+    var viewMode: ViewMode
+    var display: DisplaySettings
+    var scene: ViewerScene
+    var viewportWidth: Int
+    var viewportHeight: Int
+
+    init(_ state: ViewerState) {
+      playback = state.playback
+      camera = state.camera
+      viewMode = state.viewMode
+      display = state.display
+      scene = state.scene
+      viewportWidth = state.viewportWidth
+      viewportHeight = state.viewportHeight
+    }
+  }
 }
 
 /// What the panels show besides the state, so that a change redraws them.

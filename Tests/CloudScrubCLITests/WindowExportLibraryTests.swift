@@ -265,9 +265,16 @@ private final class GatedOpener: ViewerDocumentOpener, @unchecked Sendable {
       voxelSizeMeters: 0.01, statistical: StatisticalOutlierOptions(neighbours: 12, stdRatio: 1.5),
       radius: RadiusOutlierOptions(radiusMeters: 0.04, minNeighbours: 3), normalNeighbours: 20)
     #expect(cleaning == expected)
-    #expect(CleaningPanel(initial: cleaning).options == expected)
+    let session = { (cleaning: CleaningOptions) in
+      ViewerSession(
+        width: 640, height: 480, levelOfDetail: false, measuresAlignment: false,
+        cleaning: cleaning)
+    }
+    #expect(session(cleaning).state.edits.cleaning == expected)
     expected = CleaningOptions()
-    #expect(CleaningPanel().options == expected)
+    #expect(
+      ViewerSession(width: 640, height: 480, levelOfDetail: false, measuresAlignment: false)
+        .state.edits.cleaning == expected)
     for row in OptionTable.cleaningRows where row.commands.contains("export") {
       #expect(
         row.commands.contains("view") || row.name == "dry-run", "view lacks --\(row.name)")

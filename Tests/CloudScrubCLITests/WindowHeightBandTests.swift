@@ -10,25 +10,40 @@ import Testing
 /// The cleaning panel's height band: a drag of its bounds is one undo step, and the
 /// window's export with a band writes the bytes `cloudscrub export --height-band` does.
 @Suite struct WindowHeightBandTests {
+  /// A state whose cleaning settings start from `initial`, as `view`'s flags set them.
+  static func state(_ initial: CleaningOptions = CleaningOptions()) -> ViewerState {
+    ViewerState(edits: ViewerEdits(cleaning: initial))
+  }
+
+  /// What the panel sends while the band's bounds are dragged to `band` (nil: switched
+  /// off): the state's settings with that band, `finished` at the drag's end.
+  static func dragBand(
+    _ state: inout ViewerState, to band: ClosedRange<Float>?, finished: Bool
+  ) {
+    var options = state.edits.history.current.cleaning
+    options.heightBandMeters = band
+    state.apply(.edit(.setCleaning(options, finished: finished)))
+  }
+
   @Test func aDragOfTheHeightBandIsOneUndoStep() {
-    var panel = CleaningPanel(initial: CleaningOptions(voxelSizeMeters: 0.02))
-    #expect(panel.options.heightBandMeters == nil)
-    panel.dragHeightBand(to: 0...2, finished: true)
-    #expect(panel.options.heightBandMeters == 0...2)
+    var state = Self.state(CleaningOptions(voxelSizeMeters: 0.02))
+    #expect(state.edits.cleaning.heightBandMeters == nil)
+    Self.dragBand(&state, to: 0...2, finished: true)
+    #expect(state.edits.cleaning.heightBandMeters == 0...2)
     // Every tick of the drag changes the band; only the drag's end is a step.
     for tick in 1...10 {
-      panel.dragHeightBand(to: Float(tick) * 0.1...2, finished: false)
+      Self.dragBand(&state, to: Float(tick) * 0.1...2, finished: false)
     }
-    panel.dragHeightBand(to: 1.25...2, finished: true)
-    #expect(panel.options.heightBandMeters == 1.25...2)
-    panel.undo()
-    #expect(panel.options.heightBandMeters == 0...2)
-    panel.undo()
-    #expect(panel.options.heightBandMeters == nil)
-    #expect(panel.options.voxelSizeMeters == 0.02)
-    panel.redo()
-    panel.redo()
-    #expect(panel.options.heightBandMeters == 1.25...2)
+    Self.dragBand(&state, to: 1.25...2, finished: true)
+    #expect(state.edits.cleaning.heightBandMeters == 1.25...2)
+    state.apply(.edit(.undo))
+    #expect(state.edits.cleaning.heightBandMeters == 0...2)
+    state.apply(.edit(.undo))
+    #expect(state.edits.cleaning.heightBandMeters == nil)
+    #expect(state.edits.cleaning.voxelSizeMeters == 0.02)
+    state.apply(.edit(.redo))
+    state.apply(.edit(.redo))
+    #expect(state.edits.cleaning.heightBandMeters == 1.25...2)
   }
 
   @Test func theBandStartsAsTheScenesExtentAlongUp() {
@@ -41,8 +56,8 @@ import Testing
   @Test func aBandGivenToViewIsShownInThePanel() throws {
     let parsed = try ParsedArguments(
       ["scan.ply", "--height-band", "-0.4-1.1"], command: ViewCommand.spec)
-    let panel = CleaningPanel(initial: try LoadChoices(parsed, readsMerge: false).cleaning)
-    #expect(panel.options.heightBandMeters == -0.4...1.1)
+    let state = Self.state(try LoadChoices(parsed, readsMerge: false).cleaning)
+    #expect(state.edits.cleaning.heightBandMeters == -0.4...1.1)
     let row = OptionTable.cleaningRows.first { $0.name == "height-band" }
     #expect(row?.windowControl == "Clean › height band")
   }
@@ -61,14 +76,14 @@ import Testing
     #expect(result.status == 0, "\(result.standardError)")
     let (document, content) = try WindowExportTests.openAndLoad(recording)
     // The band set as a drag in the panel sets it, after the voxel slider.
-    var panel = CleaningPanel(initial: CleaningOptions(voxelSizeMeters: 0.03))
-    panel.dragHeightBand(to: 0.5...1.5, finished: false)
-    panel.dragHeightBand(to: 0.2...0.9, finished: true)
+    var state = Self.state(CleaningOptions(voxelSizeMeters: 0.03))
+    Self.dragBand(&state, to: 0.5...1.5, finished: false)
+    Self.dragBand(&state, to: 0.2...0.9, finished: true)
     let fromWindow = folder.appendingPathComponent("window.\(format)").path
     _ = try DocumentOpener().export(
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
-        cleaning: panel.options, outputPath: fromWindow),
+        cleaning: state.edits.cleaning, outputPath: fromWindow),
       progress: ExportProgress())
     let a = try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
     let b = try Data(contentsOf: URL(fileURLWithPath: fromWindow))
@@ -87,12 +102,12 @@ import Testing
     let whole = folder.appendingPathComponent("whole.ply").path
     let banded = folder.appendingPathComponent("banded.ply").path
     for (path, band) in [(whole, nil), (banded, 0.2...0.9)] as [(String, ClosedRange<Float>?)] {
-      var panel = CleaningPanel()
-      panel.dragHeightBand(to: band, finished: true)
+      var state = Self.state()
+      Self.dragBand(&state, to: band, finished: true)
       _ = try DocumentOpener().export(
         WindowExportRequest(
           document: document, content: content, visibleFrames: 0...3, minConfidence: .low,
-          cleaning: panel.options, outputPath: path),
+          cleaning: state.edits.cleaning, outputPath: path),
         progress: ExportProgress())
     }
     let all = try PLYReader.read(path: whole).cloud.positions

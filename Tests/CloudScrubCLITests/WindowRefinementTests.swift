@@ -145,21 +145,27 @@ import Testing
 
   @Test func beforeAfterAndUndoTakeBackAnAppliedRefinement() throws {
     let (_, _, _, refinement) = try Self.refined.get()
-    var panel = RefinementPanel()
-    #expect(panel.shown == nil)
-    panel.toggleShown()
-    #expect(panel.showsRefined)  // nothing applied: nothing to switch
-    panel.apply(refinement)
-    #expect(panel.shown == refinement)
-    panel.toggleShown()
-    #expect(panel.shown == nil)
-    #expect(panel.applied == refinement)
-    panel.toggleShown()
-    #expect(panel.shown?.matrices == refinement.matrices)
-    panel.undo()
-    #expect(panel.applied == nil && panel.shown == nil)
-    panel.redo()
-    #expect(panel.shown == refinement)
+    var state = ViewerState()
+    var mapper = InputMapper()
+    let pressB = { for command in mapper.keyPressed(.letter("b")) { state.apply(command) } }
+    #expect(state.edits.shownRefinement == nil)
+    pressB()
+    #expect(state.edits.showsRefinedPoses)  // nothing applied: nothing to switch
+    state.apply(.edit(.applyRefinement(refinement)))
+    #expect(state.edits.shownRefinement == refinement)
+    #expect(state.scene.poseCorrections == refinement.corrections.refinedFromOriginal)
+    pressB()
+    #expect(state.edits.shownRefinement == nil)
+    #expect(state.edits.appliedRefinement == refinement)
+    #expect(state.scene.poseCorrections == nil)
+    pressB()
+    #expect(state.edits.shownRefinement?.matrices == refinement.matrices)
+    state.apply(.edit(.undo))
+    #expect(state.edits.appliedRefinement == nil && state.edits.shownRefinement == nil)
+    #expect(state.scene.poseCorrections == nil)
+    state.apply(.edit(.redo))
+    #expect(state.edits.shownRefinement == refinement)
+    #expect(state.scene.poseCorrections == refinement.corrections.refinedFromOriginal)
   }
 
   @Test func aTrajectorySavedFromTheWindowReadsBackAsTheRefinedPoses() throws {

@@ -71,6 +71,21 @@ import Testing
     #expect(history.current == 2)
   }
 
+  @Test func previousAndNextAreWhatUndoAndRedoWouldGoTo() {
+    var history = UndoHistory(1)
+    #expect(history.previous == nil && history.next == nil)
+    history.set(2)
+    history.set(3)
+    #expect(history.previous == 2 && history.next == nil)
+    history.undo()
+    #expect(history.previous == 1 && history.next == 3)
+    // A drag under way goes back to where it began, and forgets the future once it ends.
+    history.edit(7, finished: false)
+    #expect(history.previous == 2 && history.next == nil)
+    history.edit(2, finished: false)
+    #expect(history.previous == 1 && history.next == 3)
+  }
+
   @Test func theOldestStepsAreForgottenPastTheLimit() {
     var history = UndoHistory(0, limit: 3)
     for v in 1...5 { history.set(v) }

@@ -14,7 +14,6 @@ import Testing
 
   @Test func mCyclesTheThreeTimelineModesFromTheStatesMode() {
     var mapper = InputMapper()
-    mapper.lastFramesCount = 12
     var playback = Playback()
     let press = { (key: Character) in
       for case .playback(let command) in mapper.keyPressed(.letter(key)) { playback.apply(command) }
@@ -22,16 +21,40 @@ import Testing
     press("m")
     #expect(playback.mode == .currentFrameOnly)
     press("M")
-    #expect(playback.mode == .lastFrames(12))
+    #expect(playback.mode == .lastFrames)
     press("m")
     #expect(playback.mode == .upToPlayhead)
     // A mode chosen elsewhere (the panel) is where M goes on from.
-    playback.apply(.setMode(.lastFrames(5)))
+    playback.apply(.setMode(.lastFrames))
     press("m")
     #expect(playback.mode == .upToPlayhead)
     playback.apply(.setMode(.currentFrameOnly))
     press("m")
-    #expect(playback.mode == .lastFrames(12))
+    #expect(playback.mode == .lastFrames)
+  }
+
+  @Test func mReachesTheLastNModeWithTheCountSetInTheState() {
+    var mapper = InputMapper()
+    var state = ViewerState()
+    state.apply(.playback(.framesLoaded(timestampsSeconds: (0..<20).map { Double($0) / 10 })))
+    state.apply(.playback(.setLastFramesCount(7)))
+    #expect(mapper.keyPressed(.letter("m")) == [.playback(.cycleMode)])
+    while state.playback.mode != .lastFrames {
+      for command in mapper.keyPressed(.letter("m")) { state.apply(command) }
+    }
+    #expect(state.playback.currentFrame == 19)
+    #expect(state.playback.visibleFrames == 13...19)
+    // One count: a new N changes the frames shown at once, and M keeps it.
+    state.apply(.playback(.setLastFramesCount(3)))
+    #expect(state.playback.visibleFrames == 17...19)
+    for _ in 0..<3 {
+      for command in mapper.keyPressed(.letter("m")) { state.apply(command) }
+    }
+    #expect(state.playback.mode == .lastFrames)
+    #expect(state.playback.visibleFrames == 17...19)
+    state.apply(.playback(.setLastFramesCount(0)))
+    #expect(state.playback.lastFramesCount == 1)
+    #expect(state.playback.visibleFrames == 19...19)
   }
 
   @Test func digitsChooseColourModesInOrder() {

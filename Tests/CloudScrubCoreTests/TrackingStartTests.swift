@@ -38,7 +38,8 @@ import Testing
     // Frames of 2 points each: frame i holds points 2i and 2i + 1.
     let ranges = (0...10).map { 2 * $0 }
     #expect(playback.drawRange(frameRanges: ranges) == 8..<14)
-    playback.apply(.setMode(.lastFrames(5)))
+    playback.apply(.setLastFramesCount(5))
+    playback.apply(.setMode(.lastFrames))
     #expect(playback.visibleFrames == 4...6)
     playback.apply(.setMode(.currentFrameOnly))
     #expect(playback.visibleFrames == 6...6)

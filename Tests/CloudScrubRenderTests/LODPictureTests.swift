@@ -49,7 +49,8 @@ import Testing
   @Test func aScrubbedWindowRefinedEqualsItsBudgetFreePicture() throws {
     let comparison = try RendererComparison(width: Self.width, height: Self.height)
     var state = ComparisonScenes.state(Self.store, width: Self.width, height: Self.height)
-    state.apply(.playback(.setMode(.lastFrames(2))))
+    state.apply(.playback(.setLastFramesCount(2)))
+    state.apply(.playback(.setMode(.lastFrames)))
     state.apply(.playback(.seek(frame: 2)))
     state.apply(.display(.setColorMode(.frame)))
     let cpu = try Self.pictures(comparison, state, .cpu)

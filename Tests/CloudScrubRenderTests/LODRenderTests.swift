@@ -90,9 +90,10 @@ import Testing
     // Scrubbing back and forth over resident nodes: no upload, the right points.
     var state = Self.state(full)
     for (mode, frame) in [
-      (TimelineMode.upToPlayhead, 3), (.currentFrameOnly, 7), (.lastFrames(4), 11),
+      (TimelineMode.upToPlayhead, 3), (.currentFrameOnly, 7), (.lastFrames, 11),
       (.upToPlayhead, 0), (.currentFrameOnly, 11), (.upToPlayhead, 11),
     ] {
+      state.apply(.playback(.setLastFramesCount(4)))
       state.apply(.playback(.setMode(mode)))
       state.apply(.playback(.seek(frame: frame)))
       backend.clearEvents()

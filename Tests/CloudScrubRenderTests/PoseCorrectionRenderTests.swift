@@ -1,5 +1,6 @@
 import CloudScrubCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CloudScrubRender
@@ -165,7 +166,7 @@ import Testing
     state.apply(.playback(.seek(frame: 1)))
     if corrected {
       state.apply(
-        .poseCorrectionsShown([
+        Refinements.apply([
           .identity,
           Transform3D(axisAngle: SIMD3(0, 0, Double.pi / 2), translation: SIMD3(0, 0, 0.5)),
         ]))

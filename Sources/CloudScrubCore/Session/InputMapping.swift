@@ -18,12 +18,11 @@ public enum ViewerMouseButton: Equatable, Sendable {
 ///
 /// Bindings: space play/pause; ←/→ step (shift: 10 frames); Home/End; M cycles the
 /// timeline mode; F fits; R resets; C looks through the capture camera; 1–6 colour
-/// modes; +/− point size; E eye-dome lighting; G grid; A axes; T trajectory; K frustum.
+/// modes; +/− point size; E eye-dome lighting; G grid; A axes; T trajectory; K frustum;
+/// B the refined or the recorded poses, once a refinement is applied.
 /// Left-drag orbits, right- or middle-drag (or shift + left) pans, the wheel zooms
 /// toward the cursor.
 public struct InputMapper: Sendable {
-  /// How many frames the last-N timeline mode shows.
-  public var lastFramesCount = 30
   private var dragButton: ViewerMouseButton?
   private var panWithLeft = false
   private var lastCursor: SIMD2<Float>?
@@ -54,7 +53,8 @@ public struct InputMapper: Sendable {
       case "a": return [.display(.toggleAxes)]
       case "t": return [.display(.toggleTrajectory)]
       case "k": return [.display(.toggleFrustum)]
-      case "m": return [.playback(.cycleMode(lastFrames: lastFramesCount))]
+      case "m": return [.playback(.cycleMode)]
+      case "b": return [.edit(.toggleRefinedPoses)]
       default: return []
       }
     }

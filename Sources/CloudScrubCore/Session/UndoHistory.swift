@@ -1,6 +1,7 @@
 /// A value with its past and (after undoing) its future: every change is one step
-/// back. The window keeps its cleaning options in one, so any change can be undone.
-public struct UndoHistory<Value: Equatable & Sendable>: Sendable {
+/// back. The viewer keeps the user's edits in one (`ViewerEdits`), so any change can be
+/// undone.
+public struct UndoHistory<Value: Equatable & Sendable>: Equatable, Sendable {
   public private(set) var current: Value
   private var past: [Value] = []
   private var future: [Value] = []
@@ -14,6 +15,19 @@ public struct UndoHistory<Value: Equatable & Sendable>: Sendable {
 
   public var canUndo: Bool { !past.isEmpty }
   public var canRedo: Bool { !future.isEmpty }
+
+  /// The value `undo()` would go back to; nil when there is nothing to undo.
+  public var previous: Value? {
+    if let editStart, editStart != current { return editStart }
+    return past.last
+  }
+
+  /// The value `redo()` would go forward to; nil when there is nothing to redo (an
+  /// edit in progress that changed the value forgets the future when it finishes).
+  public var next: Value? {
+    if let editStart, editStart != current { return nil }
+    return future.last
+  }
 
   /// The value before the edit in progress (a slider being dragged), nil when none.
   private var editStart: Value?

@@ -39,7 +39,13 @@ public enum ViewerCommand: Equatable, Sendable {
   case sceneAppended(ViewerScene)
   /// The world's up axis, as the recording tells it (before its first frame).
   case worldUpKnown(WorldUp)
-  /// The poses shown: each loaded frame's recorded pose moved by its correction
-  /// (`ViewerScene.showPoseCorrections`), or the recorded poses (nil).
-  case poseCorrectionsShown([Transform3D]?)
+  /// An edit of the cleaning settings or the applied refinement, undo and redo, and
+  /// which poses show. The scene shows the poses the edits say
+  /// (`ViewerScene.showPoseCorrections`).
+  case edit(EditCommand)
+  /// A document opened at `path`: the file names start beside it, and the edits start
+  /// again (the cleaning settings kept, no refinement, nothing to undo).
+  case documentOpened(path: String)
+  /// A file name the user typed.
+  case fileNames(FileNamesCommand)
 }

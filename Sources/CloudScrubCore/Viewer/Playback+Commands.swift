@@ -17,10 +17,11 @@ extension Playback {
       seek(toFrame: lastFrame ?? 0)
       followsNewestFrame = true
     case .setMode(let newMode): mode = newMode
-    case .cycleMode(let lastFrames):
+    case .setLastFramesCount(let count): lastFramesCount = max(1, count)
+    case .cycleMode:
       switch mode {
       case .upToPlayhead: mode = .currentFrameOnly
-      case .currentFrameOnly: mode = .lastFrames(max(1, lastFrames))
+      case .currentFrameOnly: mode = .lastFrames
       case .lastFrames: mode = .upToPlayhead
       }
     case .setLoops(let newLoops): loops = newLoops

@@ -17,6 +17,9 @@ public struct Playback: Equatable, Sendable {
   /// on the last frame.
   public internal(set) var loops: Bool
   public internal(set) var mode: TimelineMode = .upToPlayhead
+  /// How many frames the last-N mode shows (at least 1): the one count that the mode,
+  /// the panel's slider and the M key all read.
+  public internal(set) var lastFramesCount: Int = 30
   /// Whether the playhead moves to each newly loaded frame ("follow live"). True at
   /// first and whenever the playhead reaches the last frame; cleared when it moves to
   /// an earlier one.
@@ -60,7 +63,7 @@ public struct Playback: Equatable, Sendable {
     switch mode {
     case .upToPlayhead: first = 0
     case .currentFrameOnly: first = currentFrame
-    case .lastFrames(let count): first = max(0, currentFrame - max(1, count) + 1)
+    case .lastFrames: first = max(0, currentFrame - lastFramesCount + 1)
     }
     return max(first, hiddenLeadingFrames)...currentFrame
   }

@@ -5,8 +5,8 @@ public enum TimelineMode: Equatable, Sendable {
   case upToPlayhead
   /// Only the playhead's frame.
   case currentFrameOnly
-  /// The playhead's frame and the ones before it, this many in all (at least one).
-  case lastFrames(Int)
+  /// The playhead's frame and the ones before it, `Playback.lastFramesCount` in all.
+  case lastFrames
 }
 
 /// Everything that changes playback: user input, the clock, and the loader.
@@ -24,10 +24,13 @@ public enum PlaybackCommand: Equatable, Sendable {
   /// Moves to the newest frame and follows new frames as they load.
   case jumpToEnd
   case setMode(TimelineMode)
+  /// How many frames the last-N mode shows (at least 1; the panel's slider).
+  case setLastFramesCount(Int)
   /// The next timeline mode after the current one: up to the playhead, this frame only,
-  /// the last `lastFrames` frames, and round again (the M key). It reads the mode from
-  /// the state, so a mode chosen in the panel is where the cycle goes on from.
-  case cycleMode(lastFrames: Int)
+  /// the last `Playback.lastFramesCount` frames, and round again (the M key). It reads
+  /// the mode from the state, so a mode chosen in the panel is where the cycle goes on
+  /// from.
+  case cycleMode
   /// Whether playing past the last frame wraps to the first.
   case setLoops(Bool)
   /// Advances the clock while playing (wall time since the last frame drawn).

@@ -24,20 +24,26 @@ public struct ViewerState: Equatable, Sendable {
   /// recording loads). The user's first rotate, pan, zoom or orbit ends it, so the
   /// camera never moves under their hand; fit and reset start it again.
   public private(set) var cameraFollowsScene: Bool = true
+  /// Where the export and "Save poses" write.
+  public private(set) var fileNames = FileNames()
+  /// The cleaning settings and the applied refinement, with their undo history, and
+  /// which poses show: the scene's `poseCorrections` are always `edits.shownRefinement`'s.
+  public private(set) var edits: ViewerEdits
 
   /// A viewer state; the camera frames `scene` at once when it has bounds.
   public init(
     playback: Playback = Playback(), camera: OrbitCamera = OrbitCamera(),
     display: DisplaySettings = DisplaySettings(), scene: ViewerScene = ViewerScene(),
-    viewportWidth: Int = 1280, viewportHeight: Int = 720
+    edits: ViewerEdits = ViewerEdits(), viewportWidth: Int = 1280, viewportHeight: Int = 720
   ) {
     self.playback = playback
     self.camera = camera
     self.display = display
     self.scene = ViewerScene()
+    self.edits = edits
     self.viewportWidth = max(1, viewportWidth)
     self.viewportHeight = max(1, viewportHeight)
-    setScene(scene)
+    setScene(showingEdits(scene))
   }
 
   /// Viewport width over height.
@@ -53,13 +59,7 @@ public struct ViewerState: Equatable, Sendable {
     case .display(let c): display.apply(c)
     case .sceneGrew(let newScene):
       // A scene the loader grew keeps the pose corrections shown.
-      var grown = newScene
-      if grown.poseCorrections == nil, let shown = scene.poseCorrections {
-        grown.showPoseCorrections(shown)
-      }
-      setScene(grown)
-    case .poseCorrectionsShown(let corrections):
-      scene.showPoseCorrections(corrections)
+      setScene(showingEdits(newScene))
     case .sceneAppended(let more):
       var grown = scene
       grown.append(more)
@@ -68,7 +68,25 @@ public struct ViewerState: Equatable, Sendable {
       var turned = scene
       turned.up = up
       setScene(turned)
+    case .edit(let c):
+      edits.apply(c)
+      scene = showingEdits(scene)
+    case .documentOpened(let path):
+      fileNames = FileNames(documentPath: path)
+      edits.startAgain()
+      scene = showingEdits(scene)
+    case .fileNames(let c): fileNames.apply(c)
     }
+  }
+
+  /// `scene` with the poses the edits show: each loaded frame's recorded pose moved by
+  /// the shown refinement's correction, or the recorded poses.
+  private func showingEdits(_ scene: ViewerScene) -> ViewerScene {
+    let corrections = edits.shownRefinement?.corrections.refinedFromOriginal
+    guard scene.poseCorrections != corrections else { return scene }
+    var shown = scene
+    shown.showPoseCorrections(corrections)
+    return shown
   }
 
   private mutating func apply(camera command: CameraCommand) {

@@ -69,14 +69,16 @@ import Testing
     #expect(Self.allIDs(tree, plan).sorted() == Array(0..<store.count))
   }
 
-  @Test(arguments: [
-    TimelineMode.upToPlayhead, .currentFrameOnly, .lastFrames(1), .lastFrames(7), .lastFrames(500),
-  ])
-  func timelineModesGiveTheDrawRangesPoints(_ mode: TimelineMode) throws {
+  @Test(
+    arguments: zip(
+      [TimelineMode.upToPlayhead, .currentFrameOnly, .lastFrames, .lastFrames, .lastFrames],
+      [30, 30, 1, 7, 500]))
+  func timelineModesGiveTheDrawRangesPoints(_ mode: TimelineMode, lastFrames: Int) throws {
     let store = try Tagged.syntheticStore()
     let tree = PointOctree(store: store, options: Self.options)
     var playback = Playback()
     playback.apply(.framesLoaded(timestampsSeconds: (0..<30).map { Double($0) / 30 }))
+    playback.apply(.setLastFramesCount(lastFrames))
     playback.apply(.setMode(mode))
     for frame in [0, 5, 17, 29] {
       playback.apply(.seek(frame: frame))

@@ -58,14 +58,16 @@ import Testing
     #expect(Self.allPoints(plan).sorted() == Array(0..<frameRanges[300]))
   }
 
-  @Test(arguments: [
-    TimelineMode.upToPlayhead, .currentFrameOnly, .lastFrames(1), .lastFrames(7), .lastFrames(500),
-  ])
-  func timelineModesGiveTheDrawRangesPoints(_ mode: TimelineMode) {
+  @Test(
+    arguments: zip(
+      [TimelineMode.upToPlayhead, .currentFrameOnly, .lastFrames, .lastFrames, .lastFrames],
+      [30, 30, 1, 7, 500]))
+  func timelineModesGiveTheDrawRangesPoints(_ mode: TimelineMode, lastFrames: Int) {
     let counts = Self.unevenCounts(40, seed: 9)
     let frameRanges = Self.ranges(counts)
     var playback = Playback()
     playback.apply(.framesLoaded(timestampsSeconds: (0..<40).map { Double($0) / 30 }))
+    playback.apply(.setLastFramesCount(lastFrames))
     playback.apply(.setMode(mode))
     for frame in [0, 5, 23, 39] {
       playback.apply(.seek(frame: frame))

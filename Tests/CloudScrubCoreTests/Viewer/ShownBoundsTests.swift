@@ -1,5 +1,6 @@
 import CloudScrubCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The scene's bounds (which the camera fits, and the grid and the height and depth
@@ -56,7 +57,7 @@ import Testing
   @Test func theStateFitsTheCameraToTheShownBounds() {
     var state = ViewerState(viewportWidth: 640, viewportHeight: 480)
     state.apply(.sceneGrew(Self.scene()))
-    state.apply(.poseCorrectionsShown(Self.corrections))
+    state.apply(Refinements.apply(Self.corrections))
     #expect(Self.close(state.scene.bounds, Bounds3(min: Point3(-1, 0, 0), max: Point3(1, 3, 2.5))))
     state.apply(.camera(.fit))
     // The orbit pivot is the shown box's centre (0, 1.5, 1.25).
@@ -72,7 +73,7 @@ import Testing
       pose: CameraPose(worldFromCamera: .identity, axes: .openCV), intrinsics: Self.intrinsics,
       bounds: Bounds3(min: Point3(0, 0, 0), max: Point3(1, 1, 1)))
     state.apply(.sceneAppended(first))
-    state.apply(.poseCorrectionsShown(Self.corrections))
+    state.apply(Refinements.apply(Self.corrections))
     var more = ViewerScene()
     more.appendFrame(
       pose: CameraPose(worldFromCamera: .identity, axes: .openCV), intrinsics: Self.intrinsics,

@@ -1,5 +1,6 @@
 import CloudScrubCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The scene's cameras follow the poses shown: a frame's shown pose is its correction
@@ -40,7 +41,7 @@ import Testing
 
   @Test func theShownCamerasAreTheCorrectedOnesAndTheRecordedComeBack() {
     var state = Self.state()
-    state.apply(.poseCorrectionsShown(Self.corrections))
+    state.apply(Refinements.apply(Self.corrections))
     let scene = state.scene
     #expect(Self.close(scene.worldFromCamera[0].translation, SIMD3(0, 0, 0)))
     #expect(Self.close(scene.worldFromCamera[1].translation, SIMD3(0, 1, 0.5)))
@@ -48,7 +49,7 @@ import Testing
     #expect(Self.close(scene.worldFromCamera[1].rotate(SIMD3(0, 0, 1)), SIMD3(0, 0, 1)))
     #expect(Self.close(scene.worldFromRecordedCamera[1].translation, SIMD3(1, 0, 0)))
     #expect(scene.poseCorrections == Self.corrections)
-    state.apply(.poseCorrectionsShown(nil))
+    state.apply(.edit(.showRefinedPoses(false)))
     #expect(state.scene.worldFromCamera == state.scene.worldFromRecordedCamera)
     #expect(Self.close(state.scene.worldFromCamera[1].translation, SIMD3(1, 0, 0)))
   }
@@ -58,7 +59,7 @@ import Testing
     state.apply(.playback(.seek(frame: 1)))
     state.apply(.camera(.lookThroughCaptureCamera))
     #expect(state.eyeInWorld == SIMD3(1, 0, 0))
-    state.apply(.poseCorrectionsShown(Self.corrections))
+    state.apply(Refinements.apply(Self.corrections))
     #expect(abs(state.eyeInWorld.x) < 1e-6)
     #expect(abs(state.eyeInWorld.y - 1) < 1e-6 && abs(state.eyeInWorld.z - 0.5) < 1e-6)
     // A point 2 m ahead of the corrected camera is at the image centre.
@@ -68,7 +69,7 @@ import Testing
 
   @Test func framesAppendedOrRegrownKeepTheCorrections() {
     var state = Self.state()
-    state.apply(.poseCorrectionsShown(Self.corrections + [Self.corrections[1]]))
+    state.apply(Refinements.apply(Self.corrections + [Self.corrections[1]]))
     var more = ViewerScene()
     more.appendFrame(
       pose: CameraPose(
@@ -85,7 +86,7 @@ import Testing
     state.apply(.sceneGrew(regrown))
     #expect(Self.close(state.scene.worldFromCamera[1].translation, SIMD3(0, 1, 0.5)))
     // Corrections for fewer frames than loaded leave the rest recorded.
-    state.apply(.poseCorrectionsShown([Self.corrections[1]]))
+    state.apply(Refinements.apply([Self.corrections[1]]))
     #expect(Self.close(state.scene.worldFromCamera[0].translation, SIMD3(0, 0, 0.5)))
     #expect(Self.close(state.scene.worldFromCamera[2].translation, SIMD3(2, 0, 0)))
   }

@@ -33,7 +33,8 @@ import Testing
 
   @Test func lastTwoFramesDrawThePlayheadAndTheFrameBefore() {
     var p = applying(
-      [.seek(frame: 2), .setMode(.lastFrames(2))], to: playback(frames: 4, framesPerSecond: 10))
+      [.seek(frame: 2), .setLastFramesCount(2), .setMode(.lastFrames)],
+      to: playback(frames: 4, framesPerSecond: 10))
     #expect(p.drawRange(frameRanges: frameRanges) == 3..<12)
     // At the first frame there is no frame before.
     p.apply(.jumpToStart)

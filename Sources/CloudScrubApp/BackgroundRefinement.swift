@@ -1,61 +1,6 @@
 import CloudScrubCore
 import Foundation
 
-/// A pose refinement of the open recording, as the window applies it: the refined
-/// trajectory (every frame of the recording, for "Save poses…"), each loaded frame's
-/// correction (drawn as a model transform, applied on export) and the loaded frames'
-/// alignment errors under the refined poses (the timeline's curve while "after" shows).
-struct PoseRefinement: Equatable, Sendable {
-  var trajectory: Trajectory
-  var corrections: FramePoseCorrections
-  /// The corrections in single precision, one a loaded frame, for the renderers.
-  var matrices: [Matrix4]
-  var errors: FrameAlignmentErrors
-  /// How far the refinement moved the camera centre that moved most.
-  var largestCameraShiftMeters: Double
-
-  /// The refinement of the loaded frames `frames` (recording frame indices) from a
-  /// refining pass over the whole recording.
-  init(_ result: DriftAlignment.Result, frames: [Int]) {
-    trajectory = Self.asSaved(
-      Trajectory(timestampsSeconds: result.timestampsSeconds, poses: result.poses))
-    corrections = FramePoseCorrections(
-      original: result.originalPoses, refined: trajectory.poses, frames: frames)
-    matrices = corrections.matrices
-    errors = FrameAlignmentErrors(
-      residualsMeters: frames.map { result.errors.residualMeters(at: $0) })
-    largestCameraShiftMeters =
-      zip(trajectory.poses, result.originalPoses).map { refined, original in
-        let shift = refined.position - original.position
-        return (shift * shift).sum().squareRoot()
-      }.max() ?? 0
-  }
-
-  /// `trajectory` as "Save poses" writes it and `--poses` reads it back (nine decimals):
-  /// the window draws and exports exactly the poses a saved file holds, so its export
-  /// equals `cloudscrub export --poses` with that file byte for byte. The rounding
-  /// moves a camera by under a nanometre. One round trip is not always enough: a
-  /// quaternion component whose tenth decimal sits at a rounding boundary can round the
-  /// other way once it is worked out again from the parsed rotation, so the text is
-  /// read and written until it no longer changes (the second pass, in practice).
-  static func asSaved(_ trajectory: Trajectory) -> Trajectory {
-    var current = trajectory
-    var text = TUMTrajectory.text(trajectory)
-    for _ in 0..<4 {
-      do {
-        current = try TUMTrajectory.parse(text)
-      } catch {
-        // Our own text always parses; were it not to, the poses stay as they are.
-        return current
-      }
-      let again = TUMTrajectory.text(current)
-      if again == text { break }
-      text = again
-    }
-    return current
-  }
-}
-
 /// Runs `DriftAlignment`'s refinement of the open recording on a thread of its own
 /// (`BackgroundWork`), with its progress and a cancel the pass polls between batches.
 /// Opening another document invalidates a pass under way, so its result never lands.
