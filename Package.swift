@@ -7,7 +7,8 @@ import PackageDescription
 // and the command line share (opening a path into a document, the window's export,
 // background jobs), above Formats. CloudScrubRender draws with OpenGL and EGL above
 // Core, never GLFW. The window (App) sits above Session and Render and never imports
-// Formats; the command line (CLI) sits above all of them.
+// Formats; the command line (CLI) sits above all of them, and the benchmarks (Bench),
+// which `cloudscrub bench` runs, above the CLI.
 let package = Package(
   name: "CloudScrub",
   platforms: [.macOS(.v13)],
@@ -64,7 +65,13 @@ let package = Package(
         "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession", "CloudScrubRender",
         "CloudScrubApp",
       ]),
-    .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI"]),
+    .target(
+      name: "CloudScrubBench",
+      dependencies: [
+        "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession",
+        "CloudScrubRender", "CloudScrubApp",
+      ]),
+    .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI", "CloudScrubBench"]),
     .target(name: "TestSupport", dependencies: ["CloudScrubCore"], path: "Tests/TestSupport"),
     .target(
       name: "FuzzTargets", dependencies: ["CloudScrubCore", "CloudScrubFormats"],
@@ -81,7 +88,7 @@ let package = Package(
       name: "CloudScrubCLITests",
       dependencies: [
         "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession",
-        "CloudScrubApp", "TestSupport", "cloudscrub",
+        "CloudScrubApp", "CloudScrubBench", "TestSupport", "cloudscrub",
       ],
       exclude: ["Golden"]),
   ]

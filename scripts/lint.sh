@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks every Swift file against the repository's .swift-format, strictly (warnings
-# fail too). swift-format ships with the Swift toolchain; prints nothing when clean.
+# fail too), and the layers' import rule (check-layers.sh). swift-format ships with the
+# Swift toolchain; prints nothing when clean.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
@@ -9,3 +10,5 @@ if ! command -v swift-format >/dev/null 2>&1; then
   exit 1
 fi
 swift-format lint --strict --recursive Sources Tests Fuzz Plugins Package.swift
+# Each target imports only the layers below it (docs/architecture.md).
+./scripts/check-layers.sh

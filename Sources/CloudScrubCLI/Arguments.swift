@@ -1,17 +1,18 @@
 import CloudScrubSession
+
 /// Parsed arguments of one subcommand, keyed by the canonical names of `OptionTable`'s
 /// rows.
-struct ParsedArguments {
-  var positionals: [String] = []
-  var values: [String: String] = [:]
-  var flags: Set<String> = []
+package struct ParsedArguments {
+  package var positionals: [String] = []
+  package var values: [String: String] = [:]
+  package var flags: Set<String> = []
 
-  func value(_ name: String) -> String? { values[name] }
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  package func value(_ name: String) -> String? { values[name] }
+  package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
   /// Parses `arguments` against the rows of `command` in `OptionTable`: `--name value`,
   /// `--name=value`, flags, and positionals in any order; `--` ends the options.
-  init(_ arguments: some Collection<String>, command: CommandSpec) throws(UsageError) {
+  package init(_ arguments: some Collection<String>, command: CommandSpec) throws(UsageError) {
     var valueOptions: [String: String] = [:]
     var flagOptions: [String: String] = [:]
     for row in command.rows where row.kind != .positional {

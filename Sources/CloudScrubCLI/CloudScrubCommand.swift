@@ -10,27 +10,34 @@ public enum CloudScrubCommand {
   /// The release this binary is, as `cloudscrub --version` prints it.
   public static let version = "0.5.0"
 
+  /// What runs a subcommand, given its arguments.
+  public typealias Runner = @Sendable ([String]) throws -> Void
+
   /// Each command, and whether it writes files (and so needs its temporary files
-  /// removed when it is interrupted).
-  static let subcommands:
-    [(name: String, summary: String, writesFiles: Bool, run: @Sendable ([String]) throws -> Void)] =
-      [
-        ("info", "describe a point cloud file", false, InfoCommand.run),
-        ("export", "write a point cloud: PLY, PCD, LAS, E57 or XYZ text", true, ExportCommand.run),
-        (
-          "render", "draw a cloud or recording into a PNG, with no display", true,
-          RenderCommand.run
-        ),
-        ("view", "open the viewer window", true, ViewCommand.run),
-        (
-          "refine", "refine a recording's poses and write them as a trajectory", true,
-          RefineCommand.run
-        ),
-        ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
-        ("bench", "measure PLY read and write speed", true, BenchCommand.run),
-      ]
+  /// removed when it is interrupted); `bench` runs the benchmarks' target, which the
+  /// executable hands in.
+  static func subcommands(bench: @escaping Runner)
+    -> [(name: String, summary: String, writesFiles: Bool, run: Runner)]
+  {
+    [
+      ("info", "describe a point cloud file", false, InfoCommand.run),
+      ("export", "write a point cloud: PLY, PCD, LAS, E57 or XYZ text", true, ExportCommand.run),
+      (
+        "render", "draw a cloud or recording into a PNG, with no display", true,
+        RenderCommand.run
+      ),
+      ("view", "open the viewer window", true, ViewCommand.run),
+      (
+        "refine", "refine a recording's poses and write them as a trajectory", true,
+        RefineCommand.run
+      ),
+      ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
+      ("bench", "measure PLY read and write speed", true, bench),
+    ]
+  }
 
   static var usage: String {
+    let subcommands = subcommands(bench: { _ in })
     let width = subcommands.map(\.name.count).max() ?? 0
     let lines = subcommands.map {
       "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
@@ -49,8 +56,8 @@ public enum CloudScrubCommand {
   }
 
   /// Runs the command line `arguments` (without the program name) and returns the exit
-  /// status.
-  public static func run(_ arguments: [String]) -> Int32 {
+  /// status; `bench` runs the benchmarks (`CloudScrubBench`).
+  public static func run(_ arguments: [String], bench: @escaping Runner) -> Int32 {
     guard let name = arguments.first else {
       Terminal.error(usage)
       return 2
@@ -68,7 +75,7 @@ public enum CloudScrubCommand {
       Terminal.out("cloudscrub \(version)")
       return 0
     }
-    guard let command = subcommands.first(where: { $0.name == name }) else {
+    guard let command = subcommands(bench: bench).first(where: { $0.name == name }) else {
       Terminal.error("error: unknown command '\(name)'\n\n\(usage)")
       return 2
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One subcommand's usage lines and prose; its options are the rows of `OptionTable`
 /// that name it, and its `--help` text and README table are built from them.
-struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   var name: String
   /// The usage lines, each after `cloudscrub ` (`export PATH -o OUT.ply [options]`).
   var synopsis: [String]
@@ -26,7 +26,7 @@ struct CommandSpec: Sendable {
   static let helpColumn = 24
 
   /// The `--help` text.
-  var help: String {
+  package var help: String {
     var lines: [String] = []
     for (index, line) in synopsis.enumerated() {
       lines.append((index == 0 ? "usage: " : "       ") + "cloudscrub " + line)

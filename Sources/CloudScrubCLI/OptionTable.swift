@@ -211,7 +211,7 @@ enum OptionTable {
     case "info": return InfoCommand.spec
     case "synth": return SynthCommand.spec
     case "refine": return RefineCommand.spec
-    default: return BenchCommand.spec
+    default: return BenchUsage.spec
     }
   }
 

@@ -38,7 +38,7 @@ extension ParsedArguments {
   }
 
   /// `--name WxH` in pixels, each side in its range.
-  func size(_ name: String, widths: ClosedRange<Int>, heights: ClosedRange<Int>)
+  package func size(_ name: String, widths: ClosedRange<Int>, heights: ClosedRange<Int>)
     throws(UsageError) -> (width: Int, height: Int)?
   {
     guard let text = value(name) else { return nil }
@@ -56,7 +56,7 @@ extension ParsedArguments {
   }
 
   /// `--name low|medium|high`.
-  func level(_ name: String) throws(UsageError) -> ConfidenceLevel? {
+  package func level(_ name: String) throws(UsageError) -> ConfidenceLevel? {
     guard let text = value(name) else { return nil }
     guard let level = ConfidenceLevel.named(text) else {
       throw UsageError("--\(name) is low, medium or high, not '\(text)'")
@@ -65,7 +65,7 @@ extension ParsedArguments {
   }
 
   /// `--name SIZE_M`: a finite length in metres above 0.
-  func metres(_ name: String) throws(UsageError) -> Float? {
+  package func metres(_ name: String) throws(UsageError) -> Float? {
     guard let text = value(name) else { return nil }
     guard let size = Float(text), size > 0, size.isFinite else {
       throw UsageError("--\(name) needs a size in metres above 0, not '\(text)'")
@@ -74,7 +74,7 @@ extension ParsedArguments {
   }
 
   /// `--name N`: a whole number of at least `minimum` (`_` separators allowed).
-  func count(_ name: String, atLeast minimum: Int = 1) throws(UsageError) -> Int? {
+  package func count(_ name: String, atLeast minimum: Int = 1) throws(UsageError) -> Int? {
     guard let text = value(name) else { return nil }
     guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= minimum
     else {
@@ -85,7 +85,7 @@ extension ParsedArguments {
 
   /// `--name SIZE`: a number of bytes with an optional binary suffix, K, M, G or T
   /// (KiB, MiB, GiB, TiB; `512M`, `1.5G`, `2g`), of at least `minimum` bytes.
-  func byteSize(_ name: String, atLeast minimum: Int = 1) throws(UsageError) -> Int? {
+  package func byteSize(_ name: String, atLeast minimum: Int = 1) throws(UsageError) -> Int? {
     guard let text = value(name) else { return nil }
     let suffixes: [Character: Double] = ["k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
     var digits = Substring(text.lowercased())
@@ -118,7 +118,7 @@ extension ParsedArguments {
   }
 
   /// `--name A|B|C`: one of `choices`, as written.
-  func choice(_ name: String, among choices: [String]) throws(UsageError) -> String? {
+  package func choice(_ name: String, among choices: [String]) throws(UsageError) -> String? {
     guard let text = value(name) else { return nil }
     guard choices.contains(text) else {
       throw UsageError("--\(name) is \(Self.list(choices)), not '\(text)'")
@@ -127,14 +127,14 @@ extension ParsedArguments {
   }
 
   /// `--name A|B|C` of an enumeration whose raw values are the spellings.
-  func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, of type: Choice.Type)
+  package func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, of type: Choice.Type)
     throws(UsageError) -> Choice? where Choice.RawValue == String
   {
     try choice(name, among: Choice.allCases.map(\.rawValue)).flatMap { Choice(rawValue: $0) }
   }
 
   /// `--name on|off`.
-  func onOff(_ name: String) throws(UsageError) -> Bool? {
+  package func onOff(_ name: String) throws(UsageError) -> Bool? {
     try choice(name, among: ["on", "off"]).map { $0 == "on" }
   }
 

@@ -159,7 +159,7 @@ struct RecordingInfo {
   }
 
   static func millimetres(_ meters: Float?) -> String {
-    meters.map { PLYBenchmark.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
+    meters.map { Self.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
   }
 
   /// The alignment errors as JSON: median, worst, per-frame values (null where not
@@ -205,17 +205,22 @@ struct RecordingInfo {
     errors.worstStretches().map { stretch in
       func time(_ frame: Int) -> String {
         times.indices.contains(frame)
-          ? PLYBenchmark.fixed(times[frame] - (times.first ?? 0), 2) : "?"
+          ? Self.fixed(times[frame] - (times.first ?? 0), 2) : "?"
       }
       let frames = stretch.frames
       return "frames \(frames.lowerBound)-\(frames.upperBound) "
         + "(\(time(frames.lowerBound))-\(time(frames.upperBound)) s): worst "
-        + "\(PLYBenchmark.fixed(Double(stretch.worstMeters) * 1000, 1)) mm at frame "
-        + "\(stretch.worstFrame), mean \(PLYBenchmark.fixed(Double(stretch.meanMeters) * 1000, 1)) mm"
+        + "\(Self.fixed(Double(stretch.worstMeters) * 1000, 1)) mm at frame "
+        + "\(stretch.worstFrame), mean \(Self.fixed(Double(stretch.meanMeters) * 1000, 1)) mm"
     }
   }
 
   private func fixed(_ value: Double, _ digits: Int) -> String {
-    PLYBenchmark.fixed(value, digits)
+    Self.fixed(value, digits)
+  }
+
+  /// `value` with `digits` decimals, as the reports print figures.
+  static func fixed(_ value: Double, _ digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
   }
 }

@@ -89,7 +89,7 @@ enum RefineCommand {
     before: FrameAlignmentErrors, after: DriftAlignment.Result, up: WorldUp, output: String
   ) -> String {
     func millimetres(_ meters: Float?) -> String {
-      meters.map { PLYBenchmark.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
+      meters.map { RecordingInfo.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
     }
     var largest = 0.0
     var sum = 0.0
@@ -113,8 +113,8 @@ enum RefineCommand {
         + "\(millimetres(after.errors.worstMeters)) after",
       "  cameras moved    mean \(millimetres(Float(sum / Double(count)))), "
         + "at most \(millimetres(Float(largest)))",
-      "  tilted off up    mean " + PLYBenchmark.fixed(tiltSum / Double(count) * 180 / .pi, 2)
-        + "°, at most " + PLYBenchmark.fixed(tiltLargest * 180 / .pi, 2) + "°",
+      "  tilted off up    mean " + RecordingInfo.fixed(tiltSum / Double(count) * 180 / .pi, 2)
+        + "°, at most " + RecordingInfo.fixed(tiltLargest * 180 / .pi, 2) + "°",
     ]
     lines += RecordingInfo.stretchLines(before, times: after.timestampsSeconds).map {
       "  before: " + $0

@@ -36,7 +36,7 @@ enum RenderCommand {
 }
 
 /// The render command's choices, parsed.
-struct RenderRequest {
+package struct RenderRequest {
   /// The recording and cleaning options: which points are loaded, as `export` loads them.
   var load = LoadChoices()
   var width = 1280
@@ -111,7 +111,7 @@ struct RenderRequest {
   }
 
   /// Loads the frames to draw: all of a PLY file, or `frames` of a recording.
-  static func load(
+  package static func load(
     _ path: String, frames: ClosedRange<Int>?, skipUntracked: Bool = false,
     mergeMeters: Float? = nil
   ) throws -> (ViewerContent, [ViewerCommand]) {

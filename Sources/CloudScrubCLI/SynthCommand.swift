@@ -5,7 +5,7 @@ import Foundation
 
 /// `cloudscrub synth OUT`: writes synthetic data of an analytic scene — a recording in
 /// CloudScrub's format, or (for an `OUT` ending in `.ply`) a coloured point cloud.
-enum SynthCommand {
+package enum SynthCommand {
   /// Usage and prose of `synth --help`; the options are `OptionTable`'s rows.
   static let spec = CommandSpec(
     name: "synth",
@@ -27,7 +27,7 @@ enum SynthCommand {
       The same seed gives the same file on every run.
       """)
 
-  static func run(_ arguments: [String]) throws {
+  package static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, command: spec)
     if parsed.has("help") { return Terminal.out(spec.help) }
     let seed = UInt64(try parsed.count("seed", atLeast: 0) ?? 1)

@@ -1,4 +1,5 @@
+import CloudScrubBench
 import CloudScrubCLI
 import Foundation
 
-exit(CloudScrubCommand.run(Array(CommandLine.arguments.dropFirst())))
+exit(CloudScrubCommand.run(Array(CommandLine.arguments.dropFirst()), bench: BenchCommand.run))

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CloudScrubBench
 @testable import CloudScrubCLI
 
 /// `bench scale --steps` and `bench huge --steps`: the steps named run, and a step that
@@ -28,6 +29,26 @@ import Testing
       Issue.record("no error for a step scale does not have")
     } catch {
       #expect("\(error)".contains("no step 'first' in bench scale"), "\(error)")
+    }
+  }
+
+  /// The modes `bench --help` lists are the modes that run, each once.
+  @Test func everyListedModeRunsAndNoOtherDoes() {
+    let listed = BenchUsage.modes.map(\.name)
+    #expect(Set(listed).count == listed.count)
+    #expect(Set(listed) == Set(BenchCommand.runners.keys))
+    #expect(listed.first == "ply")
+  }
+
+  @Test func anUnknownModeListsTheModes() {
+    do {
+      try BenchCommand.run(["nosuchmode"])
+      Issue.record("no error for an unknown mode")
+    } catch {
+      #expect(
+        "\(error)"
+          == "bench runs one of ply, ingest, clean, view, render, lzfse, formats, clouds, e57, "
+          + "scale, lod, huge, drift, cancel, not 'nosuchmode'")
     }
   }
 }

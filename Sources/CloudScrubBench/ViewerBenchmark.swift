@@ -1,3 +1,4 @@
+import CloudScrubCLI
 import CloudScrubCore
 import CloudScrubRender
 import CloudScrubSession

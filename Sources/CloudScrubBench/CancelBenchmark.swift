@@ -1,4 +1,3 @@
-import CloudScrubApp
 import CloudScrubCore
 import CloudScrubFormats
 import CloudScrubSession
