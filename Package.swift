@@ -69,7 +69,7 @@ let package = Package(
       name: "CloudScrubBench",
       dependencies: [
         "CloudScrubCLI", "CloudScrubCore", "CloudScrubFormats", "CloudScrubSession",
-        "CloudScrubRender", "CloudScrubApp",
+        "CloudScrubRender",
       ]),
     .executableTarget(name: "cloudscrub", dependencies: ["CloudScrubCLI", "CloudScrubBench"]),
     .target(name: "TestSupport", dependencies: ["CloudScrubCore"], path: "Tests/TestSupport"),

@@ -9,7 +9,7 @@
 #   Render   drawing: Core, GL, EGL
 #   App      the window: Core, Session, Render, GL, GLFW, Dear ImGui; never Formats
 #   CLI      the commands: Core, Formats, Session, Render, App (only to open the window)
-#   Bench    the benchmarks: the CLI and what it sees
+#   Bench    the benchmarks: CLI, Core, Formats, Session, Render
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -20,7 +20,7 @@ declare -A allowed=(
   [CloudScrubRender]="CloudScrubCore CGL CEGL"
   [CloudScrubApp]="CloudScrubCore CloudScrubSession CloudScrubRender CGL CGLFW CImGuiBridge"
   [CloudScrubCLI]="CloudScrubCore CloudScrubFormats CloudScrubSession CloudScrubRender CloudScrubApp"
-  [CloudScrubBench]="CloudScrubCLI CloudScrubCore CloudScrubFormats CloudScrubSession CloudScrubRender CloudScrubApp"
+  [CloudScrubBench]="CloudScrubCLI CloudScrubCore CloudScrubFormats CloudScrubSession CloudScrubRender"
   [cloudscrub]="CloudScrubCLI CloudScrubBench"
   [ShaderEmbedder]=""
 )

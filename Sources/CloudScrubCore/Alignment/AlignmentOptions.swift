@@ -51,7 +51,7 @@ public struct AlignmentOptions: Equatable, Sendable {
   /// degrees of freedom: `refine --hold-tilt`), which keeps the tilt of a drift that
   /// really tilts. A σ above 0
   /// weighs against the points' information; below about 0.01° it also hides real
-  /// directions from the step's degeneracy test (docs/architecture.md has figures).
+  /// directions from the step's degeneracy test.
   public var tiltPriorRadians: Double?
   /// Gauss–Newton stops when a step turns by less than this…
   public var convergenceRadians: Double

@@ -27,7 +27,7 @@ public struct RadiusOutlierOptions: Equatable, Sendable {
 /// voxel merging, statistical then radius outlier removal, normals. `nil` skips a step.
 ///
 /// Frame selection and the sensor-grid filters come before, from `FrameSelection` and
-/// `UnprojectionOptions`; the three together describe an export (see `ExportOptions`).
+/// `UnprojectionOptions`; the three together describe an export (see `ExportJob`).
 public struct CleaningOptions: Equatable, Sendable {
   public var crop: CropBox?
   /// Keeps points whose height (along `worldUp`) lies in this range.
