@@ -16,7 +16,7 @@ extension ViewerApp {
       document: document, content: session.content, visibleFrames: visible,
       minConfidence: session.state.display.minConfidence, cleaning: session.state.edits.cleaning,
       outputPath: path, refinedPoses: session.state.edits.shownRefinement?.trajectory.poses)
-    guard exports.start(request, opener: opener) else {
+    guard work.exports.start(request, opener: opener) else {
       session.message = .error("an export is running; wait for it or cancel it first")
       return
     }
@@ -26,7 +26,7 @@ extension ViewerApp {
   /// Takes a finished export's result into the message line; the panel's progress
   /// otherwise (nil when no export runs).
   func exportLine() -> String? {
-    if let result = exports.take() {
+    if let result = work.exports.take() {
       switch result {
       case .success(let line): session.message = .info(line)
       case .failure(let error as CleaningCancelled):
@@ -35,7 +35,7 @@ extension ViewerApp {
       }
       panelFramesLeft = 3
     }
-    guard let status = exports.status else { return nil }
+    guard let status = work.exports.status else { return nil }
     let progress = status.progress
     return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"
   }
@@ -47,15 +47,16 @@ extension ViewerApp {
   func posesLine() -> String {
     let edits = session.state.edits
     return RefinementControls.statusLine(
-      running: refiner.isRunning ? refiner.fractionDone : nil, cancelling: refiner.isCancelling,
-      queued: refiner.isQueued, applied: edits.appliedRefinement != nil,
+      running: work.refiner.isRunning ? work.refiner.fractionDone : nil,
+      cancelling: work.refiner.isCancelling,
+      queued: work.refiner.isQueued, applied: edits.appliedRefinement != nil,
       showsRefined: edits.showsRefinedPoses)
   }
 
   /// The command that applies a finished refinement (one undo step), or none, with the
   /// message that says why.
   func takeRefinement() -> [ViewerCommand] {
-    guard let outcome = refiner.take() else { return [] }
+    guard let outcome = work.refiner.take() else { return [] }
     var commands: [ViewerCommand] = []
     switch outcome {
     case .refined(let refinement):
@@ -68,7 +69,7 @@ extension ViewerApp {
       session.message = .error("refinement failed: \(reason)")
     case .cancelled:
       session.message = .info(
-        refiner.isRunning ? "refinement cancelled; refining again" : "refinement cancelled")
+        work.refiner.isRunning ? "refinement cancelled; refining again" : "refinement cancelled")
     }
     panelFramesLeft = 3
     return commands
@@ -78,7 +79,7 @@ extension ViewerApp {
     switch action {
     case .start:
       guard let source = session.document?.recording else { return }
-      switch refiner.start(source, frames: session.content.frameIndices) {
+      switch work.refiner.start(source, frames: session.content.frameIndices) {
       case .started: break
       case .queued:
         session.message = .info("the refinement starts once the cancelled one has stopped")
@@ -86,7 +87,7 @@ extension ViewerApp {
         session.message = .error("a refinement is running; wait for it or cancel it first")
       }
     case .cancel:
-      refiner.cancel()
+      work.refiner.cancel()
     case .savePoses(let path):
       guard let refinement = session.state.edits.appliedRefinement, let document = session.document
       else { return }
