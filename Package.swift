@@ -82,6 +82,9 @@ let package = Package(
       dependencies: ["CloudScrubFormats", "CloudScrubCore", "TestSupport", "FuzzTargets"],
       exclude: ["Fixtures"]),
     .testTarget(
+      name: "CloudScrubSessionTests",
+      dependencies: ["CloudScrubSession", "CloudScrubCore", "TestSupport"]),
+    .testTarget(
       name: "CloudScrubRenderTests",
       dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),
     .testTarget(

@@ -97,7 +97,11 @@ struct ViewerPanels {
         "\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
       switch document.load.status {
       case .loading(let done, let total):
-        csui_progress(total > 0 ? Float(done) / Float(total) : 0, -1, "loading \(done)/\(total)")
+        // A point-cloud file counts hundredths of the file read; a recording, frames.
+        let label =
+          document.recording == nil
+          ? "reading \(done * 100 / max(total, 1))%" : "loading \(done)/\(total)"
+        csui_progress(total > 0 ? Float(done) / Float(total) : 0, -1, label)
       case .failed:
         csui_text_colored(0.95, 0.4, 0.35, "loading stopped")
       default: break

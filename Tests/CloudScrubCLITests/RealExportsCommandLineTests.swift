@@ -236,6 +236,8 @@ struct OneLevelUpCommandLineTests {
     // The window's export of a timeline writes the frames it shows.
     let opener = DocumentOpener()
     let document = try opener.open(ply)
+    // A PLY timeline is read whole in the background.
+    #expect(document.load.waitUntilStopped(timeout: 120))
     var windowContent = ViewerContent()
     _ = windowContent.absorb(document.load.take())
     let shown = folder.appendingPathComponent("shown.ply").path

@@ -31,55 +31,84 @@ public struct DocumentOpener: ViewerDocumentOpener {
           RecordingDocument(source: source, decoder: TurboJPEGDecoder(), loader: loader)))
     }
     let poses = loadedWithChoices(path) ? choices.posesPath : nil
+    let resolved = try InputDetector.resolve(path)
+    if case .recording = resolved.kind {
+      let opened = try InputLoader.open(path, poses: poses)
+      guard case .recording(let recordingPath, let source) = opened else {
+        throw UsageError("\(path) is no longer a recording")
+      }
+      return try openRecording(recordingPath, source: source)
+    }
+    if poses != nil {
+      throw UsageError("--poses applies to recordings, not to a point-cloud file")
+    }
+    if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
+      Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+    }
     // A binary PLY opens at once: only its header is read here, its points in the
     // background (a sample first).
-    if poses == nil, case .ply = try InputDetector.resolve(path).kind,
-      let sampled = try InputLoader.openSampledPLY(path, merge: merge)
+    if case .ply = resolved.kind,
+      let sampled = try InputLoader.openSampledPLY(resolved.path, merge: merge)
     {
-      if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
-        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
-      }
       let file = sampled.file
       return ViewerDocument(
         path: path, load: sampled.load.start(), summary: sampled.summary,
         kind: .cloud(CloudDocument(points: .rereadable { try PLYReader.read(file).cloud })))
     }
-    switch try InputLoader.open(path, poses: poses) {
-    case .cloud(let input):
-      if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
-        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
-      }
-      let load = StreamingLoad(cloud: input.cloud)
+    return openCloud(path, resolved: resolved)
+  }
+
+  /// Reads any other point-cloud file whole in the background, its progress in the
+  /// load's status; the cloud is kept for the export, which writes every property read
+  /// (normals, attributes).
+  private func openCloud(_ path: String, resolved: ResolvedInput) -> ViewerDocument {
+    let file = resolved.path
+    let read = CloudRead()
+    let load = StreamingLoad(reading: { progress in
+      let input = try InputLoader.loadCloud(file, progress: progress)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
-      // Kept for the export, which writes every property read (normals, attributes).
-      return ViewerDocument(
-        path: path, load: load,
+      read.finished(
+        input.cloud,
         summary: "\(input.format), \(input.cloud.count) points"
-          + (frames.map { ", \($0) frames" } ?? ""),
-        kind: .cloud(CloudDocument(points: .kept(input.cloud))))
-    case .recording(let recordingPath, let source):
-      let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
-      var selection = choices.selection
-      if choices.skipUntracked {
-        selection = try selection.skippingUntracked(of: source)
-      }
-      try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
-      let loader = RecordingLoader(
-        source: source, selection: selection, unprojection: choices.unprojection,
-        decoder: TurboJPEGDecoder())
-      let d = source.description
-      let memory = ViewerMemoryPlan(
-        choice: merge, frames: selection.indices(frameCount: source.frameCount).count,
-        depthWidth: d.depthWidth,
-        depthHeight: d.depthHeight)
-      let summary =
-        "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
-      return ViewerDocument(
-        path: recordingPath, load: StreamingLoad(recording: loader, memory: memory),
-        summary: summary + (memory.note.map { "; " + $0 } ?? ""),
-        kind: .recording(
-          RecordingDocument(source: source, decoder: TurboJPEGDecoder(), loader: loader)))
+          + (frames.map { ", \($0) frames" } ?? ""))
+      return input.cloud
+    })
+    let format: String
+    switch resolved.kind {
+    case .cloud(let name): format = name
+    default: format = "PLY"
     }
+    return ViewerDocument(
+      path: path, load: load, summary: "\(format) file, reading its points",
+      kind: .cloud(CloudDocument(points: .reading(read))))
+  }
+
+  /// Opens a recording for the window with the command line's recording options when
+  /// it is the one they were given for.
+  private func openRecording(_ recordingPath: String, source: any RecordingSource) throws
+    -> ViewerDocument
+  {
+    let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
+    var selection = choices.selection
+    if choices.skipUntracked {
+      selection = try selection.skippingUntracked(of: source)
+    }
+    try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
+    let loader = RecordingLoader(
+      source: source, selection: selection, unprojection: choices.unprojection,
+      decoder: TurboJPEGDecoder())
+    let d = source.description
+    let memory = ViewerMemoryPlan(
+      choice: merge, frames: selection.indices(frameCount: source.frameCount).count,
+      depthWidth: d.depthWidth,
+      depthHeight: d.depthHeight)
+    let summary =
+      "\(d.app ?? d.format), \(source.frameCount) frames, depth \(d.depthWidth)×\(d.depthHeight)"
+    return ViewerDocument(
+      path: recordingPath, load: StreamingLoad(recording: loader, memory: memory),
+      summary: summary + (memory.note.map { "; " + $0 } ?? ""),
+      kind: .recording(
+        RecordingDocument(source: source, decoder: TurboJPEGDecoder(), loader: loader)))
   }
 
   /// The recording options the document at `path` was opened with.

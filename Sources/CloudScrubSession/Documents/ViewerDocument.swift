@@ -1,4 +1,5 @@
 import CloudScrubCore
+import Foundation
 
 /// Something opened in the window: a name, the load that streams its points, and what
 /// it is, a recording or a point-cloud file, with what each needs afterwards (frame
@@ -16,15 +17,24 @@ public struct ViewerDocument {
   /// The path as the user gave it (or as it resolved to, for a recording folder).
   public var path: String
   public var load: StreamingLoad
-  /// A line describing the format ("PLY binary little endian, 1.2 M points").
-  public var summary: String
+  /// What the document was opened as, before its points are read.
+  private var openedSummary: String
   public var kind: Kind
 
   public init(path: String, load: StreamingLoad, summary: String, kind: Kind) {
     self.path = path
     self.load = load
-    self.summary = summary
+    self.openedSummary = summary
     self.kind = kind
+  }
+
+  /// A line describing the format ("PLY binary little endian, 1.2 M points"); for a
+  /// file read in the background, its format until it is read.
+  public var summary: String {
+    guard case .cloud(let cloud) = kind, case .reading(let read) = cloud.points,
+      let summary = read.summary
+    else { return openedSummary }
+    return summary
   }
 
   /// The recording, for frame previews; nil for a point-cloud file.
@@ -66,10 +76,12 @@ public struct RecordingDocument {
 /// What the window keeps of an opened point-cloud file: its points whole, with every
 /// property read (normals, attributes), which the export writes.
 public struct CloudDocument {
-  /// The points as read, or how to read them whole again from what was opened (a
-  /// mapping that outlives the file's removal) for a file loaded in samples.
+  /// The points as read, the file being read in the background, or how to read them
+  /// whole again from what was opened (a mapping that outlives the file's removal) for
+  /// a file loaded in samples.
   public enum Points {
     case kept(PointCloud)
+    case reading(CloudRead)
     case rereadable(() throws -> PointCloud)
   }
 
@@ -81,17 +93,46 @@ public struct CloudDocument {
 
   /// The whole cloud, read again when it was not kept.
   ///
-  /// - Throws: what reading the file again throws.
+  /// - Throws: what reading the file again throws; `UsageError` while the file is
+  ///   still being read, or when reading it failed.
   public func wholeCloud() throws -> PointCloud {
     switch points {
     case .kept(let cloud): return cloud
+    case .reading(let read):
+      guard let cloud = read.cloud else {
+        throw UsageError("the file's points are not read yet; export once it has loaded")
+      }
+      return cloud
     case .rereadable(let read): return try read()
     }
   }
 
-  /// The points as read, when they were kept.
+  /// The points as read, once they are.
   public var keptCloud: PointCloud? {
-    guard case .kept(let cloud) = points else { return nil }
-    return cloud
+    switch points {
+    case .kept(let cloud): return cloud
+    case .reading(let read): return read.cloud
+    case .rereadable: return nil
+    }
+  }
+}
+
+/// A point-cloud file being read in the background: its cloud and summary once read,
+/// set by the loading thread and read by the window's.
+public final class CloudRead: @unchecked Sendable {
+  private let lock = NSLock()
+  private var read: (cloud: PointCloud, summary: String)?
+
+  public init() {}
+
+  /// The cloud, once read.
+  public var cloud: PointCloud? { lock.withLock { read?.cloud } }
+
+  /// The line describing the file and its points, once read.
+  public var summary: String? { lock.withLock { read?.summary } }
+
+  /// Keeps what the loading thread read.
+  func finished(_ cloud: PointCloud, summary: String) {
+    lock.withLock { read = (cloud, summary) }
   }
 }

@@ -51,7 +51,13 @@ public enum InputLoader {
   public static func loadCloud(_ path: String) throws -> LoadedInput {
     let progress = Terminal.progress("reading \(path)")
     defer { progress?.finish() }
-    let loaded = try CloudFileFormats.read(path, progress: progress.handler)
+    return try loadCloud(path, progress: progress.handler)
+  }
+
+  /// Reads a point-cloud file of any format whole, telling `progress` the fraction
+  /// read.
+  public static func loadCloud(_ path: String, progress: ProgressHandler?) throws -> LoadedInput {
+    let loaded = try CloudFileFormats.read(path, progress: progress)
     return LoadedInput(
       path: path, format: loaded.format, header: loaded.plyHeader, comments: loaded.comments,
       cloud: loaded.cloud)
