@@ -13,8 +13,7 @@ struct ViewerSession {
   var document: ViewerDocument? {
     didSet {
       content = ViewerContent(
-        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail,
-        inBackground: true)
+        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail)
       untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
     }
   }
@@ -43,7 +42,7 @@ struct ViewerSession {
       edits: ViewerEdits(cleaning: cleaning), viewportWidth: width, viewportHeight: height)
     self.levelOfDetail = levelOfDetail
     self.measuresAlignment = measuresAlignment
-    content = ViewerContent(levelOfDetail: levelOfDetail, inBackground: true)
+    content = ViewerContent(levelOfDetail: levelOfDetail)
   }
 
   /// Whether the timeline holds the alignment-error curve: for a recording, whenever

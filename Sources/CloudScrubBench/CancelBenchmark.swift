@@ -131,12 +131,14 @@ struct CancelBenchmark {
     let clock = RunClock()
     let progress = ExportProgress { stage in clock.stageStarted(stage.label) }
     if cancelAfter != nil { try Self.earlier.write(to: URL(fileURLWithPath: output)) }
+    let canceller = BackgroundWork<Never>()
     if let cancelAfter {
-      Thread.detachNewThread {
+      canceller.start {
         Thread.sleep(forTimeInterval: cancelAfter)
         let shown = progress.snapshot.stage?.label
         clock.cancelled(showing: shown)
         progress.cancel()
+        return nil
       }
     }
     var failure: (any Error)?
@@ -145,13 +147,16 @@ struct CancelBenchmark {
     run.error = failure
     if cancelAfter != nil {
       // Wait for the canceller, so that no run's cancel lands in the next one.
-      while clock.snapshot().cancelledAt == nil { Thread.sleep(forTimeInterval: 0.01) }
+      canceller.waitUntilIdle()
       run.cancelledAt = clock.snapshot().cancelledAt
       run.stageAtCancel = clock.snapshot().stageAtCancel
       if let cancelledAt = run.cancelledAt, cancelledAt > run.returnedAt { run.cancelledAt = nil }
       let left = try FileManager.default.contentsOfDirectory(atPath: folder)
       let name = URL(fileURLWithPath: output).lastPathComponent
-      let unchanged = (try? Data(contentsOf: URL(fileURLWithPath: output))) == Self.earlier
+      // A missing output was not kept; one that cannot be read is a failure to report.
+      let unchanged =
+        try FileManager.default.fileExists(atPath: output)
+        && Data(contentsOf: URL(fileURLWithPath: output)) == Self.earlier
       let temporary = left.contains { $0.contains(name + ".tmp") }
       run.keptEarlierOutput = failure == nil || (unchanged && !temporary)
     }

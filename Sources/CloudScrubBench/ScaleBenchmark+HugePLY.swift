@@ -43,7 +43,7 @@ extension ScaleBenchmark {
     let openSeconds = Date().timeIntervalSince(started)
     let load = opened.load.start()
     defer { load.cancel() }
-    var content = ViewerContent(levelOfDetail: true, inBackground: true)
+    var content = ViewerContent(levelOfDetail: true)
     defer { content.stopLevelOfDetail() }
     var state = ViewerState(viewportWidth: 1280, viewportHeight: 800)
     // The first turns: the preview, then the worker's first step, then one pass.

@@ -78,75 +78,84 @@ import Testing
   }
 }
 
-@Suite struct BackgroundLoadTests {
-  @Test func startReturnsAtOnceAndTheFirstFrameArrivesBeforeTheEnd() async throws {
-    let recording = RecordingLoaderTests.recording(frames: 40)
-    let events = EventLog()
-    let finished: PointStore = try await withCheckedThrowingContinuation { continuation in
-      _ = RecordingLoader(source: recording).start(
-        onFrame: { store in
-          events.record(store.frameCount)
-          return true
-        },
-        completion: { continuation.resume(with: $0) })
-      events.record(0)  // start returned: the caller goes on
-    }
-    #expect(finished.frameCount == 40)
-    let seen = events.values
-    #expect(seen.contains(0))
-    #expect(seen.filter { $0 > 0 } == Array(1...40))
+/// The recording loaded in the background as the window loads it (`StreamingLoad`) and
+/// streamed frame by frame (`RecordingLoader.stream`). Each test waits for the load's
+/// state, with a generous timeout as a guard; a recording that holds one frame back
+/// until the test lets it go decides where the load stands.
+@Suite struct RecordingLoaderInTheBackgroundTests {
+  @Test func aStreamingLoadReturnsAtOnceAndTheFirstFramesArriveBeforeTheEnd() {
+    let source = HeldRecording(inner: RecordingLoaderTests.recording(frames: 40), heldFrame: 3)
+    defer { source.release() }
+    // Frame 3 is held back, so the load cannot end before the test looks.
+    let load = StreamingLoad(recording: RecordingLoader(source: source))
+    let first = Self.take(3, from: load)
+    #expect(first.map(\.frameIndex) == [0, 1, 2])
+    #expect(load.status == .loading(framesDone: 3, framesTotal: 40))
+    source.release()
+    #expect(load.waitUntilStopped(timeout: 60))
+    #expect(load.status == .finished(frames: 40))
+    #expect(load.take().map(\.frameIndex) == Array(3..<40))
   }
 
-  @Test func cancelStopsEarly() async throws {
-    let recording = RecordingLoaderTests.recording(frames: 200)
-    // Stopping from the callback needs no handle, so it cannot race the start.
-    let stopped: PointStore = try await withCheckedThrowingContinuation { continuation in
-      _ = RecordingLoader(source: recording).start(
-        onFrame: { store in store.frameCount < 5 },
-        completion: { continuation.resume(with: $0) })
+  @Test func streamStopsWhenItsBodySaysSo() throws {
+    var positions: [Int] = []
+    try RecordingLoader(source: RecordingLoaderTests.recording(frames: 200)).stream {
+      position, total, frameIndex, points in
+      #expect(total == 200 && frameIndex == position && points.count == 4)
+      positions.append(position)
+      return position < 4
     }
-    #expect(stopped.frameCount == 5)
+    #expect(positions == Array(0..<5))
   }
 
-  @Test func cancelThroughTheHandleStopsAfterTheFrameInHand() async throws {
-    let recording = RecordingLoaderTests.recording(frames: 200)
-    let reached = DispatchSemaphore(value: 0)
-    let proceed = DispatchSemaphore(value: 0)
-    let stopped: PointStore = try await withCheckedThrowingContinuation { continuation in
-      let box = HandleBox()
-      // The load waits at frame 3 until the handle has been cancelled.
-      box.handle = RecordingLoader(source: recording).start(
-        onFrame: { store in
-          if store.frameCount == 3 {
-            reached.signal()
-            proceed.wait()
-          }
-          return true
-        },
-        completion: { continuation.resume(with: $0) })
-      reached.wait()
-      box.handle?.cancel()
-      proceed.signal()
+  @Test func cancellingAStreamingLoadStopsItAfterTheFrameInHand() {
+    let source = HeldRecording(inner: RecordingLoaderTests.recording(frames: 200), heldFrame: 3)
+    defer { source.release() }
+    let load = StreamingLoad(recording: RecordingLoader(source: source))
+    #expect(Self.take(3, from: load).count == 3)
+    // Frame 3 is in hand (held) when the load is cancelled.
+    load.cancel()
+    source.release()
+    #expect(load.waitUntilStopped(timeout: 60))
+    #expect(load.status == .cancelled)
+    #expect(load.take().isEmpty)
+  }
+
+  /// Takes `count` frames from `load` as they arrive (fewer if 60 s pass first).
+  static func take(_ count: Int, from load: StreamingLoad) -> [LoadedFrame] {
+    var frames: [LoadedFrame] = []
+    let deadline = Date().addingTimeInterval(60)
+    while frames.count < count, Date() < deadline {
+      frames += load.take(maxFrames: count - frames.count)
+      if frames.count < count { Thread.sleep(forTimeInterval: 0.001) }
     }
-    #expect(stopped.frameCount == 3)
+    return frames
   }
 }
 
-private final class EventLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var log: [Int] = []
-  func record(_ value: Int) {
-    lock.lock()
-    log.append(value)
-    lock.unlock()
-  }
-  var values: [Int] {
-    lock.lock()
-    defer { lock.unlock() }
-    return log
-  }
-}
+/// A recording that holds `heldFrame` back until `release()`.
+private struct HeldRecording: RecordingSource {
+  var inner: InMemoryRecording
+  var heldFrame: Int
+  private let gate = DispatchSemaphore(value: 0)
 
-private final class HandleBox: @unchecked Sendable {
-  var handle: BackgroundLoad?
+  init(inner: InMemoryRecording, heldFrame: Int) {
+    self.inner = inner
+    self.heldFrame = heldFrame
+  }
+
+  var description: RecordingDescription { inner.description }
+  var frameCount: Int { inner.frameCount }
+
+  func frame(at index: Int) throws -> CapturedFrame {
+    if index == heldFrame {
+      gate.wait()
+      gate.signal()  // a second read of the frame passes too
+    }
+    return try inner.frame(at: index)
+  }
+
+  func frameInfo(at index: Int) throws -> FrameInfo { try inner.frameInfo(at: index) }
+
+  func release() { gate.signal() }
 }

@@ -90,30 +90,30 @@ import Testing
     static func < (a: Key, b: Key) -> Bool { (a.x, a.y, a.z, a.rgb) < (b.x, b.y, b.z, b.rgb) }
   }
 
-  /// Runs the load to its end, absorbing each delivery as the window does, growing the
-  /// level of detail a little between deliveries; returns the content.
+  /// Runs the load to its end, absorbing each delivery as the window does, into
+  /// content whose level of detail grows on a builder in steps of 37 points; returns
+  /// the content once every point is in the tree.
   static func loadIntoContent(_ load: StreamingLoad) -> ViewerContent {
     #expect(load.waitUntilStopped(timeout: 60))
-    var content = ViewerContent(levelOfDetail: true)
+    let builder = LevelOfDetailBuilder(stepPoints: 37)
+    var content = ViewerContent(levelOfDetail: true, builder: builder)
     while true {
       let pieces = load.take(maxFrames: 1)
       guard !pieces.isEmpty else { break }
       _ = content.absorb(pieces)
-      content.growLevelOfDetail(maxPoints: 37)
     }
-    var turns = 0
-    while !content.levelOfDetailIsComplete, turns < 100_000 {
-      content.growLevelOfDetail(maxPoints: 37)
-      turns += 1
-    }
+    #expect(builder.waitUntilIdle(timeout: 120))
+    #expect(content.levelOfDetailIsComplete)
     return content
   }
 
   static func octreeKeys(_ content: ViewerContent) -> [Key] {
     var keys: [Key] = []
-    for node in content.levelOfDetail?.nodes ?? [] {
-      for index in 0..<node.points.count {
-        keys.append(Key(node.points.positions[index], node.points.colors[index]))
+    content.withLevelOfDetail { tree in
+      for node in tree.nodes {
+        for index in 0..<node.points.count {
+          keys.append(Key(node.points.positions[index], node.points.colors[index]))
+        }
       }
     }
     return keys.sorted()
@@ -141,8 +141,8 @@ import Testing
       #expect(load.status == .finished(frames: 1))
       #expect(content.store.count == 1000)
       #expect(content.store.frameIndices == [0])
-      #expect(content.levelOfDetail?.count == 1000)
-      #expect(content.levelOfDetail?.frameCount == 1)
+      #expect(content.levelOfDetailCount == 1000)
+      #expect(content.withLevelOfDetail { $0.frameCount } == 1)
       let expected = try Self.wholeReadKeys(path)
       #expect(expected.count == 1000)
       #expect(Self.octreeKeys(content) == expected)
@@ -334,7 +334,7 @@ import Testing
     // for each b in 0…31, record 32b alone in (b, 0, −b) and records 32b+1…32b+31 in
     // (b, 0, −b−1): 64 occupied cells, each keeping one point.
     #expect(content.store.count == 64)
-    #expect(content.levelOfDetail?.count == 64)
+    #expect(content.levelOfDetailCount == 64)
     // At 2 m cells, y spans 4 cells and x, z change every 8 records: 1000 points in
     // more cells than the 120 points the budget holds, and the load stops saying so.
     let fine = ViewerMemoryPlan(

@@ -114,12 +114,12 @@ import Testing
     let stopped = CountingStop(stopsAt: 1)
     let failure = ErrorBox()
     WriteCancellation.stopping(when: stopped.check) {
-      let done = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
+      let writing = BackgroundWork<Never>()
+      writing.start {
         do { try PLYWriter.write(Self.cloud, to: output) } catch { failure.error = error }
-        done.signal()
+        return nil
       }
-      done.wait()
+      writing.waitUntilIdle()
     }
     #expect(failure.error == nil)
     #expect(stopped.asked == 0)

@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Foundation
 
 /// Runs the real `cloudscrub` binary that the test build produced.
@@ -90,20 +91,21 @@ public enum CommandRunner {
   }
 }
 
-/// Reads a pipe to its end on a background thread.
+/// Reads a pipe to its end as a background job.
 private final class PipeReader: @unchecked Sendable {
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
+  private let reading = BackgroundWork<Data>()
+  /// The job's result, once `wait()` has taken it.
+  private var data: Data?
 
   init(_ handle: FileHandle) {
-    Thread.detachNewThread { [self] in
-      data = handle.readDataToEndOfFile()
-      done.signal()
-    }
+    reading.start { handle.readDataToEndOfFile() }
   }
 
   func wait() -> Data {
-    done.wait()
-    return data
+    if let data { return data }
+    reading.waitUntilIdle()
+    let read = reading.take() ?? Data()
+    data = read
+    return read
   }
 }

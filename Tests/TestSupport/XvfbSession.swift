@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Foundation
 
 /// An error from the X helpers (Xvfb, xdotool, xwd) used by the window tests.
@@ -79,8 +80,9 @@ public final class XvfbSession {
     // availableData blocks until something arrives or the pipe closes, so the deadline
     // is kept by stopping a server that has not answered by then: its pipe closes.
     let answered = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
+    BackgroundWork<Never>().start {
       if answered.wait(timeout: .now() + timeout) == .timedOut { process.stop(grace: 2) }
+      return nil
     }
     defer { answered.signal() }
     var text = ""

@@ -35,7 +35,7 @@ public struct LoadProgress: Equatable, Sendable {
 }
 
 /// A frame that could not be loaded, with the recording's index of it.
-public struct FrameLoadError: Error, CustomStringConvertible {
+public struct FrameLoadError: Error, Sendable, CustomStringConvertible {
   public var frameIndex: Int
   public var underlying: any Error
 
@@ -122,12 +122,15 @@ public struct RecordingLoader: Sendable {
     let indices = selection.indices(frameCount: source.frameCount)
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
     let pipeline = FramePipeline(count: indices.count, window: workers * 3)
+    // One decoding job a worker; once this returns, each finishes the frame it holds
+    // and ends (`pipeline.cancel()`), without this waiting for it.
     for _ in 0..<workers {
-      Thread.detachNewThread { [self] in
+      BackgroundWork<Never>().start { [self] in
         while let k = pipeline.nextJob() {
           pipeline.finish(
             k, Result { () throws(FrameLoadError) in try points(ofFrame: indices[k]) })
         }
+        return nil
       }
     }
     defer { pipeline.cancel() }
@@ -213,51 +216,5 @@ final class FramePipeline: @unchecked Sendable {
     cancelled = true
     condition.broadcast()
     condition.unlock()
-  }
-}
-
-// MARK: - In the background
-
-/// A load running on its own thread; `cancel()` stops it after the frame in hand.
-public final class BackgroundLoad: @unchecked Sendable {
-  private let lock = NSLock()
-  private var cancelled = false
-
-  public var isCancelled: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return cancelled
-  }
-
-  public func cancel() {
-    lock.lock()
-    cancelled = true
-    lock.unlock()
-  }
-}
-
-extension RecordingLoader {
-  /// Starts loading on a background thread and returns at once, so that a long
-  /// recording never blocks the caller (a window's frame loop, say).
-  ///
-  /// - Parameters:
-  ///   - onFrame: called on the loading thread with the store after each frame; return
-  ///     `false` to stop the load there (a cancel that cannot be lost, since it needs no
-  ///     handle).
-  ///   - completion: called on the loading thread with the store as it stood when the
-  ///     load ended (all frames, or those before a stop or cancel), or the error.
-  /// - Returns: a handle whose `cancel()` stops the load after the frame in hand.
-  public func start(
-    onFrame: @escaping @Sendable (PointStore) -> Bool,
-    completion: @escaping @Sendable (Result<PointStore, any Error>) -> Void
-  ) -> BackgroundLoad {
-    let handle = BackgroundLoad()
-    Thread.detachNewThread { [self] in
-      let result = Result {
-        try load(onFrame: { store in onFrame(store) && !handle.isCancelled })
-      }
-      completion(result)
-    }
-    return handle
   }
 }

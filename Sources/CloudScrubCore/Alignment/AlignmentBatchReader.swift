@@ -1,28 +1,28 @@
 import Foundation
 
-/// Reads and subsamples one batch of frames (`DriftAlignment.prepare`) on a thread of
-/// its own, so that the alignment pass aligns one batch while the next is read: on a
+/// Reads and subsamples one batch of frames (`DriftAlignment.prepare`) as a background
+/// job, so that the alignment pass aligns one batch while the next is read: on a
 /// two-core machine the decoding takes the core the single-threaded registration leaves
 /// free, and the pass runs at the pace of the slower of the two instead of their sum.
 final class AlignmentBatchReader: @unchecked Sendable {
   /// The recording frames read.
   let range: Range<Int>
-  private let done = DispatchSemaphore(value: 0)
+  private let reading = BackgroundWork<Result<[AlignmentFrame], FrameLoadError>>()
+  /// The job's result, once `wait()` has taken it.
   private var result: Result<[AlignmentFrame], FrameLoadError>?
   private var waited = false
 
   /// Starts reading `range` of `source`.
   init(_ source: any RecordingSource, _ range: Range<Int>, options: AlignmentOptions) {
     self.range = range
-    Thread.detachNewThread { [self] in
+    reading.start {
       do {
-        result = .success(try DriftAlignment.prepare(source, range, options: options))
+        return .success(try DriftAlignment.prepare(source, range, options: options))
       } catch let error as FrameLoadError {
-        result = .failure(error)
+        return .failure(error)
       } catch {
-        result = .failure(FrameLoadError(frameIndex: range.lowerBound, underlying: error))
+        return .failure(FrameLoadError(frameIndex: range.lowerBound, underlying: error))
       }
-      done.signal()
     }
   }
 
@@ -38,11 +38,12 @@ final class AlignmentBatchReader: @unchecked Sendable {
     }
   }
 
-  /// Waits until the reading thread has finished (a pass that stops early waits, so no
+  /// Waits until the reading job has finished (a pass that stops early waits, so no
   /// reading outlives it).
   func wait() {
     guard !waited else { return }
-    done.wait()
+    reading.waitUntilIdle()
+    result = reading.take()
     waited = true
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Grows a `PointOctree` on a worker thread of its own, so that how fast the level of
+/// Grows a `PointOctree` on a worker of its own (a `BackgroundWork` job that lasts as
+/// long as the builder is open), so that how fast the level of
 /// detail fills in does not depend on how often a frame loop turns.
 ///
 /// The frame loop hands it each loaded frame (or piece of one) as it takes it from the
@@ -30,6 +31,8 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
   }
 
   public let stepPoints: Int
+  /// The worker; the tree is its result only through `withTree`, so it has none.
+  private let worker = BackgroundWork<Never>()
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var tree: PointOctree
@@ -56,7 +59,10 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
     tree = PointOctree(options: options)
     self.stepPoints = max(1, stepPoints)
     self.beforeStep = beforeStep
-    Thread.detachNewThread { [self] in work() }
+    worker.start { [self] in
+      work()
+      return nil
+    }
   }
 
   // MARK: - The frame loop's side
@@ -114,9 +120,10 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
   /// Whether fewer than `maxQueuedPoints` points wait to be inserted.
   public var hasRoom: Bool { pendingPoints < Self.maxQueuedPoints }
 
-  /// Stops the worker before its next step; what was not inserted is dropped. The tree
-  /// stays readable.
+  /// Stops the worker before its next step and ends its generation; what was not
+  /// inserted is dropped. The tree stays readable.
   public func close() {
+    worker.invalidate()
     condition.lock()
     closed = true
     jobs = []
@@ -133,9 +140,9 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
       && locked { head == jobs.count }
   }
 
-  /// Waits until the worker thread has ended after `close()`; false past `timeout`.
+  /// Waits until the worker has ended after `close()`; false past `timeout`.
   public func waitUntilStopped(timeout: TimeInterval) -> Bool {
-    waitFor(timeout: timeout) { !$0.running }
+    worker.waitUntilIdle(seconds: timeout)
   }
 
   private func waitFor(timeout: TimeInterval, _ done: (LevelOfDetailBuilder) -> Bool) -> Bool {

@@ -66,14 +66,14 @@ public struct SampledCloudLoad: Sendable {
     return points.positions
   }
 
-  /// Starts the load on a background thread.
+  /// Starts the load in the background.
   public func start() -> StreamingLoad {
-    StreamingLoad(total: sampler.count, ingestMergeMeters: memory?.mergeMeters) { load in
-      self.run(load)
-    }
+    let load = StreamingLoad(total: sampler.count, ingestMergeMeters: memory?.mergeMeters)
+    load.start { load in self.run(load) }
+    return load
   }
 
-  // MARK: - The loading thread
+  // MARK: - The loading job
 
   private func run(_ load: StreamingLoad) {
     do {

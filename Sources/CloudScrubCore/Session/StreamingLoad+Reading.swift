@@ -17,7 +17,8 @@ extension StreamingLoad {
   /// - Parameter read: reads the file; called once, on the loading thread, with a
   ///   handler for the fraction read.
   public convenience init(reading read: @escaping CloudReader) {
-    self.init(total: Self.readingSteps, ingestMergeMeters: nil) { load in
+    self.init(total: Self.readingSteps, ingestMergeMeters: nil)
+    start { load in
       let cloud: PointCloud
       do {
         cloud = try read { fraction in

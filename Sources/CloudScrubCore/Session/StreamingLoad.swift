@@ -46,26 +46,37 @@ public enum LoadStatus: Equatable, Sendable {
 /// Loads a recording on background threads and hands its frames over in timeline
 /// order through an inbox that the window's frame loop empties, so the first frame is
 /// on screen at once and the loop never waits for decoding.
+///
+/// The loading runs as a `BackgroundWork` job; `cancel()` ends its generation.
 public final class StreamingLoad: @unchecked Sendable {
   private let lock = NSCondition()
   private var inbox: [LoadedFrame] = []
   private var currentStatus: LoadStatus
   private var cancelled = false
-  /// Whether the loading thread has ended (always, for a load that was done at once).
-  private var stopped = false
   private var loadNotes: [String] = []
+  /// The loading job; it delivers through the inbox, so it has no result of its own.
+  /// Idle from the start for a load that was done at once.
+  private let job = BackgroundWork<Never>()
   /// The ingest-time merge the load runs, nil when it keeps every point.
   public let ingestMergeMeters: Float?
 
-  /// Starts a load whose work `body` does on a background thread, delivering through
-  /// `deliver(_:done:total:)` and ending with `finish(_:)` (a huge PLY cloud).
-  init(total: Int, ingestMergeMeters: Float?, body: @escaping @Sendable (StreamingLoad) -> Void) {
+  /// A load of `total` units that `start(_:)` sets going (a huge PLY cloud).
+  init(total: Int, ingestMergeMeters: Float?) {
     currentStatus = .loading(framesDone: 0, framesTotal: total)
     self.ingestMergeMeters = ingestMergeMeters
-    Thread.detachNewThread { [self] in body(self) }
   }
 
-  /// Starts loading `loader`'s frames on a background thread.
+  /// Runs `body` as the loading job, which delivers through `deliver(_:done:total:)`
+  /// and ends with `finish(_:)`.
+  func start(_ body: @escaping @Sendable (StreamingLoad) -> Void) {
+    let started = job.start { [self] in
+      body(self)
+      return nil
+    }
+    assert(started, "a load starts once")
+  }
+
+  /// Starts loading `loader`'s frames in the background.
   ///
   /// - Parameter memory: its merge is applied to the loader, and the load stops with
   ///   a `.failed` status naming what would fit once more points than its limit came.
@@ -76,7 +87,7 @@ public final class StreamingLoad: @unchecked Sendable {
     if let merge = memory?.mergeMeters { merging.ingestMergeMeters = merge }
     ingestMergeMeters = merging.ingestMergeMeters
     let running = merging
-    Thread.detachNewThread { [self] in run(running, memory: memory) }
+    start { load in load.run(running, memory: memory) }
   }
 
   /// A load that is already done: one frame holding a whole cloud, or, for a cloud
@@ -85,21 +96,14 @@ public final class StreamingLoad: @unchecked Sendable {
     inbox = CloudTimeline.frames(of: cloud)
     ingestMergeMeters = nil
     currentStatus = .finished(frames: inbox.count)
-    stopped = true
   }
 
-  /// Waits until the loading thread has ended: every frame delivered, or the load
+  /// Waits until the loading job has ended: every frame delivered, or the load
   /// failed, or it stopped after a `cancel()` (after which it delivers nothing).
   ///
   /// - Returns: false when `timeout` seconds passed first.
   public func waitUntilStopped(timeout: TimeInterval) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    lock.lock()
-    defer { lock.unlock() }
-    while !stopped {
-      if !lock.wait(until: deadline) { return stopped }
-    }
-    return true
+    job.waitUntilIdle(seconds: timeout)
   }
 
   public var status: LoadStatus {
@@ -139,8 +143,9 @@ public final class StreamingLoad: @unchecked Sendable {
     return !cancelled
   }
 
-  /// Stops the load after the frame in hand.
+  /// Stops the load after the frame in hand, and ends its job's generation.
   public func cancel() {
+    job.invalidate()
     lock.lock()
     cancelled = true
     lock.broadcast()
@@ -210,11 +215,10 @@ public final class StreamingLoad: @unchecked Sendable {
     return cancelled
   }
 
+  /// Records how the load ended (unless it was cancelled); the job ends after it.
   func finish(_ status: LoadStatus) {
     lock.lock()
     if !cancelled { currentStatus = status }
-    stopped = true
-    lock.broadcast()
     lock.unlock()
   }
 

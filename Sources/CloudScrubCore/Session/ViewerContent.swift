@@ -10,13 +10,8 @@ public struct ViewerContent: Sendable {
   public private(set) var frameInfos: [FrameInfo?] = []
   /// The world's up axis, told to the state with the first frames.
   public var worldUp: WorldUp
-  /// The spatial level of detail over `store`, when the content keeps one (the window
-  /// does; `render` does not). It follows the store through `growLevelOfDetail`.
-  public private(set) var levelOfDetail: PointOctree?
-  /// The frame arriving in pieces that the level of detail is fed by hand, if any.
-  private var growingFrame: GrowingFrameFeed?
-  /// The worker that grows the level of detail instead, when it grows in the background
-  /// (the window's); `levelOfDetail` then stays nil and `withLevelOfDetail` reads it.
+  /// The worker that grows the spatial level of detail over `store`, when the content
+  /// keeps one (the window does; `render` does not); `withLevelOfDetail` reads it.
   private var builderOwner: BuilderOwner?
 
   /// Stops its builder when the last copy of the content that made it goes away.
@@ -27,82 +22,56 @@ public struct ViewerContent: Sendable {
   }
 
   /// Content to be filled from a recording whose world has `worldUp` up; with
-  /// `levelOfDetail`, a `PointOctree` grows beside the store: through
-  /// `growLevelOfDetail` calls, or with `inBackground` on a `LevelOfDetailBuilder`'s
-  /// worker, fed as frames are absorbed.
+  /// `levelOfDetail`, a `PointOctree` grows beside the store on a
+  /// `LevelOfDetailBuilder`'s worker (`builder`, or a new one), fed as frames are
+  /// absorbed.
   public init(
-    worldUp: WorldUp = .y, levelOfDetail: Bool = false, inBackground: Bool = false,
-    builder: LevelOfDetailBuilder? = nil
+    worldUp: WorldUp = .y, levelOfDetail: Bool = false, builder: LevelOfDetailBuilder? = nil
   ) {
     self.worldUp = worldUp
-    if levelOfDetail && (inBackground || builder != nil) {
-      builderOwner = BuilderOwner(builder ?? LevelOfDetailBuilder())
-    } else if levelOfDetail {
-      self.levelOfDetail = PointOctree()
-    }
+    if levelOfDetail { builderOwner = BuilderOwner(builder ?? LevelOfDetailBuilder()) }
   }
 
-  /// The worker growing the level of detail, when it grows in the background.
+  /// The worker growing the level of detail, if the content keeps one.
   public var levelOfDetailBuilder: LevelOfDetailBuilder? { builderOwner?.builder }
 
-  /// Whether more loaded frames may be absorbed now: always, unless the background
-  /// level of detail already has `LevelOfDetailBuilder.maxQueuedPoints` waiting (the
-  /// first frame is always taken, so that the picture starts).
+  /// Whether more loaded frames may be absorbed now: always, unless the level of
+  /// detail already has `LevelOfDetailBuilder.maxQueuedPoints` waiting (the first
+  /// frame is always taken, so that the picture starts).
   public var acceptsMoreFrames: Bool {
     frameCount == 0 || (builderOwner?.builder.hasRoom ?? true)
   }
 
-  /// Whether the content keeps a level of detail (grown by calls or in the background).
-  public var hasLevelOfDetail: Bool { levelOfDetail != nil || builderOwner != nil }
+  /// Whether the content keeps a level of detail.
+  public var hasLevelOfDetail: Bool { builderOwner != nil }
 
   /// Points in the level of detail (0 without one).
-  public var levelOfDetailCount: Int { builderOwner?.builder.count ?? levelOfDetail?.count ?? 0 }
+  public var levelOfDetailCount: Int { builderOwner?.builder.count ?? 0 }
 
-  /// Runs `body` with the level of detail as it stands (in the background: between two
-  /// of the worker's steps, which waits meanwhile); nil without one. `body` must not
-  /// keep the tree.
+  /// Runs `body` with the level of detail as it stands (between two of the worker's
+  /// steps; the worker waits meanwhile); nil without one. `body` must not keep the
+  /// tree.
   @discardableResult
   public func withLevelOfDetail<R>(_ body: (PointOctree) throws -> R) rethrows -> R? {
-    if let builder = builderOwner?.builder { return try builder.withTree(body) }
-    guard let tree = levelOfDetail else { return nil }
-    return try body(tree)
+    guard let builder = builderOwner?.builder else { return nil }
+    return try builder.withTree(body)
   }
 
-  /// Stops the background worker, if any (another file opens, the window closes).
+  /// Stops the level of detail's worker, if any (another file opens, the window closes).
   public func stopLevelOfDetail() {
     builderOwner?.builder.close()
   }
 
-  /// Points the window's frame loop sorts into the level of detail a turn (about a
-  /// fifth of a second on one core here), so that input is answered while a large
-  /// cloud goes in.
+  /// Points a share when a tree is grown from a whole store in shares
+  /// (`PointOctree.sync(with:maxPoints:)`, in the headless renderer and the
+  /// benchmarks), so that a PLY cloud (one frame) goes in as an even sample first and
+  /// spreads over many nodes; about a fifth of a second on one core here.
   public static let levelOfDetailPointsPerTurn = 1 << 19
 
   /// Whether the level of detail (if any) holds every point of the store.
   public var levelOfDetailIsComplete: Bool {
-    if let builder = builderOwner?.builder {
-      return builder.count == store.count && builder.frameCount == store.frameCount
-    }
-    return levelOfDetail.map { $0.count == store.count && $0.frameCount == store.frameCount }
-      ?? true
-  }
-
-  /// Inserts up to about `maxPoints` of the store's points that the level of detail
-  /// lacks, so that a frame-loop turn stays short however large a frame is.
-  public mutating func growLevelOfDetail(maxPoints: Int) {
-    guard var tree = levelOfDetail, !levelOfDetailIsComplete else { return }
-    levelOfDetail = nil  // one owner while it grows, so its arrays are not copied
-    if var feed = growingFrame {
-      feed.feed(&tree, from: store, maxPoints: maxPoints)
-      growingFrame = feed
-      if feed.isCaughtUp(with: store), store.frameCount > feed.frame + 1 {
-        growingFrame = nil
-        tree.sync(with: store, maxPoints: maxPoints)
-      }
-    } else {
-      tree.sync(with: store, maxPoints: maxPoints)
-    }
-    levelOfDetail = tree
+    guard let builder = builderOwner?.builder else { return true }
+    return builder.count == store.count && builder.frameCount == store.frameCount
   }
 
   public var frameCount: Int { frameIndices.count }
@@ -118,18 +87,14 @@ public struct ViewerContent: Sendable {
       // A frame's box moves with its pose correction; a piece's or a pose-less one's not.
       let bounds = Self.bounds(of: frame.points.positions)
       // More of a frame that arrives in pieces (only ever the first frame): it grows
-      // the last frame, and the level of detail takes it through `growingFrame`.
+      // the last frame, in the store and in the level of detail.
       if frame.piece == .more, store.frameIndices.last == frame.frameIndex {
-        assert(levelOfDetail == nil || growingFrame != nil, "pieces follow a first piece")
         store.appendToLastFrame(frame.points)
         if let bounds { grown.include(bounds: bounds) }
         levelOfDetailBuilder?.submit(frame.points, continuingFrame: true)
         continue
       }
       levelOfDetailBuilder?.submit(frame.points, continuingFrame: false)
-      if frame.piece == .first, levelOfDetail != nil, store.frameCount == 0 {
-        growingFrame = GrowingFrameFeed(frame: 0, sample: 0..<frame.points.count)
-      }
       store.append(frame.points, frameIndex: frame.frameIndex)
       frameIndices.append(frame.frameIndex)
       frameInfos.append(frame.info)

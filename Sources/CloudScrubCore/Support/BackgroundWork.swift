@@ -6,8 +6,12 @@ import Foundation
 /// before (for a document since closed) never lands, and that work can ask whether it
 /// is stale and stop early.
 ///
-/// The window's export, frame images, cleaning preview, whole-frame points, pose
-/// refinement and alignment errors each keep one.
+/// It is the one place that starts a thread. The window's export, frame images,
+/// cleaning preview, whole-frame points, pose refinement and alignment errors each keep
+/// one; so do a streaming load (`StreamingLoad`), the level of detail's worker
+/// (`LevelOfDetailBuilder`), each of a recording loader's decoding workers, the
+/// alignment pass's batch reader and the cancel benchmark's canceller. Work whose
+/// result goes elsewhere (an inbox, a tree) is a `BackgroundWork<Never>`.
 public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
   /// Guards the fields; broadcast when work ends.
   private let lock = NSCondition()
@@ -69,6 +73,14 @@ public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     while ready == nil, seconds > 0, lock.wait(until: deadline) {}
     defer { ready = nil }
     return ready
+  }
+
+  /// Waits however long the running work takes to end: for an owner that must not
+  /// outlive its work, where the work itself is bounded.
+  public func waitUntilIdle() {
+    lock.lock()
+    defer { lock.unlock() }
+    while busy { lock.wait() }
   }
 
   /// Waits up to `seconds` for the running work to end.

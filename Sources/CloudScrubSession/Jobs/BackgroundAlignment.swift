@@ -66,7 +66,6 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// - Returns: false when the job of an earlier generation has not ended yet.
   private func start(_ source: any RecordingSource) -> Bool {
     let options = options
-    nonisolated(unsafe) let source = source
     return work.startStoppable { isStale in
       Result {
         try DriftAlignment.run(source, options: options, refine: false, isCancelled: isStale)

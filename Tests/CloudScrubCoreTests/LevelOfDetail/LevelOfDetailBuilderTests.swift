@@ -34,7 +34,6 @@ import Testing
     for frame in frames { _ = content.absorb([frame]) }
     #expect(builder.waitUntilIdle(timeout: 120))
     #expect(content.levelOfDetailIsComplete)
-    #expect(content.levelOfDetail == nil, "the tree lives on the worker")
     #expect(builder.pendingPoints == 0)
     let checked = content.withLevelOfDetail { tree in
       #expect(tree.count == store.count)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CloudScrubCore
@@ -157,10 +158,10 @@ import Testing
     #expect(tree.nodes[tree.root].cube.sizeMeters == 0.01)
   }
 
-  @Test func viewerContentGrowsItsLevelOfDetailAFewPointsAtATime() throws {
+  @Test func viewerContentGrowsItsLevelOfDetailAStepAtATime() throws {
     let store = try Self.syntheticStore(frames: 6)
     // Frames 0–4 as they are; frame 5 is every point again, as one large frame (a PLY
-    // cloud), which goes in over several calls.
+    // cloud), which goes in over several steps.
     var frames: [LoadedFrame] = (0..<5).map { k in
       let range = store.pointRange(ofAppendedFrames: k...k)
       var points = FramePoints()
@@ -174,37 +175,39 @@ import Testing
     all.colors = store.colors.map { RGB8($0.r, $0.g, $0.b) }
     all.confidence = store.confidence
     frames.append(LoadedFrame(frameIndex: 9, timestampSeconds: 9, info: nil, points: all))
-    var content = ViewerContent(levelOfDetail: true)
+    let log = StepLog()
+    let builder = LevelOfDetailBuilder(stepPoints: 1_000) { _ in log.recordCount() }
+    log.builder = builder
+    var content = ViewerContent(levelOfDetail: true, builder: builder)
     _ = content.absorb(frames)
-    #expect(!content.levelOfDetailIsComplete)
-    var calls = 0
-    var before = 0
-    while !content.levelOfDetailIsComplete && calls < 10_000 {
-      content.growLevelOfDetail(maxPoints: 1_000)
-      let now = content.levelOfDetail?.count ?? 0
-      // At most one share past the budget.
-      #expect(now - before <= 2_000 && now > before)
-      before = now
-      calls += 1
-    }
+    #expect(builder.waitUntilIdle(timeout: 120))
+    #expect(content.levelOfDetailIsComplete)
     let total = content.store.count
-    guard let tree = content.levelOfDetail else {
-      Issue.record("no level of detail")
-      return
+    let steps = log.counts + [builder.count]
+    #expect(steps.first == 0)
+    for (before, now) in zip(steps, steps.dropFirst()) {
+      // At most one step's points a step, and every step inserts some.
+      #expect(now - before <= 1_000 && now > before)
     }
-    #expect(tree.count == total && tree.frameCount == 6)
-    // Frame 5's points, in every node, are one range after the earlier frames'.
-    let lastFrame = tree.nodes.reduce(0) { $0 + $1.pointRange(ofFrames: 5...5).count }
-    #expect(lastFrame == store.count)
-    for node in tree.nodes {
-      #expect(Set(node.points.frameIndices).count == node.points.frameCount)
+    let checked = content.withLevelOfDetail { tree in
+      #expect(tree.count == total && tree.frameCount == 6)
+      // Frame 5's points, in every node, are one range after the earlier frames'.
+      let lastFrame = tree.nodes.reduce(0) { $0 + $1.pointRange(ofFrames: 5...5).count }
+      #expect(lastFrame == store.count)
+      for node in tree.nodes {
+        #expect(Set(node.points.frameIndices).count == node.points.frameCount)
+      }
+      let ids = tree.nodes.flatMap { node in
+        (0..<node.pointCount).map { Self.id(node.points, $0) }
+      }
+      // The ids of frames 0–4 twice (there and in the large frame), frame 5's once.
+      let firstFive = store.frameRanges[5]
+      let expected = (0..<store.count).flatMap { $0 < firstFive ? [$0, $0] : [$0] }
+      #expect(ids.sorted() == expected, "points lost or doubled")
+      return true
     }
-    let ids = tree.nodes.flatMap { node in (0..<node.pointCount).map { Self.id(node.points, $0) } }
-    // The ids of frames 0–4 twice (there and in the large frame), frame 5's once.
-    let firstFive = store.frameRanges[5]
-    let expected = (0..<store.count).flatMap { $0 < firstFive ? [$0, $0] : [$0] }
-    #expect(ids.sorted() == expected, "points lost or doubled")
-    #expect(ViewerContent().levelOfDetail == nil)
+    #expect(checked == true)
+    #expect(!ViewerContent().hasLevelOfDetail)
   }
 
   @Test func aLargeFrameGoesInAsAnEvenSampleFirst() throws {
@@ -247,5 +250,26 @@ enum FrameOfPoint {
     var frame = 0
     while frameRanges[frame + 1] <= index { frame += 1 }
     return frame
+  }
+}
+
+/// The builder's point count before each of its steps, read on its worker between
+/// steps (the builder is set before the first frame is submitted).
+private final class StepLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [Int] = []
+  weak var builder: LevelOfDetailBuilder?
+
+  func recordCount() {
+    guard let count = builder?.count else { return }
+    lock.lock()
+    recorded.append(count)
+    lock.unlock()
+  }
+
+  var counts: [Int] {
+    lock.lock()
+    defer { lock.unlock() }
+    return recorded
   }
 }
