@@ -1,7 +1,8 @@
 import CloudScrubRender
 
 /// The window's choice of who draws the points: what the user asked for (`--renderer`
-/// or the panel), what that means on this OpenGL, applied to the backend.
+/// or the panel), what that means on this OpenGL, and the point drawer made for it,
+/// which the backend carries to the scene renderer and the overlay points.
 final class RendererSwitch {
   /// What the panel shows and offers.
   struct Status: Equatable {
@@ -25,13 +26,14 @@ final class RendererSwitch {
     let glRenderer = GLBackend.rendererString
     status = Status(
       choice: choice, active: choice.resolved(glRenderer: glRenderer), glRenderer: glRenderer)
-    backend.pointRenderer = status.active
+    backend.pointDrawer = status.active.makeDrawer()
   }
 
-  /// Switches renderer; the next `SceneRenderer.sync` uploads or frees the GPU copy.
+  /// Switches renderer: a new point drawer, whose first `SceneRenderer.sync` (and the
+  /// overlays' next draw) uploads or frees the GPU copy.
   func choose(_ choice: PointRendererChoice) {
     status.choice = choice
     status.active = choice.resolved(glRenderer: status.glRenderer)
-    backend.pointRenderer = status.active
+    backend.pointDrawer = status.active.makeDrawer()
   }
 }

@@ -83,7 +83,7 @@ struct RenderBenchmark {
     let scene = SceneRenderer(backend: backend)
     var frames: [PointRenderer: Double] = [:]
     for pointRenderer in [PointRenderer.cpu, .gl] {
-      backend.pointRenderer = pointRenderer
+      backend.pointDrawer = pointRenderer.makeDrawer()
       try scene.sync(with: store)
       scene.draw(state: state, store: store)  // warm: first upload, first shader use
       _ = target.readPixels()
@@ -108,7 +108,7 @@ struct RenderBenchmark {
       goal: "≥ 25× llvmpipe")
 
     // The fixed cost of a CPU frame: merge, texture uploads, overlays, composite, read-back.
-    backend.pointRenderer = .cpu
+    backend.pointDrawer = PointRenderer.cpu.makeDrawer()
     let onePoint = Self.randomStore(points: 1, frames: 1)
     let fixed = try Stopwatch.best(runs: repeats) {
       scene.draw(state: state, store: onePoint)
@@ -122,7 +122,6 @@ struct RenderBenchmark {
     defaultLook.apply(.display(.setPointSize(2)))
     defaultLook.apply(.display(.setRoundPoints(true)))
     defaultLook.apply(.display(.toggleEyeDomeLighting))
-    backend.pointRenderer = .cpu
     let looks = try Stopwatch.best(runs: repeats) {
       scene.draw(state: defaultLook, store: store)
       _ = target.readPixels()
@@ -153,9 +152,8 @@ struct RenderBenchmark {
     state.apply(.playback(.jumpToEnd))
     report.section(
       "the desk capture (\(Self.grouped(content.store.count)) points), whole frames, size 2 round")
-    guard let backend = scene.backend as? GLBackend else { return }
     for pointRenderer in [PointRenderer.cpu, .gl] {
-      backend.pointRenderer = pointRenderer
+      scene.backend.pointDrawer = pointRenderer.makeDrawer()
       try scene.sync(with: content.store)
       scene.draw(state: state, store: content.store)
       _ = target.readPixels()

@@ -66,7 +66,8 @@ enum HeadlessRenderer {
     }
     let context = try EGLHeadlessContext()
     let backend = try GLBackend()
-    backend.pointRenderer = request.renderer.resolved(glRenderer: GLBackend.rendererString)
+    backend.pointDrawer = request.renderer.resolved(glRenderer: GLBackend.rendererString)
+      .makeDrawer()
     let target = try OffscreenTarget(width: request.width, height: request.height)
     backend.outputFramebuffer = target.framebuffer
     let renderer = SceneRenderer(backend: backend)

@@ -9,6 +9,8 @@ public final class CountingRenderBackend: RenderBackend {
   public private(set) var drawCalls = 0
   public private(set) var pointsDrawn = 0
   private var nextID = 0
+  public var pointDrawer: any PointDrawer = GPUPointDrawer()
+  public private(set) var sceneSizePixels: SIMD2<Int>?
 
   public init() {}
 
@@ -25,7 +27,10 @@ public final class CountingRenderBackend: RenderBackend {
   }
 
   public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {}
-  public func beginFrame(_ setup: FrameSetup) {}
+  public func beginFrame(_ setup: FrameSetup) {
+    sceneSizePixels = SIMD2(max(1, setup.widthPixels), max(1, setup.heightPixels))
+  }
+
   public func resumeFrame() {}
 
   public func drawPoints(
@@ -36,6 +41,7 @@ public final class CountingRenderBackend: RenderBackend {
   }
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {}
+  public func drawScenePicture(_ picture: CPUSceneImage) {}
   public func endFrame() {}
   public func releaseChunks(_ chunks: [PointChunkID]) {}
 }

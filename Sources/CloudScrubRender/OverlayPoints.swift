@@ -1,8 +1,8 @@
 import CloudScrubCore
 
 /// A cloud drawn over the scene's points (the window's cleaning preview): held as a
-/// CPU store of its own, which the CPU rasterizer draws from, and mirrored on the GPU
-/// only while OpenGL draws the points.
+/// CPU store of its own, mirrored on the GPU only while the backend's point drawer
+/// draws from the GPU copy.
 public final class OverlayPoints {
   public let mirror: PointBufferMirror
   public private(set) var store = PointStore()
@@ -15,7 +15,8 @@ public final class OverlayPoints {
 
   public var count: Int { store.count }
 
-  /// Replaces the points, uploading them at once when OpenGL draws points.
+  /// Replaces the points, uploading them at once when the point drawer draws from the
+  /// GPU copy.
   ///
   /// - Throws: `RenderError` when the GPU has no room; the points are kept and drawn
   ///   as far as they were uploaded.
@@ -31,15 +32,11 @@ public final class OverlayPoints {
     store = PointStore()
   }
 
-  /// Makes the mirror match what the backend needs: every point uploaded when it draws
-  /// chunks, no chunk at all when it draws from the store.
+  /// Makes the mirror what the backend's point drawer needs: every point uploaded, or
+  /// no chunk at all when it draws from the store.
   ///
   /// - Throws: `RenderError` when the GPU has no room.
   public func prepare() throws {
-    if mirror.backend.drawsPointsFromStore {
-      if mirror.uploadedPoints > 0 { mirror.reset() }
-    } else if mirror.uploadedPoints < store.count {
-      try mirror.sync(with: store)
-    }
+    try mirror.backend.pointDrawer.sync(mirror, with: store)
   }
 }

@@ -11,8 +11,8 @@ public final class RecordingRenderBackend: RenderBackend {
     case beginFrame(FrameSetup)
     case resumeFrame
     case drawPoints(PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms)
-    /// Points drawn from the CPU store (when `drawsPointsFromStore` is set).
-    case drawStorePoints(range: Range<Int>, uniforms: PointUniforms)
+    /// A picture of points drawn on the CPU, put into the scene target.
+    case drawScenePicture(widthPixels: Int, heightPixels: Int)
     case drawLines(vertexCount: Int)
     case endFrame
     case releaseChunks([PointChunkID])
@@ -25,9 +25,10 @@ public final class RecordingRenderBackend: RenderBackend {
   public private(set) var chunkContents: [PointChunkID: [GPUPoint]] = [:]
   public private(set) var frameStarts: [Int32] = []
   private var nextID = 0
-  /// Whether the backend asks for points from the CPU store, as the CPU rasterizer
-  /// does, instead of uploaded chunks.
-  public var drawsPointsFromStore = false
+  private var setup: FrameSetup?
+  /// Who draws the points: the chunks' draws by default; a `RecordingStorePointDrawer`
+  /// or a `CPUPointDrawer` to draw from the CPU store.
+  public var pointDrawer: any PointDrawer = GPUPointDrawer()
 
   public init() {}
 
@@ -62,7 +63,20 @@ public final class RecordingRenderBackend: RenderBackend {
     frameStarts.append(contentsOf: starts)
   }
 
-  public func beginFrame(_ setup: FrameSetup) { events.append(.beginFrame(setup)) }
+  public func beginFrame(_ setup: FrameSetup) {
+    self.setup = setup
+    events.append(.beginFrame(setup))
+  }
+
+  /// The last setup's size, at least one pixel each way, as the OpenGL backend's.
+  public var sceneSizePixels: SIMD2<Int>? {
+    setup.map { SIMD2(max(1, $0.widthPixels), max(1, $0.heightPixels)) }
+  }
+
+  public func drawScenePicture(_ picture: CPUSceneImage) {
+    events.append(
+      .drawScenePicture(widthPixels: picture.widthPixels, heightPixels: picture.heightPixels))
+  }
 
   public func resumeFrame() { events.append(.resumeFrame) }
 
@@ -70,10 +84,6 @@ public final class RecordingRenderBackend: RenderBackend {
     chunk: PointChunkID, range: Range<Int>, baseIndex: Int, uniforms: PointUniforms
   ) {
     events.append(.drawPoints(chunk, range: range, baseIndex: baseIndex, uniforms: uniforms))
-  }
-
-  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
-    events.append(.drawStorePoints(range: range, uniforms: uniforms))
   }
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
@@ -96,7 +106,6 @@ public final class RecordingRenderBackend: RenderBackend {
       switch $0 {
       case .drawPoints(_, let range, let base, _):
         return (base + range.lowerBound)..<(base + range.upperBound)
-      case .drawStorePoints(let range, _): return range
       default: return nil
       }
     }

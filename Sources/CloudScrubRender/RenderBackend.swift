@@ -94,9 +94,10 @@ public struct FrameSetup: Equatable, Sendable {
   }
 }
 
-/// The small set of GPU operations the renderer needs. The OpenGL backend draws; the
-/// recording backend (`RecordingRenderBackend`) writes down what it was asked, so the
-/// renderer's logic is tested without a GPU.
+/// The small set of GPU operations the renderer needs. The OpenGL backend draws (its
+/// `pointDrawer` says who draws the points into its scene target); the recording
+/// backend (`RecordingRenderBackend`) writes down what it was asked, so the renderer's
+/// logic is tested without a GPU.
 public protocol RenderBackend: AnyObject {
   /// Creates an empty point buffer that holds `capacityPoints` points.
   func makePointChunk(capacityPoints: Int) throws -> PointChunkID
@@ -121,19 +122,16 @@ public protocol RenderBackend: AnyObject {
   /// Frees chunks (a new cloud is about to load, or a preview is replaced).
   func releaseChunks(_ chunks: [PointChunkID])
 
-  /// Whether points are drawn from the CPU store (`drawPoints(from:range:uniforms:)`)
-  /// rather than from uploaded chunks: then nothing needs uploading.
-  var drawsPointsFromStore: Bool { get }
-  /// Draws points `range` of `store` straight from the CPU; only called when
-  /// `drawsPointsFromStore` is true.
-  func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms)
-}
+  /// The size of the scene target the frame draws into, in pixels; nil when the last
+  /// `beginFrame` found none (the frame's draws are skipped).
+  var sceneSizePixels: SIMD2<Int>? { get }
+  /// Replaces the scene target's colour and depth with `picture`, points drawn on the
+  /// CPU, before the overlays draw over it; a picture of another size than the scene
+  /// target is skipped.
+  func drawScenePicture(_ picture: CPUSceneImage)
 
-extension RenderBackend {
-  /// Backends draw uploaded chunks unless they say otherwise.
-  public var drawsPointsFromStore: Bool { false }
-
-  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
-    assertionFailure("\(type(of: self)) draws points from chunks, not from the store")
-  }
+  /// What fills the scene target with points (`PointDrawer`): picked once, when the
+  /// renderer is, and read by the scene renderer and the overlay points, which share
+  /// the backend. The backend itself does not read it.
+  var pointDrawer: any PointDrawer { get set }
 }

@@ -1,9 +1,9 @@
 import CloudScrubCore
 
 extension SceneRenderer {
-  /// Draws one pass of an `LODPlan`: its node ranges (from the CPU nodes when the
-  /// backend rasterizes there, else from the node cache, which uploads the nodes the
-  /// pass needs that the GPU lacks), the preview and the overlays, then composites.
+  /// Draws one pass of an `LODPlan`: its node ranges (by the backend's point drawer,
+  /// from the node cache, which uploads the nodes the pass needs that the GPU lacks, or
+  /// from the CPU nodes), the preview and the overlays, then composites.
   ///
   /// Colouring by frame, and drawing with pose corrections, split each node range at
   /// the node's frame starts and name the frame in the uniforms
@@ -21,19 +21,18 @@ extension SceneRenderer {
     replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil,
     corrections: [Matrix4]? = nil
   ) throws {
-    let fromStore = backend.drawsPointsFromStore
     var failure: (any Error)?
-    if fromStore {
-      if !nodeCache.residentNodes.isEmpty { nodeCache.reset() }
-    } else {
-      do { try nodeCache.prepare(pass, of: octree) } catch { failure = error }
+    do {
+      try backend.pointDrawer.prepare(nodeCache, for: pass, of: octree)
+    } catch {
+      failure = error
     }
     // The whole store's frame count: a node's frame table names whole-store positions.
     drawScene(
       state: state, frameCount: octree.frameCount, continuing: continuing, preview: preview,
       extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
       corrections: corrections
-    ) { uniforms in
+    ) { points, uniforms in
       let byFrame =
         uniforms.colorMode == .frame || uniforms.colorMode == .alignmentError
         || corrections != nil
@@ -47,14 +46,9 @@ extension SceneRenderer {
           if let corrections, let frame, corrections.indices.contains(frame) {
             own.worldFromStored = corrections[frame]
           }
-          if fromStore {
-            backend.drawPoints(from: node.points, range: range, uniforms: own)
-          } else {
-            for call in nodeCache.drawCalls(node: item.node, range: range) {
-              backend.drawPoints(
-                chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: own)
-            }
-          }
+          points.draw(
+            node: item.node, of: octree, cache: nodeCache, range: range, uniforms: own,
+            on: backend)
         }
       }
     }

@@ -1,8 +1,9 @@
 import CloudScrubCore
 import Foundation
 
-/// Draws a viewer state: the points of its frame window from the GPU mirror, with the
-/// state's looks as uniforms, and the overlays. Holds no state of its own beyond the
+/// Draws a viewer state: the points of its frame window (by the backend's point drawer,
+/// from the GPU mirror or the CPU store), with the state's looks as uniforms, and the
+/// overlays. Holds no state of its own beyond the
 /// mirror, so the same `ViewerState` always issues the same calls.
 public final class SceneRenderer {
   public let backend: any RenderBackend
@@ -15,22 +16,19 @@ public final class SceneRenderer {
     self.mirror = mirror ?? PointBufferMirror(backend: backend)
   }
 
-  /// Uploads what the store has that the GPU does not (nothing when it is in step).
-  /// When the backend draws points from the CPU store, nothing is uploaded and what an
-  /// earlier OpenGL renderer uploaded is freed: the points are never held twice.
+  /// Makes the GPU copy what the backend's point drawer needs: what the store has that
+  /// the GPU does not uploaded (nothing when it is in step), or, when the points are
+  /// drawn from the CPU store, nothing uploaded and what an earlier drawer uploaded
+  /// freed, so the points are never held twice.
   ///
   /// - Throws: `RenderError` when the GPU cannot hold more points.
   public func sync(with store: PointStore) throws {
-    if backend.drawsPointsFromStore {
-      if mirror.uploadedPoints > 0 { mirror.reset() }
-      return
-    }
-    try mirror.sync(with: store)
+    try backend.pointDrawer.sync(mirror, with: store)
   }
 
-  /// Draws one picture of `state`, whose points are those of `store` (drawn from the
-  /// GPU mirror, or from the store itself when the backend rasterizes on the CPU):
-  /// every shown point at once.
+  /// Draws one picture of `state`, whose points are those of `store` (drawn by the
+  /// backend's point drawer, from the GPU mirror or from the store itself): every shown
+  /// point at once.
   ///
   /// - Parameters:
   ///   - preview: a cleaning preview: its points are drawn in full colour and the
@@ -72,16 +70,16 @@ public final class SceneRenderer {
       state: state, frameCount: store.frameCount, continuing: continuing, preview: preview,
       extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
       corrections: corrections
-    ) { uniforms in
+    ) { points, uniforms in
       for range in pass {
         guard let corrections else {
-          drawPoints(store, mirror: mirror, range: range, uniforms: uniforms)
+          points.draw(store, mirror: mirror, range: range, uniforms: uniforms, on: backend)
           continue
         }
         for (piece, frame) in Self.framePieces(of: range, frameRanges: store.frameRanges) {
           var own = uniforms
           own.worldFromStored = corrections.indices.contains(frame) ? corrections[frame] : nil
-          drawPoints(store, mirror: mirror, range: piece, uniforms: own)
+          points.draw(store, mirror: mirror, range: piece, uniforms: own, on: backend)
         }
       }
     }
@@ -105,25 +103,29 @@ public final class SceneRenderer {
   }
 
   /// The frame around a pass: begin or resume, the points `drawMain` draws with the
-  /// state's uniforms (or the replacement's), the preview, the overlays, the composite.
+  /// backend's point drawer and the state's uniforms (or the replacement's), the
+  /// preview, the overlays, the composite.
   func drawScene(
     state: ViewerState, frameCount: Int, continuing: Bool, preview: OverlayPoints?,
     extraLines: [LineVertex], replacement: OverlayPoints?, frameErrors: FrameAlignmentErrors?,
-    corrections: [Matrix4]? = nil, drawMain: (PointUniforms) -> Void
+    corrections: [Matrix4]? = nil, drawMain: (any PointDrawer, PointUniforms) -> Void
   ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
     let viewProjection = projection * view
     let display = state.display
     let gray = display.backgroundGray
+    let points = backend.pointDrawer
     if continuing {
       backend.resumeFrame()
+      points.resumeFrame(on: backend)
     } else {
-      backend.beginFrame(
-        FrameSetup(
-          widthPixels: state.viewportWidth, heightPixels: state.viewportHeight,
-          background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
-          nearFarMeters: Self.nearFar(of: projection)))
+      let setup = FrameSetup(
+        widthPixels: state.viewportWidth, heightPixels: state.viewportHeight,
+        background: SIMD3(gray, gray, gray), eyeDomeLighting: display.eyeDomeLighting,
+        nearFarMeters: Self.nearFar(of: projection))
+      backend.beginFrame(setup)
+      points.beginFrame(setup, on: backend)
     }
 
     var uniforms = pointUniforms(
@@ -142,12 +144,14 @@ public final class SceneRenderer {
         own.worldFromStored = corrections[shown]
       }
       try? replacement.prepare()
-      drawPoints(
-        replacement.store, mirror: replacement.mirror, range: 0..<replacement.count, uniforms: own)
+      points.draw(
+        replacement.store, mirror: replacement.mirror, range: 0..<replacement.count,
+        uniforms: own, on: backend)
     } else {
-      drawMain(uniforms)
+      drawMain(points, uniforms)
     }
-    if let preview { drawPreview(preview, uniforms: uniforms) }
+    if let preview { drawPreview(preview, with: points, uniforms: uniforms) }
+    points.finishPoints(on: backend)
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
     backend.endFrame()
@@ -158,7 +162,8 @@ public final class SceneRenderer {
   /// dimmed points never hides them. Its store's appended frames are named by timeline
   /// position, so that colouring by frame or alignment error draws each of them as its
   /// own frame (`PointUniforms.fixedFrame`), as the points it came from are.
-  func drawPreview(_ preview: OverlayPoints, uniforms: PointUniforms) {
+  func drawPreview(_ preview: OverlayPoints, with points: any PointDrawer, uniforms: PointUniforms)
+  {
     var kept = uniforms
     kept.dimmed = false
     kept.pointSizePixels = uniforms.pointSizePixels + 1
@@ -166,15 +171,16 @@ public final class SceneRenderer {
     try? preview.prepare()
     let store = preview.store
     guard kept.colorMode == .frame || kept.colorMode == .alignmentError else {
-      drawPoints(store, mirror: preview.mirror, range: 0..<store.count, uniforms: kept)
+      points.draw(
+        store, mirror: preview.mirror, range: 0..<store.count, uniforms: kept, on: backend)
       return
     }
     for (k, position) in store.frameIndices.enumerated() {
       var own = kept
       own.fixedFrame = position
-      drawPoints(
+      points.draw(
         store, mirror: preview.mirror, range: store.frameRanges[k]..<store.frameRanges[k + 1],
-        uniforms: own)
+        uniforms: own, on: backend)
     }
   }
 
@@ -182,22 +188,6 @@ public final class SceneRenderer {
   /// did not), without drawing a point.
   public func recomposite() {
     backend.endFrame()
-  }
-
-  /// Points `range` of `store`: from the CPU store when the backend rasterizes there,
-  /// else as the mirror's draw calls (clipped to what it has uploaded).
-  func drawPoints(
-    _ store: PointStore, mirror: PointBufferMirror, range: Range<Int>, uniforms: PointUniforms
-  ) {
-    if backend.drawsPointsFromStore {
-      let wanted = range.clamped(to: 0..<store.count)
-      if !wanted.isEmpty { backend.drawPoints(from: store, range: wanted, uniforms: uniforms) }
-      return
-    }
-    for call in mirror.drawCalls(for: range) {
-      backend.drawPoints(
-        chunk: call.chunk, range: call.range, baseIndex: call.baseIndex, uniforms: uniforms)
-    }
   }
 
   /// The uniforms `draw` gives the points of `state` (for benchmarks that drive a

@@ -38,7 +38,7 @@ import Testing
     _ comparison: RendererComparison, _ state: ViewerState, _ renderer: PointRenderer,
     errors: FrameAlignmentErrors? = Self.errors
   ) throws -> RGBImage {
-    comparison.backend.pointRenderer = renderer
+    comparison.backend.pointDrawer = renderer.makeDrawer()
     try comparison.renderer.sync(with: store)
     comparison.renderer.draw(state: state, store: store, frameErrors: errors)
     return comparison.target.readPixels()

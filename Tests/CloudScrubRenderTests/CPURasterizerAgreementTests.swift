@@ -26,11 +26,11 @@ import Testing
     _ comparison: RendererComparison, _ state: ViewerState, _ label: String,
     preview: OverlayPoints? = nil
   ) throws {
-    comparison.backend.pointRenderer = .gl
+    comparison.backend.pointDrawer = PointRenderer.gl.makeDrawer()
     try comparison.renderer.sync(with: store)
     comparison.renderer.draw(state: state, store: store, preview: preview)
     let gl = comparison.target.readPixels()
-    comparison.backend.pointRenderer = .cpu
+    comparison.backend.pointDrawer = PointRenderer.cpu.makeDrawer()
     try comparison.renderer.sync(with: store)
     comparison.renderer.draw(state: state, store: store, preview: preview)
     let cpu = comparison.target.readPixels()

@@ -14,7 +14,7 @@ import Testing
   static func pictures(
     _ comparison: RendererComparison, _ state: ViewerState, _ renderer: PointRenderer
   ) throws -> (whole: RGBImage, refined: RGBImage, passes: Int) {
-    comparison.backend.pointRenderer = renderer
+    comparison.backend.pointDrawer = renderer.makeDrawer()
     let whole = try comparison.picture(state, store: store, with: renderer)
     comparison.renderer.mirror.reset()
     let octree = PointOctree(

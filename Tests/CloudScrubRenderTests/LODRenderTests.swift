@@ -142,7 +142,8 @@ import Testing
     let full = Self.sheet(frames: 6, perFrame: 300)
     let octree = PointOctree(store: full, options: Self.options)
     let backend = RecordingRenderBackend()
-    backend.drawsPointsFromStore = true
+    let drawer = RecordingStorePointDrawer()
+    backend.pointDrawer = drawer
     let renderer = SceneRenderer(backend: backend)
     var state = Self.state(full)
     state.apply(.display(.setColorMode(.frame)))
@@ -155,12 +156,12 @@ import Testing
     // Colour by frame: each draw is one frame's stretch of a node, named in the
     // uniforms; together they are every point once.
     var drawn = 0
-    for event in backend.events {
-      guard case .drawStorePoints(let range, let uniforms) = event else { continue }
-      drawn += range.count
-      #expect(uniforms.fixedFrame != nil && uniforms.frameCount == 6)
+    for draw in drawer.draws {
+      drawn += draw.range.count
+      #expect(draw.uniforms.fixedFrame != nil && draw.uniforms.frameCount == 6)
     }
     #expect(drawn == full.count)
+    #expect(drawer.finishedPictures == plan.passCount)
   }
 }
 

@@ -131,7 +131,7 @@ import Testing
     let corrections = Self.corrections(frames: store.frameCount)
     var pictures: [RGBImage] = []
     for renderer in [PointRenderer.gl, .cpu] {
-      comparison.backend.pointRenderer = renderer
+      comparison.backend.pointDrawer = renderer.makeDrawer()
       try comparison.renderer.sync(with: store)
       comparison.renderer.draw(state: state, store: store, corrections: corrections)
       pictures.append(comparison.target.readPixels())
@@ -140,7 +140,7 @@ import Testing
       pictures[0], pictures[1], threshold: CPURasterizerAgreementTests.channelThreshold)
     #expect(differing <= CPURasterizerAgreementTests.tolerance, "\(differing * 100) % differ")
     // And the corrections changed the picture.
-    comparison.backend.pointRenderer = .cpu
+    comparison.backend.pointDrawer = PointRenderer.cpu.makeDrawer()
     comparison.renderer.draw(state: state, store: store)
     let plain = comparison.target.readPixels()
     #expect(

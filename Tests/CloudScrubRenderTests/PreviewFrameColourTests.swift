@@ -41,7 +41,7 @@ import Testing
     throws
   {
     let comparison = try RendererComparison(width: Self.width, height: Self.height)
-    comparison.backend.pointRenderer = with
+    comparison.backend.pointDrawer = with.makeDrawer()
     let kept = Self.kept()
     var state = ComparisonScenes.state(Self.store, width: Self.width, height: Self.height)
     state.apply(.display(.setColorMode(mode)))

@@ -27,7 +27,7 @@ final class RendererComparison {
   func picture(_ state: ViewerState, store: PointStore, with pointRenderer: PointRenderer) throws
     -> RGBImage
   {
-    backend.pointRenderer = pointRenderer
+    backend.pointDrawer = pointRenderer.makeDrawer()
     try renderer.sync(with: store)
     renderer.draw(state: state, store: store)
     return target.readPixels()

@@ -194,7 +194,8 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
 
   @Test func backendDrawingFromTheStoreGetsStoreRangesAndNoUploads() throws {
     let backend = RecordingRenderBackend()
-    backend.drawsPointsFromStore = true
+    let drawer = RecordingStorePointDrawer()
+    backend.pointDrawer = drawer
     let points = store(framePointCounts: Self.counts)
     let renderer = SceneRenderer(backend: backend)
     try renderer.sync(with: points)
@@ -206,7 +207,8 @@ func drawnIndices(_ backend: RecordingRenderBackend) -> [Int] {
     #expect(backend.uploadedPointBytes == 0)
     #expect(backend.frameStarts.isEmpty)
     // One call for the whole window, not one a chunk.
-    #expect(backend.drawnPointIndices == [7..<20])
+    #expect(drawer.drawnRanges == [7..<20])
+    #expect(backend.drawnPointIndices.isEmpty)
   }
 
   @Test func newCloudReleasesTheOldChunks() throws {

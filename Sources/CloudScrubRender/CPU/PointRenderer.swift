@@ -7,6 +7,15 @@ public enum PointRenderer: String, Sendable, CaseIterable {
 
   /// How the window and `render` name it.
   public var label: String { self == .gl ? "OpenGL" : "CPU" }
+
+  /// The point drawer that draws for this renderer, to set as a backend's
+  /// `pointDrawer`: the one place that branches on who draws the points.
+  public func makeDrawer() -> any PointDrawer {
+    switch self {
+    case .gl: return GPUPointDrawer()
+    case .cpu: return CPUPointDrawer()
+    }
+  }
 }
 
 /// The renderer the user asked for: one of the two, or `auto`, which takes the CPU

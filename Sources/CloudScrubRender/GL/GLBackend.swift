@@ -33,16 +33,9 @@ public final class GLBackend: RenderBackend {
   private var setup = FrameSetup(
     widthPixels: 1, heightPixels: 1, background: .zero, eyeDomeLighting: false,
     nearFarMeters: SIMD2(0.01, 100))
-  /// Who draws the points. With `.cpu` they are rasterized from the CPU store by
-  /// `CPUPointRasterizer` and its colour and depth become the scene target's before
-  /// the overlay lines (depth-tested against them) and the composite, which are
-  /// OpenGL's as before.
-  public var pointRenderer: PointRenderer = .gl
-  private var rasterizer: CPUPointRasterizer?
-  /// Whether the rasterizer drew since the scene target last received its picture.
-  private var rasterizerPending = false
-  private var cpuColor: [UInt32] = []
-  private var cpuDepth: [Float] = []
+  /// Who draws the points: OpenGL from the chunks (`GPUPointDrawer`) unless the
+  /// renderer picked says otherwise (`PointRenderer.makeDrawer()`).
+  public var pointDrawer: any PointDrawer = GPUPointDrawer()
 
   /// Compiles the programs.
   ///
@@ -88,37 +81,18 @@ public final class GLBackend: RenderBackend {
     return String(cString: pointer)
   }
 
-  public var drawsPointsFromStore: Bool { pointRenderer == .cpu }
-
-  public func drawPoints(from store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
-    guard pointRenderer == .cpu, sceneTargetError == nil else { return }
-    let raster = cpuRasterizer()
-    if raster.widthPixels != scene.width || raster.heightPixels != scene.height { return }
-    raster.draw(store, range: range, uniforms: uniforms)
-    rasterizerPending = true
+  public var sceneSizePixels: SIMD2<Int>? {
+    sceneTargetError == nil ? SIMD2(scene.width, scene.height) : nil
   }
 
-  private func cpuRasterizer() -> CPUPointRasterizer {
-    if let rasterizer { return rasterizer }
-    let made = CPUPointRasterizer()
-    rasterizer = made
-    return made
-  }
-
-  /// Puts the CPU rasterizer's picture into the scene target's colour and depth
-  /// textures, once per frame, before anything else draws over it.
-  private func uploadRasterizedPoints() {
-    guard rasterizerPending, let rasterizer else { return }
-    rasterizerPending = false
-    let pixels = scene.width * scene.height
-    if cpuColor.count != pixels {
-      cpuColor = Array(repeating: 0, count: pixels)
-      cpuDepth = Array(repeating: 1, count: pixels)
-    }
-    cpuColor.withUnsafeMutableBufferPointer { color in
-      cpuDepth.withUnsafeMutableBufferPointer { depth in
+  /// Puts `picture` into the scene target's colour and depth textures.
+  public func drawScenePicture(_ picture: CPUSceneImage) {
+    guard sceneTargetError == nil, picture.widthPixels == scene.width,
+      picture.heightPixels == scene.height
+    else { return }
+    picture.colorRGBA.withUnsafeBufferPointer { color in
+      picture.depth.withUnsafeBufferPointer { depth in
         guard let color = color.baseAddress, let depth = depth.baseAddress else { return }
-        rasterizer.resolve(colorRGBA: color, depth: depth)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glBindTexture(GLenum(GL_TEXTURE_2D), scene.colorTexture)
         let width = GLsizei(scene.width)
@@ -190,15 +164,9 @@ public final class GLBackend: RenderBackend {
     glClearColor(setup.background.x, setup.background.y, setup.background.z, 0)
     glClearDepth(1)
     glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
-    rasterizerPending = false
-    if pointRenderer == .cpu {
-      cpuRasterizer().begin(
-        widthPixels: scene.width, heightPixels: scene.height, background: setup.background)
-    }
   }
 
-  /// Goes on with the picture: GL's scene target keeps what it had, and the CPU
-  /// rasterizer's buffer (uploaded over the target again at the end) what it had.
+  /// Goes on with the picture: the scene target keeps what it had.
   public func resumeFrame() {
     guard sceneTargetError == nil else { return }
     bindScene()
@@ -253,7 +221,6 @@ public final class GLBackend: RenderBackend {
 
   public func drawLines(_ vertices: [LineVertex], viewProjection: Matrix4) {
     guard !vertices.isEmpty, sceneTargetError == nil else { return }
-    uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), scene.framebuffer)
     glUseProgram(lines.id)
     lines.set("uViewProjection", viewProjection)
@@ -269,7 +236,6 @@ public final class GLBackend: RenderBackend {
 
   public func endFrame() {
     guard sceneTargetError == nil else { return }
-    uploadRasterizedPoints()
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
     glViewport(
       GLint(outputOrigin.x), GLint(outputOrigin.y), GLsizei(scene.width), GLsizei(scene.height))
