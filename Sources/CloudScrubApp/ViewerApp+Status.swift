@@ -5,8 +5,12 @@ import Foundation
 // and the messages from the scene target and the alignment errors.
 extension ViewerApp {
   /// A scene framebuffer that cannot be made leaves the 3D view empty: say why, once
-  /// for each new reason, in the panel's message and on standard error.
+  /// for each new reason, in the panel's message and on standard error. Overlay points
+  /// drawn only in part say so in the message.
   func reportSceneTarget() {
+    if let overlay = renderer.takeOverlayFailure(), session.message == nil {
+      session.message = .error(overlay)
+    }
     let failure = backend.sceneTargetError.map { "cannot draw the 3D view: \($0)" }
     guard failure != reportedSceneTarget else { return }
     reportedSceneTarget = failure

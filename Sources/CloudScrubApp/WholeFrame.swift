@@ -36,7 +36,11 @@ final class WholeFrame {
         var store = PointStore()
         store.append(framePoints, frameIndex: finished.frame)
         // A frame the GPU has no room for is drawn as far as it was uploaded.
-        try? points.replace(with: store)
+        do {
+          try points.replace(with: store)
+        } catch {
+          failure = "frame \(finished.frame) is drawn only in part: \(error)"
+        }
         shownFrame = finished.frame
       case .failure(let error):
         // The store's points for the frame stay drawn; the window says why.

@@ -38,6 +38,24 @@ public protocol PointDrawer: AnyObject {
   func finishPoints(on backend: any RenderBackend)
 }
 
+/// A drawer that draws straight from the CPU store and so keeps nothing on the GPU:
+/// what was uploaded is freed (`CPUPointDrawer`, and the tests' recording drawer).
+public protocol StorePointDrawer: PointDrawer {}
+
+extension StorePointDrawer {
+  /// Frees what the GPU holds of `store`.
+  public func sync(_ mirror: PointBufferMirror, with store: PointStore) throws {
+    if mirror.uploadedPoints > 0 { mirror.reset() }
+  }
+
+  /// Frees every node the GPU holds.
+  public func prepare(_ cache: LODNodeCache, for pass: [LODDrawItem], of octree: PointOctree)
+    throws
+  {
+    if !cache.residentNodes.isEmpty { cache.reset() }
+  }
+}
+
 /// Draws the points with the backend's own point draws, from the GPU copy: the store is
 /// uploaded once (`PointBufferMirror`), level-of-detail nodes as passes need them
 /// (`LODNodeCache`), and each draw is the mirror's draw calls.

@@ -3,7 +3,7 @@ import CloudScrubCore
 /// A point drawer that draws nothing and writes down every draw it was asked for, from
 /// the CPU store as `CPUPointDrawer` draws: the test double for the renderer's logic
 /// when no GPU copy is kept (nothing uploaded, what was uploaded freed).
-public final class RecordingStorePointDrawer: PointDrawer {
+public final class RecordingStorePointDrawer: StorePointDrawer {
   /// One draw of a store's points.
   public struct Draw: Equatable, Sendable {
     public var range: Range<Int>
@@ -16,16 +16,6 @@ public final class RecordingStorePointDrawer: PointDrawer {
   private var pending = false
 
   public init() {}
-
-  public func sync(_ mirror: PointBufferMirror, with store: PointStore) throws {
-    if mirror.uploadedPoints > 0 { mirror.reset() }
-  }
-
-  public func prepare(_ cache: LODNodeCache, for pass: [LODDrawItem], of octree: PointOctree)
-    throws
-  {
-    if !cache.residentNodes.isEmpty { cache.reset() }
-  }
 
   public func beginFrame(_ setup: FrameSetup, on backend: any RenderBackend) { pending = false }
 

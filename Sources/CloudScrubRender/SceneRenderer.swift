@@ -8,6 +8,10 @@ import Foundation
 public final class SceneRenderer {
   public let backend: any RenderBackend
   public let mirror: PointBufferMirror
+  /// Why the last overlay points (a whole frame, the cleaning preview) could not all be
+  /// uploaded; they are drawn as far as they were. Handed out once by
+  /// `takeOverlayFailure`.
+  private var overlayFailure: String?
   /// The level-of-detail nodes on the GPU (`draw(state:octree:nodes:…)`).
   public private(set) lazy var nodeCache = LODNodeCache(backend: backend)
 
@@ -143,7 +147,7 @@ public final class SceneRenderer {
       if let corrections, corrections.indices.contains(shown) {
         own.worldFromStored = corrections[shown]
       }
-      try? replacement.prepare()
+      prepareOverlay(replacement, named: "the whole frame")
       points.draw(
         replacement.store, mirror: replacement.mirror, range: 0..<replacement.count,
         uniforms: own, on: backend)
@@ -167,8 +171,7 @@ public final class SceneRenderer {
     var kept = uniforms
     kept.dimmed = false
     kept.pointSizePixels = uniforms.pointSizePixels + 1
-    // A preview that cannot be uploaded is drawn as far as it was.
-    try? preview.prepare()
+    prepareOverlay(preview, named: "the cleaning preview")
     let store = preview.store
     guard kept.colorMode == .frame || kept.colorMode == .alignmentError else {
       points.draw(
@@ -280,5 +283,21 @@ public final class SceneRenderer {
           i & 4 == 0 ? b.min.z : b.max.z))
     }
     return result
+  }
+
+  /// Uploads `overlay`; one the GPU has no room for is drawn as far as it was uploaded,
+  /// and says so through `takeOverlayFailure`.
+  private func prepareOverlay(_ overlay: OverlayPoints, named name: String) {
+    do {
+      try overlay.prepare()
+    } catch {
+      overlayFailure = "\(name) is drawn only in part: \(error)"
+    }
+  }
+
+  /// Why overlay points were drawn only in part, once; nil when they were not.
+  public func takeOverlayFailure() -> String? {
+    defer { overlayFailure = nil }
+    return overlayFailure
   }
 }

@@ -5,7 +5,7 @@ import CloudScrubCore
 /// points are never held twice. Each frame's picture (colour and depth) becomes the
 /// scene target's before the overlays, which draw over it depth-tested, and the
 /// composite.
-public final class CPUPointDrawer: PointDrawer {
+public final class CPUPointDrawer: StorePointDrawer {
   private var rasterizer: CPUPointRasterizer?
   /// Whether the frame has a rasterizer the size of the scene target to draw into.
   private var drawing = false
@@ -16,18 +16,6 @@ public final class CPUPointDrawer: PointDrawer {
   private var depth: [Float] = []
 
   public init() {}
-
-  /// Frees what the GPU holds of `store`.
-  public func sync(_ mirror: PointBufferMirror, with store: PointStore) throws {
-    if mirror.uploadedPoints > 0 { mirror.reset() }
-  }
-
-  /// Frees every node the GPU holds.
-  public func prepare(_ cache: LODNodeCache, for pass: [LODDrawItem], of octree: PointOctree)
-    throws
-  {
-    if !cache.residentNodes.isEmpty { cache.reset() }
-  }
 
   /// Clears the rasterizer to the setup's background, at the scene target's size; with
   /// no scene target the frame's draws are skipped, as the backend's are.

@@ -14,11 +14,14 @@ public enum ExportSteps {
   }
 
   /// The files inside a recording folder, which an export must not overwrite either.
+  ///
+  /// - Throws: the error of a folder that cannot be listed (the export would not know
+  ///   which files to protect).
   public static func recordingFiles(_ path: String) throws -> [String] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
     else { return [] }
-    let names = (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []
+    let names = try FileManager.default.subpathsOfDirectory(atPath: path)
     return names.map { path + "/" + $0 }
   }
 
