@@ -1,7 +1,7 @@
 import CloudScrubCore
 import Foundation
 
-/// Runs `DriftAlignment`'s refinement of the open recording on a thread of its own
+/// Runs `DriftAlignment`'s refinement of the open recording as a background job
 /// (`BackgroundWork`), with its progress and a cancel the pass polls between batches.
 /// Opening another document invalidates a pass under way, so its result never lands.
 /// A pass asked for while a cancelled one winds down waits for it and starts when its

@@ -12,7 +12,7 @@ public protocol ViewerDocumentOpener {
   /// LAS, XYZ text), with the same steps and the same bytes as
   /// `cloudscrub export` given the same settings.
   ///
-  /// Runs on a thread of its own while the window keeps drawing: `progress` shows the
+  /// Runs as a background job (`BackgroundExport`) while the window keeps drawing: `progress` shows the
   /// stage and the fraction done, and its `cancel()` stops the export.
   ///
   /// - Returns: a line saying what was written.
