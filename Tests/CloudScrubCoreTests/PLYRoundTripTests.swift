@@ -68,7 +68,8 @@ import Testing
   @Test func unknownAttributeIsRefusedWithTheAvailableNames() {
     let cloud = PointCloud(
       positions: [.zero], attributes: [PointAttribute(name: "confidence", values: .uint8([2]))])
-    #expect(throws: PLYWriteError.unknownAttribute(name: "intensity", available: ["confidence"])) {
+    #expect(throws: CloudWriteError.unknownAttribute(name: "intensity", available: ["confidence"]))
+    {
       try PLYWriter.encode(cloud, options: PLYWriteOptions(attributes: .named(["intensity"])))
     }
   }

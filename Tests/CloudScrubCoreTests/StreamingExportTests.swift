@@ -107,7 +107,7 @@ import Testing
     let path = folder.appendingPathComponent("out.ply").path
     let writer = try PLYStreamWriter(
       path: path, fields: FramePoints().cloud(frameIndex: 0), options: PLYWriteOptions())
-    #expect(throws: PLYWriteError.inconsistentCloud) {
+    #expect(throws: CloudWriteError.inconsistentCloud) {
       try writer.append(PointCloud(positions: [Point3(1, 2, 3)]))
     }
     writer.abandon()
@@ -117,7 +117,7 @@ import Testing
   @Test func streamWriterChecksTheAttributeSelectionBeforeAnyPoint() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(throws: PLYWriteError.self) {
+    #expect(throws: CloudWriteError.self) {
       _ = try PLYStreamWriter(
         path: folder.appendingPathComponent("out.ply").path,
         fields: FramePoints().cloud(frameIndex: 0),

@@ -21,7 +21,7 @@ public final class PLYStreamWriter {
   ///   - fields: a cloud (usually empty) with the fields every piece will have; the
   ///     attribute selection is checked against it now.
   ///   - inputs: the files the points come from; the writer refuses to overwrite them.
-  /// - Throws: `PLYWriteError` for an attribute the fields lack, `FileError` when the
+  /// - Throws: `CloudWriteError` for an attribute the fields lack, `FileError` when the
   ///   target cannot be written.
   public init(
     path: String, fields: PointCloud, options: PLYWriteOptions, inputs: [String] = []
@@ -34,11 +34,11 @@ public final class PLYStreamWriter {
 
   /// Spools the records of `piece`, which has the fields the writer was opened with.
   ///
-  /// - Throws: `PLYWriteError` when the piece's fields differ, `FileError` on a write
+  /// - Throws: `CloudWriteError` when the piece's fields differ, `FileError` on a write
   ///   error.
   public func append(_ piece: PointCloud) throws {
     guard piece.count > 0 else { return }
-    guard Self.sameFields(piece, template) else { throw PLYWriteError.inconsistentCloud }
+    guard Self.sameFields(piece, template) else { throw CloudWriteError.inconsistentCloud }
     let plan = try PLYWritePlan(cloud: piece, options: options)
     try plan.encodeBody(progress: nil) { chunk in try spool.append(chunk) }
     count += piece.count

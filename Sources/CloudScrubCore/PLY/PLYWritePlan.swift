@@ -9,7 +9,7 @@ struct PLYWritePlan {
   let attributes: [PointAttribute]
 
   init(cloud: PointCloud, options: PLYWriteOptions) throws {
-    guard cloud.isConsistent else { throw PLYWriteError.inconsistentCloud }
+    guard cloud.isConsistent else { throw CloudWriteError.inconsistentCloud }
     self.cloud = cloud
     format = options.format
     comments = options.comments
@@ -23,7 +23,7 @@ struct PLYWritePlan {
     case .named(let names):
       let available = (cloud.normals == nil ? [] : ["normal"]) + cloud.attributes.map(\.name)
       for name in names where !available.contains(name) {
-        throw PLYWriteError.unknownAttribute(name: name, available: available)
+        throw CloudWriteError.unknownAttribute(name: name, available: available)
       }
       writesNormals = names.contains("normal")
       attributes = cloud.attributes.filter { names.contains($0.name) }

@@ -1,43 +1,17 @@
-/// Which of a cloud's optional fields a PLY export writes besides x y z and colour.
-public enum PLYAttributeSelection: Equatable, Sendable {
-  /// Positions and colours only.
-  case none
-  /// Normals and every attribute the cloud carries.
-  case all
-  /// The named attributes; `normal` selects the normals.
-  case named([String])
-}
-
 /// How a cloud is written to PLY.
 public struct PLYWriteOptions: Equatable, Sendable {
   public var format: PLYFormat
-  public var attributes: PLYAttributeSelection
+  public var attributes: CloudAttributeSelection
   /// Lines written as `comment` in the header, in order.
   public var comments: [String]
 
   public init(
-    format: PLYFormat = .binaryLittleEndian, attributes: PLYAttributeSelection = .none,
+    format: PLYFormat = .binaryLittleEndian, attributes: CloudAttributeSelection = .none,
     comments: [String] = []
   ) {
     self.format = format
     self.attributes = attributes
     self.comments = comments
-  }
-}
-
-/// What a PLY export cannot do with the options it was given.
-public enum PLYWriteError: Error, Equatable, CustomStringConvertible, Sendable {
-  case unknownAttribute(name: String, available: [String])
-  case inconsistentCloud
-
-  public var description: String {
-    switch self {
-    case .unknownAttribute(let name, let available):
-      let list = available.isEmpty ? "none" : available.joined(separator: ", ")
-      return "the cloud has no attribute '\(name)' (it has: \(list))"
-    case .inconsistentCloud:
-      return "the cloud's per-point arrays differ in length"
-    }
   }
 }
 
@@ -48,7 +22,7 @@ public enum PLYWriter {
   ///
   /// - Parameter inputs: the files the cloud was read from; the export refuses to
   ///   write over any of them.
-  /// - Throws: `PLYWriteError` for options the cloud cannot satisfy, `FileError` for
+  /// - Throws: `CloudWriteError` for options the cloud cannot satisfy, `FileError` for
   ///   I/O; the target is left as it was on any error.
   public static func write(
     _ cloud: PointCloud, to path: String, options: PLYWriteOptions = PLYWriteOptions(),
