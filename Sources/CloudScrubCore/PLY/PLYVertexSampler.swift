@@ -192,3 +192,13 @@ public struct PLYVertexSampler: @unchecked Sendable {
 
   private var vertexElementPosition: Int { header.vertexElementIndex ?? 0 }
 }
+
+extension PLYVertexSampler: PointRecordSampler {
+  public var recordsOffset: Int { vertexOffset }
+
+  public func read(records: Range<Int>, into points: inout FramePoints) {
+    read(records, into: &points)
+  }
+
+  public func checkAfterRecords() throws { try checkElementsAfterVertices() }
+}
