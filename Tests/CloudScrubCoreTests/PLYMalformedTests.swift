@@ -198,8 +198,8 @@ import Testing
     do {
       _ = try PLYReader.read(path: bad.path)
       Issue.record("expected an error")
-    } catch let error as FileError {
-      #expect(error.reason == .ply(.missingProperty(name: "y", element: "vertex")))
+    } catch let error as PLYFileError {
+      #expect(error.reason == .missingProperty(name: "y", element: "vertex"))
       #expect(error.description == "element 'vertex' has no property 'y': \(bad.path)")
     }
   }

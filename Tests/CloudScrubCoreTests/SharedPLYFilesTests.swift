@@ -26,14 +26,14 @@ enum SharedPLY {
   }
 
   /// The reason reading `relative` fails, after checking that it fails with a
-  /// `FileError` naming the file.
-  static func readFailure(_ relative: String) throws -> FileError.Reason? {
+  /// `PLYFileError` naming the file.
+  static func readFailure(_ relative: String) throws -> PLYError? {
     let path = try path(relative)
     do {
       _ = try PLYReader.read(path: path)
       Issue.record("\(relative) loaded, but it should not")
       return nil
-    } catch let error as FileError {
+    } catch let error as PLYFileError {
       #expect(error.path == path)
       return error.reason
     }
@@ -128,7 +128,7 @@ struct SharedPLYHeaderTests {
     _ expected: SharedPLYHeaderCase
   ) throws {
     if let error = expected.error {
-      #expect(try SharedPLY.readFailure(expected.path) == .ply(error))
+      #expect(try SharedPLY.readFailure(expected.path) == error)
       return
     }
     let document = try SharedPLY.read(expected.path)

@@ -54,7 +54,7 @@ struct SharedPLYRsExampleTests {
   @Test func pointElementWithoutCoordinatesNamesTheMissingX() throws {
     // "element point 1" with properties a…p, one of every type, and no x.
     let reason = try SharedPLY.readFailure(Self.folder + "all_atomic_types_ok_ascii.ply")
-    #expect(reason == .ply(.missingProperty(name: "x", element: "point")))
+    #expect(reason == .missingProperty(name: "x", element: "point"))
   }
 
   static let housePositions = [

@@ -54,3 +54,6 @@ extension PLYError: CustomStringConvertible {
     }
   }
 }
+
+/// A `PLYError` with the path of the file, which its message names last.
+public typealias PLYFileError = InputFileError<PLYError>

@@ -12,8 +12,8 @@ public struct PLYDocument: Sendable {
 public enum PLYReader {
   /// Reads the PLY file at `path` through a memory map.
   ///
-  /// - Throws: `FileError` whose reason says what is wrong (a `PLYError` with the line
-  ///   or byte offset for malformed content) and whose path names the file.
+  /// - Throws: `PLYFileError` for malformed content (a `PLYError` with the line or byte
+  ///   offset), `FileError` when the file cannot be read; either names the file last.
   public static func read(path: String, progress: ProgressHandler? = nil) throws -> PLYDocument {
     try read(MappedFile(path: path), progress: progress)
   }
@@ -33,7 +33,7 @@ public enum PLYReader {
     } catch let error as PLYError {
       // Zeros read past a truncation make any parse error; name the real cause.
       try file.checkIntact()
-      throw FileError(.ply(error), path: path)
+      throw PLYFileError(error, path: path)
     }
   }
 
@@ -46,7 +46,7 @@ public enum PLYReader {
       return header
     } catch let error as PLYError {
       try file.checkIntact()
-      throw FileError(.ply(error), path: path)
+      throw PLYFileError(error, path: path)
     }
   }
 

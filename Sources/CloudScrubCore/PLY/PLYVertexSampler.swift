@@ -40,7 +40,7 @@ public struct PLYVertexSampler: @unchecked Sendable {
   /// splats). The header is parsed here, and every element up to the vertices is
   /// checked to fit in the file before any count is trusted.
   ///
-  /// - Throws: `FileError` wrapping the `PLYError` of a malformed header or of counts
+  /// - Throws: `PLYFileError` with the `PLYError` of a malformed header or of counts
   ///   that exceed the file, path last.
   public static func open(_ file: MappedFile) throws -> PLYVertexSampler? {
     do {
@@ -49,7 +49,7 @@ public struct PLYVertexSampler: @unchecked Sendable {
       return try PLYVertexSampler(file: file, header: header)
     } catch let error as PLYError {
       try file.checkIntact()
-      throw FileError(.ply(error), path: file.path)
+      throw PLYFileError(error, path: file.path)
     }
   }
 
@@ -156,24 +156,22 @@ public struct PLYVertexSampler: @unchecked Sendable {
   /// Throws when the file was found shorter than when it was mapped, naming the vertex
   /// record and byte offset where it now ends.
   ///
-  /// - Throws: `FileError` wrapping `PLYError.truncated`, path last.
+  /// - Throws: `PLYFileError` whose reason is `.truncated`, path last.
   public func checkIntact() throws {
     guard file.wasTruncated else { return }
     var info = stat()
     let size = stat(file.path, &info) == 0 ? Int(info.st_size) : 0
     let index = min(count, max(0, (size - vertexOffset) / recordSize))
-    throw FileError(
-      .ply(
-        .truncated(
-          element: header.elements[vertexElementPosition].name, index: index,
-          byteOffset: size)),
+    throw PLYFileError(
+      .truncated(
+        element: header.elements[vertexElementPosition].name, index: index, byteOffset: size),
       path: file.path)
   }
 
   /// Walks the elements after the vertices, so that a file cut inside them (a face
   /// list, say) is reported as the whole-file reader reports it.
   ///
-  /// - Throws: `FileError` wrapping the `PLYError`, path last.
+  /// - Throws: `PLYFileError`, path last.
   public func checkElementsAfterVertices() throws {
     var offset = vertexEnd
     let swapped = swapped
@@ -185,7 +183,7 @@ public struct PLYVertexSampler: @unchecked Sendable {
       }
     } catch {
       try checkIntact()
-      throw FileError(.ply(error), path: file.path)
+      throw PLYFileError(error, path: file.path)
     }
     try checkIntact()
   }
