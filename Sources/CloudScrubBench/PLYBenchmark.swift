@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import CloudScrubSession
 import Foundation
 

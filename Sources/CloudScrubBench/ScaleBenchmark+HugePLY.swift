@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import CloudScrubRender
 import CloudScrubSession
 import Foundation

@@ -137,7 +137,7 @@ enum ExportCommand {
     return poses
   }
 
-  static func attributeSelection(_ value: String?) throws -> PLYAttributeSelection {
+  static func attributeSelection(_ value: String?) throws -> CloudAttributeSelection {
     guard let value else { return .none }
     switch value {
     case "none": return .none

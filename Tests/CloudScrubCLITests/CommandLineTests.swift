@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import Foundation
 import TestSupport
 import Testing

@@ -137,18 +137,15 @@ import Testing
   @Test func anAutomaticMergeThatKeepsTooMuchCoarsensInsteadOfStopping() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let path = try SampledCloudLoadTests.write(
-      count: 1000, columns: SampledCloudLoadTests.standard, format: .binaryLittleEndian,
-      in: folder)
-    let sampler = try #require(try PLYVertexSampler.open(MappedFile(path: path)))
+    let records = try PointRecordFile(path: PointRecordFile.write(count: 1000, in: folder))
     // At 2 m cells the 1000 records keep more than the 212 points the budget holds
-    // (212 × 178 B after 1000 × 16 B of queued pieces; the merged load of
-    // `SampledCloudLoadTests` stops at such a limit); coarsening, it finishes.
+    // (212 × 178 B after 1000 × 16 B of queued pieces; a merged load that does not
+    // coarsen stops at such a limit); coarsening, it finishes.
     let fine = ViewerMemoryPlan(
       choice: .voxel(meters: 2), cloudPoints: 1000, automaticMergeMeters: 8,
       budgetBytes: 212 * 178 + 16_000)
     #expect(fine.pointLimit == 212)
-    var plan = SampledCloudLoad(sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: fine)
+    var plan = SampledCloudLoad(sampler: records, samplePoints: 64, chunkRecords: 100, memory: fine)
     plan.coarsensMerge = true
     let load = plan.start()
     #expect(load.waitUntilStopped(timeout: 60))

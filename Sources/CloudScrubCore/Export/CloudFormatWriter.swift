@@ -3,14 +3,14 @@ public struct CloudWriteOptions: Equatable, Sendable {
   /// Text instead of binary, for the formats that have both (PLY, PCD).
   public var ascii: Bool
   /// The optional fields written besides x y z and colour.
-  public var attributes: PLYAttributeSelection
+  public var attributes: CloudAttributeSelection
   /// For the formats that keep scans (E57): one scan a capture frame, each posed with
   /// its frame's camera-to-world transform here (keyed by the recording's frame index,
   /// as the points' "frame" attribute names it). nil: one scan of every point.
   public var scanPoses: [Int: Transform3D]?
 
   public init(
-    ascii: Bool = false, attributes: PLYAttributeSelection = .none,
+    ascii: Bool = false, attributes: CloudAttributeSelection = .none,
     scanPoses: [Int: Transform3D]? = nil
   ) {
     self.ascii = ascii
@@ -33,7 +33,7 @@ public protocol CloudFormatWriter: Sendable {
   /// Writes `cloud` to `path` through a temporary file renamed into place.
   ///
   /// - Parameter inputs: the files the cloud came from, which are never overwritten.
-  /// - Throws: `PLYWriteError` for options the cloud cannot satisfy, the format's
+  /// - Throws: `CloudWriteError` for options the cloud cannot satisfy, the format's
   ///   write error, `FileError` for I/O; the target is left as it was on any error.
   func write(
     _ cloud: PointCloud, provenance: ExportProvenance, options: CloudWriteOptions,
@@ -68,10 +68,10 @@ public struct CloudFieldSelection: Sendable {
 
   /// The fields `selection` picks from `cloud`.
   ///
-  /// - Throws: `PLYWriteError.unknownAttribute` for a name the cloud lacks,
+  /// - Throws: `CloudWriteError.unknownAttribute` for a name the cloud lacks,
   ///   `.inconsistentCloud` when its arrays differ in length.
-  public init(_ cloud: PointCloud, _ selection: PLYAttributeSelection) throws {
-    guard cloud.isConsistent else { throw PLYWriteError.inconsistentCloud }
+  public init(_ cloud: PointCloud, _ selection: CloudAttributeSelection) throws {
+    guard cloud.isConsistent else { throw CloudWriteError.inconsistentCloud }
     switch selection {
     case .none:
       normals = false
@@ -82,7 +82,7 @@ public struct CloudFieldSelection: Sendable {
     case .named(let names):
       let available = (cloud.normals == nil ? [] : ["normal"]) + cloud.attributes.map(\.name)
       for name in names where !available.contains(name) {
-        throw PLYWriteError.unknownAttribute(name: name, available: available)
+        throw CloudWriteError.unknownAttribute(name: name, available: available)
       }
       normals = names.contains("normal")
       attributes = cloud.attributes.filter { names.contains($0.name) }

@@ -8,7 +8,7 @@ import Foundation
 public protocol CloudRecordEncoder {
   /// An encoder for clouds with the fields of `fields` (usually empty).
   ///
-  /// - Throws: `PLYWriteError` when the options select a field `fields` lacks.
+  /// - Throws: `CloudWriteError` when the options select a field `fields` lacks.
   init(fields: PointCloud, options: CloudWriteOptions) throws
 
   /// Gets ready for exactly the points of `cloud` (a whole-cloud write), before the
@@ -35,7 +35,7 @@ extension CloudRecordEncoder {
 public enum EncodedCloudFile {
   /// Writes `cloud` to `path` through a temporary file renamed into place.
   ///
-  /// - Throws: `PLYWriteError` for options the cloud cannot satisfy, the encoder's
+  /// - Throws: `CloudWriteError` for options the cloud cannot satisfy, the encoder's
   ///   errors, `FileError` for I/O; the target is left as it was on any error.
   public static func write<Encoder: CloudRecordEncoder>(
     _ cloud: PointCloud, as _: Encoder.Type, provenance: ExportProvenance,
@@ -93,7 +93,7 @@ public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudS
 
   /// Opens the target and its spool.
   ///
-  /// - Throws: `PLYWriteError` for a selected field `fields` lacks, `FileError` when
+  /// - Throws: `CloudWriteError` for a selected field `fields` lacks, `FileError` when
   ///   the target cannot be written.
   public init(
     path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String] = []
@@ -106,7 +106,7 @@ public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudS
   public func append(_ piece: PointCloud) throws {
     guard piece.count > 0 else { return }
     guard CloudFieldSelection.sameFields(piece, template), piece.isConsistent else {
-      throw PLYWriteError.inconsistentCloud
+      throw CloudWriteError.inconsistentCloud
     }
     buffer.removeAll(keepingCapacity: true)
     try encoder.encode(piece, 0..<piece.count, into: &buffer)

@@ -19,7 +19,7 @@ public final class HeldCloudStreamWriter: CloudStreamWriter {
   public func append(_ piece: PointCloud) throws {
     guard piece.count > 0 else { return }
     guard CloudFieldSelection.sameFields(piece, template), piece.isConsistent else {
-      throw PLYWriteError.inconsistentCloud
+      throw CloudWriteError.inconsistentCloud
     }
     pieces.append(piece)
     count += piece.count

@@ -1,5 +1,5 @@
-/// How a huge PLY cloud is read in the background: an even sample first, then the
-/// rest in file order, optionally merged while it loads.
+/// How a huge cloud of fixed-size records (a binary PLY) is read in the background: an
+/// even sample first, then the rest in file order, optionally merged while it loads.
 public struct SampledCloudLoad: Sendable {
   /// Points the first sample aims at: enough for a picture of the whole cloud, few
   /// enough to read, merge and sort in a small part of a second on a loaded machine
@@ -13,7 +13,7 @@ public struct SampledCloudLoad: Sendable {
   /// This load's `maxWaitingPoints` (a test makes it small).
   public var waitingPointLimit = Self.maxWaitingPoints
 
-  public let sampler: PLYVertexSampler
+  public let sampler: any PointRecordSampler
   /// The first sample is one record in `sampleStride` (1: the whole cloud at once):
   /// the first `sampleBlock` records of every `sampleStride × sampleBlock`. Blocks of
   /// about a page make the sample of a huge file touch few pages of it (a record every
@@ -43,7 +43,7 @@ public struct SampledCloudLoad: Sendable {
 
   /// A load of `sampler`'s vertices whose first sample holds about `samplePoints`.
   public init(
-    sampler: PLYVertexSampler, samplePoints: Int = Self.defaultSamplePoints,
+    sampler: any PointRecordSampler, samplePoints: Int = Self.defaultSamplePoints,
     chunkRecords: Int = Self.defaultChunkRecords, memory: ViewerMemoryPlan? = nil,
     previewPoints: Int = Self.defaultPreviewPoints
   ) {
@@ -62,7 +62,9 @@ public struct SampledCloudLoad: Sendable {
   public func extentSample(limit: Int = 8192) -> [Point3] {
     var points = FramePoints()
     let step = max(1, sampler.count / max(1, limit))
-    sampler.read(stride(from: 0, to: sampler.count, by: step), into: &points)
+    for index in stride(from: 0, to: sampler.count, by: step) {
+      sampler.read(records: index..<index + 1, into: &points)
+    }
     return points.positions
   }
 
@@ -155,9 +157,12 @@ public struct SampledCloudLoad: Sendable {
       beforePiece?(piece)
       guard !load.isCancelled else { return .cancelled }
       var points = FramePoints()
-      // The records of this chunk that the sample did not take.
-      let rest = (start..<end).lazy.filter { $0 % group >= block }
-      sampler.read(rest, into: &points)
+      // The records of this chunk that the sample did not take: in each group, those
+      // after its first block.
+      for g in start / group...(end - 1) / group {
+        let rest = max(start, g * group + block)..<min(end, (g + 1) * group)
+        if !rest.isEmpty { sampler.read(records: rest, into: &points) }
+      }
       try sampler.checkIntact()
       sampler.file.discard(byteRange(start..<end))
       let done = sampleCount + end - sampled(before: end)
@@ -173,7 +178,7 @@ public struct SampledCloudLoad: Sendable {
       start = end
       piece += 1
     }
-    try sampler.checkElementsAfterVertices()
+    try sampler.checkAfterRecords()
     return .finished(frames: 1)
   }
 
@@ -203,7 +208,7 @@ public struct SampledCloudLoad: Sendable {
     for segmentStart in stride(from: 0, to: blocks.count, by: segment) {
       let segmentBlocks = blocks[segmentStart..<min(blocks.count, segmentStart + segment)]
       for b in segmentBlocks {
-        sampler.read(b * group..<min(total, b * group + block), into: &points)
+        sampler.read(records: b * group..<min(total, b * group + block), into: &points)
       }
       if sampleStride > 1, let firstBlock = segmentBlocks.first, let lastBlock = segmentBlocks.last
       {
@@ -235,9 +240,9 @@ public struct SampledCloudLoad: Sendable {
     return end / group * sampleBlock + min(sampleBlock, end % group)
   }
 
-  /// The bytes of the vertex records `records`.
+  /// The bytes of the records `records`.
   private func byteRange(_ records: Range<Int>) -> Range<Int> {
-    (sampler.vertexOffset + records.lowerBound * sampler.recordSize)..<(sampler.vertexOffset
+    (sampler.recordsOffset + records.lowerBound * sampler.recordSize)..<(sampler.recordsOffset
       + records.upperBound * sampler.recordSize)
   }
 }

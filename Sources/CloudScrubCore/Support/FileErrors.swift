@@ -12,7 +12,6 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     /// The file got shorter while it was mapped and read (another process truncated it).
     case changedWhileReading
     case wouldOverwriteInput
-    case ply(PLYError)
     case unsupportedFormat(String)
   }
 
@@ -31,7 +30,6 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     case .changedWhileReading:
       what = "the file was truncated by another program while it was being read"
     case .wouldOverwriteInput: what = "refusing to write over an input file"
-    case .ply(let error): what = error.description
     case .unsupportedFormat(let why): what = "unsupported input: \(why)"
     }
     return "\(what): \(path)"

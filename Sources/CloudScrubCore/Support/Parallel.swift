@@ -55,7 +55,7 @@ public final class ParallelSlots<Element>: @unchecked Sendable {
 /// before they are first touched: a large fresh array then costs a few hundred page
 /// faults instead of tens of thousands. Has no effect where the kernel does not offer
 /// transparent huge pages.
-func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+public func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
   let hugePage = 2 << 20
   guard byteCount >= 2 * hugePage else { return }
   let start = (Int(bitPattern: pointer) + hugePage - 1) & ~(hugePage - 1)
@@ -66,7 +66,7 @@ func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
 
 /// `adviseHugePages` for an array's reserved room, which starts at its buffer's address
 /// even while the array is shorter.
-func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer, capacity byteCount: Int) {
+public func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer, capacity byteCount: Int) {
   guard let base = buffer.baseAddress else { return }
   adviseHugePages(base, byteCount: byteCount)
 }

@@ -1,0 +1,138 @@
+import CloudScrubCore
+import Foundation
+
+/// Reads uncompressed LAS 1.0–1.4 files, point data record formats 0–10: positions
+/// (scaled and offset, then rounded once to `Float`), RGB where the format has it
+/// (16-bit values brought to 8 bits; files that store 8-bit values in the 16-bit
+/// fields are recognised by having none above 255), and the extra bytes described by a
+/// `LASF_Spec` record 4 VLR as attributes (`normal_x`…`normal_z` as normals). LAZ is
+/// refused with an error saying why.
+public enum LASReader {
+  /// A LAS file's header, as `info` shows it.
+  public struct Header: Equatable, Sendable {
+    public var versionMajor: Int
+    public var versionMinor: Int
+    public var pointFormat: Int
+    public var recordLength: Int
+    public var points: Int
+    public var scale: SIMD3<Double>
+    public var offset: SIMD3<Double>
+    public var software: String
+    /// The text of a `CloudScrub` provenance VLR, if any.
+    public var provenance: String?
+  }
+
+  /// A LAS file read: its header and its points.
+  public struct Document: Sendable {
+    public var header: Header
+    public var cloud: PointCloud
+  }
+
+  /// The bytes of a record of each point format before any extra bytes.
+  static let recordSizes = [20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67]
+  /// Where RGB starts in the formats that have it.
+  static let colorOffsets = [2: 20, 3: 28, 5: 28, 7: 30, 8: 30, 10: 30]
+
+  /// Reads the LAS file at `path` through a memory map.
+  ///
+  /// - Throws: `LASError` naming what is wrong and where, with the path; `FileError`
+  ///   when the file cannot be opened.
+  public static func read(path: String) throws -> Document {
+    let file = try MappedFile(path: path)
+    do {
+      return try read(bytes: file.bytes)
+    } catch {
+      throw LASError(error, path: path)
+    }
+  }
+
+  /// Reads a whole LAS file held in memory.
+  ///
+  /// - Throws: `LASErrorReason` naming what is wrong and where.
+  public static func read(bytes: UnsafeRawBufferPointer) throws(LASErrorReason) -> Document {
+    guard bytes.count >= 4, bytes.starts(with: Array("LASF".utf8)) else { throw .notLAS }
+    guard bytes.count >= 227 else { throw .shortHeader(bytes: bytes.count, needed: 227) }
+    let major = Int(bytes[24])
+    let minor = Int(bytes[25])
+    guard major == 1, minor <= 4 else { throw .unsupportedVersion(major: major, minor: minor) }
+    let headerSize = Int(bytes.littleEndian(at: 94, as: UInt16.self))
+    let needed = minor >= 4 ? 375 : (minor == 3 ? 235 : 227)
+    guard headerSize >= needed, headerSize <= bytes.count else {
+      throw .shortHeader(bytes: min(headerSize, bytes.count), needed: needed)
+    }
+    let pointOffset = Int(bytes.littleEndian(at: 96, as: UInt32.self))
+    let vlrCount = Int(bytes.littleEndian(at: 100, as: UInt32.self))
+    let formatByte = Int(bytes[104])
+    if formatByte & 0xC0 != 0 { throw .compressed }
+    let format = formatByte & 0x3F
+    guard format < recordSizes.count else { throw .unsupportedPointFormat(format) }
+    let recordLength = Int(bytes.littleEndian(at: 105, as: UInt16.self))
+    guard recordLength >= recordSizes[format] else {
+      throw .recordLength(format: format, length: recordLength, minimum: recordSizes[format])
+    }
+    var points = Int(bytes.littleEndian(at: 107, as: UInt32.self))
+    if minor >= 4 {
+      let wide = bytes.littleEndian(at: 247, as: UInt64.self)
+      if format >= 6 || points == 0 { points = wide > UInt64(Int.max) ? Int.max : Int(wide) }
+    }
+    var scale = SIMD3<Double>()
+    var offset = SIMD3<Double>()
+    for axis in 0..<3 {
+      scale[axis] = Double(bitPattern: bytes.littleEndian(at: 131 + 8 * axis, as: UInt64.self))
+      offset[axis] = Double(bitPattern: bytes.littleEndian(at: 155 + 8 * axis, as: UInt64.self))
+      guard scale[axis].isFinite, scale[axis] != 0, offset[axis].isFinite else {
+        throw .badScale(axis: ["x", "y", "z"][axis])
+      }
+    }
+    let software = String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[58..<90]).prefix { $0 != 0 },
+      as: UTF8.self)
+    let vlrs = try LASVariableRecords(bytes, from: headerSize, count: vlrCount, end: pointOffset)
+    if vlrs.isLAZ { throw .compressed }
+    let (size, overflow) = points.multipliedReportingOverflow(by: recordLength)
+    guard !overflow, pointOffset <= bytes.count, size <= bytes.count - pointOffset else {
+      throw .truncated(
+        what: "point data (\(points) records of \(recordLength) bytes)", offset: pointOffset,
+        neededBytes: overflow ? Int.max : size, fileBytes: bytes.count)
+    }
+    let header = Header(
+      versionMajor: major, versionMinor: minor, pointFormat: format, recordLength: recordLength,
+      points: points, scale: scale, offset: offset, software: software,
+      provenance: vlrs.provenance)
+    let records = UnsafeRawBufferPointer(rebasing: bytes[pointOffset..<(pointOffset + size)])
+    var cloud = PointCloud()
+    cloud.positions = (0..<points).map { index in
+      let at = index * recordLength
+      return Point3(
+        Float(Double(records.littleEndian(at: at, as: Int32.self)) * scale.x + offset.x),
+        Float(Double(records.littleEndian(at: at + 4, as: Int32.self)) * scale.y + offset.y),
+        Float(Double(records.littleEndian(at: at + 8, as: Int32.self)) * scale.z + offset.z))
+    }
+    if let colorOffset = colorOffsets[format] {
+      cloud.colors = colors(records, points: points, length: recordLength, at: colorOffset)
+    }
+    let extras = vlrs.extraFields(startingAt: recordSizes[format], recordLength: recordLength)
+    LASExtraField.attach(extras, records: records, points: points, length: recordLength, &cloud)
+    return Document(header: header, cloud: cloud)
+  }
+
+  private static func colors(
+    _ records: UnsafeRawBufferPointer, points: Int, length: Int, at offset: Int
+  ) -> [RGB8] {
+    var highest: UInt16 = 0
+    for index in 0..<points {
+      for channel in 0..<3 {
+        highest = max(
+          highest, records.littleEndian(at: index * length + offset + 2 * channel, as: UInt16.self))
+      }
+    }
+    let shift: UInt16 = highest > 255 ? 8 : 0
+    return (0..<points).map { index in
+      let at = index * length + offset
+      return RGB8(
+        UInt8(truncatingIfNeeded: records.littleEndian(at: at, as: UInt16.self) >> shift),
+        UInt8(truncatingIfNeeded: records.littleEndian(at: at + 2, as: UInt16.self) >> shift),
+        UInt8(truncatingIfNeeded: records.littleEndian(at: at + 4, as: UInt16.self) >> shift))
+    }
+  }
+}
