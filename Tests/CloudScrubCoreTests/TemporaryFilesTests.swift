@@ -8,7 +8,8 @@ import Testing
 /// left behind.
 @Suite(.serialized) struct TemporaryFilesTests {
   func touch(_ path: String) {
-    FileManager.default.createFile(atPath: path, contents: Data([1]))
+    #expect(
+      FileManager.default.createFile(atPath: path, contents: Data([1])), "cannot create \(path)")
   }
 
   @Test func removeAllUnlinksExactlyTheRegisteredFilesAndSlotsAreReused() throws {

@@ -94,16 +94,9 @@ import Testing
   /// Runs the load to its end, absorbing each delivery as the window does, into
   /// content whose level of detail grows on a builder in steps of 37 points; returns
   /// the content once every point is in the tree.
-  static func loadIntoContent(_ load: StreamingLoad) -> ViewerContent {
+  static func loadIntoContent(_ load: StreamingLoad) throws -> ViewerContent {
     #expect(load.waitUntilStopped(timeout: 60))
-    let builder = LevelOfDetailBuilder(stepPoints: 37)
-    var content = ViewerContent(levelOfDetail: true, builder: builder)
-    while true {
-      let pieces = load.take(maxFrames: 1)
-      guard !pieces.isEmpty else { break }
-      _ = content.absorb(pieces)
-    }
-    #expect(builder.waitUntilIdle(timeout: 120))
+    let content = try #require(ViewerContent.absorbingAll(of: load, stepPoints: 37))
     #expect(content.levelOfDetailIsComplete)
     return content
   }
@@ -138,7 +131,7 @@ import Testing
       let plan = SampledCloudLoad(sampler: sampler, samplePoints: 64, chunkRecords: 100)
       #expect(plan.sampleStride == 15)
       let load = plan.start()
-      let content = Self.loadIntoContent(load)
+      let content = try Self.loadIntoContent(load)
       #expect(load.status == .finished(frames: 1))
       #expect(content.store.count == 1000)
       #expect(content.store.frameIndices == [0])
@@ -165,7 +158,7 @@ import Testing
     #expect(plan.sampleBlock == 2)
     #expect(plan.sampled(before: 100_000) == 4166 * 2 + 2)
     let load = plan.start()
-    let content = Self.loadIntoContent(load)
+    let content = try Self.loadIntoContent(load)
     #expect(load.status == .finished(frames: 1))
     #expect(content.store.count == 100_000)
     #expect(content.store.positions[2].x == 6)  // record 24, x = 24 / 4
@@ -329,7 +322,7 @@ import Testing
     let load = SampledCloudLoad(
       sampler: sampler, samplePoints: 64, chunkRecords: 100, memory: memory
     ).start()
-    let content = Self.loadIntoContent(load)
+    let content = try Self.loadIntoContent(load)
     #expect(load.status == .finished(frames: 1))
     // y = i mod 7 stays in cell 0; x = i/4 is in cell ⌊i/32⌋ and z = −i/4 in −⌈i/32⌉:
     // for each b in 0…31, record 32b alone in (b, 0, −b) and records 32b+1…32b+31 in

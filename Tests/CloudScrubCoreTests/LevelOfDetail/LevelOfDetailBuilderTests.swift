@@ -67,14 +67,7 @@ import Testing
     #expect(load.waitUntilStopped(timeout: 60))
     #expect(load.status == .finished(frames: 1))
     // Steps of 37 points: the sample in two shares, each chunk in three slices.
-    let builder = LevelOfDetailBuilder(stepPoints: 37)
-    var content = ViewerContent(levelOfDetail: true, builder: builder)
-    while true {
-      let pieces = load.take(maxFrames: 1)
-      guard !pieces.isEmpty else { break }
-      _ = content.absorb(pieces)
-    }
-    #expect(builder.waitUntilIdle(timeout: 120))
+    let content = try #require(ViewerContent.absorbingAll(of: load, stepPoints: 37))
     #expect(content.levelOfDetailIsComplete)
     #expect(content.store.count == 1000)
     var keys: [[UInt32]] = []
