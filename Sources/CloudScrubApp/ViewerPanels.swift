@@ -97,10 +97,12 @@ struct ViewerPanels {
         "\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
       switch document.load.status {
       case .loading(let done, let total):
-        // A point-cloud file counts hundredths of the file read; a recording, frames.
+        // A point-cloud file counts hundredths of the file read (a reader that tells no
+        // fraction shows none until it is done); a recording, frames.
         let label =
-          document.recording == nil
-          ? "reading \(done * 100 / max(total, 1))%" : "loading \(done)/\(total)"
+          document.recording != nil
+          ? "loading \(done)/\(total)"
+          : done == 0 ? "reading the file" : "reading \(done * 100 / max(total, 1))%"
         csui_progress(total > 0 ? Float(done) / Float(total) : 0, -1, label)
       case .failed:
         csui_text_colored(0.95, 0.4, 0.35, "loading stopped")
