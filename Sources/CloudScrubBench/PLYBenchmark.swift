@@ -1,3 +1,4 @@
+import CloudScrubCLI
 import CloudScrubCore
 import CloudScrubFormats
 import CloudScrubSession
@@ -144,7 +145,7 @@ struct PLYBenchmark {
   static func seconds(_ value: Double) -> String { fixed(value, 3) + " s" }
   static func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, 1) }
   static func fixed(_ value: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", value)
+    RecordingInfo.fixed(value, digits)
   }
 }
 

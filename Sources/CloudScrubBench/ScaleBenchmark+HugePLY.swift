@@ -49,13 +49,12 @@ extension ScaleBenchmark {
     var state = ViewerState(viewportWidth: 1280, viewportHeight: 800)
     // The first turns: the preview, then the worker's first step, then one pass.
     var first: [LoadedFrame] = []
-    while first.isEmpty {
+    while first.isEmpty, load.waitForFrames(timeout: 600) {
       first = load.take(maxFrames: 1)
-      if first.isEmpty {
-        if case .failed(let reason) = load.status { throw BenchError(reason) }
-        Thread.sleep(forTimeInterval: 0.001)
-      }
+      if first.isEmpty, case .failed(let reason) = load.status { throw BenchError(reason) }
+      if first.isEmpty { break }  // the load ended without a point
     }
+    guard !first.isEmpty else { throw BenchError("no points arrived: \(load.status)") }
     let sampleSeconds = Date().timeIntervalSince(started)
     for command in content.absorb(first) { state.apply(command) }
     while content.levelOfDetailCount == 0 { Thread.sleep(forTimeInterval: 0.001) }

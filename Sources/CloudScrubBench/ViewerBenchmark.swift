@@ -58,16 +58,12 @@ struct ViewerBenchmark {
     let mirror = PointBufferMirror(backend: backend)
     let document = try DocumentOpener().open(recording.path)
     var content = ViewerContent()
-    while true {
-      _ = content.absorb(document.load.take())
+    // Each delivery is uploaded as it arrives, as the window does.
+    while document.load.waitForFrames(timeout: 600) {
+      let taken = document.load.take()
+      if taken.isEmpty { break }  // the load ended
+      _ = content.absorb(taken)
       try mirror.sync(with: content.store)
-      if case .loading = document.load.status {
-        Thread.sleep(forTimeInterval: 0.002)
-        continue
-      }
-      _ = content.absorb(document.load.take())
-      try mirror.sync(with: content.store)
-      break
     }
     let perPoint = Double(backend.uploadedPointBytes) / Double(max(1, content.store.count))
     report.section(

@@ -2,7 +2,7 @@ import CloudScrubCore
 
 /// What `info` reports about a recording: from its description and every frame's time,
 /// intrinsics and pose, without decoding images where the format allows.
-struct RecordingInfo {
+package struct RecordingInfo {
   var path: String
   var description: RecordingDescription
   var frameCount: Int
@@ -219,8 +219,8 @@ struct RecordingInfo {
     Self.fixed(value, digits)
   }
 
-  /// `value` with `digits` decimals, as the reports print figures.
-  static func fixed(_ value: Double, _ digits: Int) -> String {
+  /// `value` with `digits` decimals, as the reports and the benchmarks print figures.
+  package static func fixed(_ value: Double, _ digits: Int) -> String {
     String(format: "%.\(digits)f", value)
   }
 }

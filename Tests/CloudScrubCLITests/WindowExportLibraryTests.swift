@@ -202,13 +202,7 @@ import Testing
   }
 
   static func waitForResult(_ exports: BackgroundExport) -> Result<String, any Error>? {
-    // Only the deadline is timed: the result arrives when the worker returns.
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-      if let result = exports.take() { return result }
-      Thread.sleep(forTimeInterval: 0.005)
-    }
-    return nil
+    exports.take(waitingUpTo: 60)
   }
 }
 

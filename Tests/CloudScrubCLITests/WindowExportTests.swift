@@ -15,15 +15,8 @@ import Testing
   static func openAndLoad(_ path: String) throws -> (ViewerDocument, ViewerContent) {
     let document = try DocumentOpener().open(path)
     var content = ViewerContent()
-    let deadline = Date().addingTimeInterval(120)
-    while Date() < deadline {
-      _ = content.absorb(document.load.take())
-      if case .finished = document.load.status {
-        _ = content.absorb(document.load.take())
-        break
-      }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
+    #expect(document.load.waitUntilStopped(timeout: 120))
+    _ = content.absorb(document.load.take())
     return (document, content)
   }
 

@@ -121,13 +121,14 @@ import Testing
     #expect(load.take().isEmpty)
   }
 
-  /// Takes `count` frames from `load` as they arrive (fewer if 60 s pass first).
+  /// Takes `count` frames from `load` as they arrive, waiting for each delivery (fewer
+  /// when the load ends first, or when none arrives within 60 s).
   static func take(_ count: Int, from load: StreamingLoad) -> [LoadedFrame] {
     var frames: [LoadedFrame] = []
-    let deadline = Date().addingTimeInterval(60)
-    while frames.count < count, Date() < deadline {
-      frames += load.take(maxFrames: count - frames.count)
-      if frames.count < count { Thread.sleep(forTimeInterval: 0.001) }
+    while frames.count < count, load.waitForFrames(timeout: 60) {
+      let taken = load.take(maxFrames: count - frames.count)
+      if taken.isEmpty { break }  // the load ended
+      frames += taken
     }
     return frames
   }

@@ -25,7 +25,11 @@ import Testing
     #expect(load.status == .loading(framesDone: 42, framesTotal: StreamingLoad.readingSteps))
     #expect(load.hasFramesToCome)
     #expect(load.take().isEmpty)
+    // Nothing can arrive while the reader is held: the wait runs out and says so.
+    #expect(!load.waitForFrames(timeout: 0.05))
     resume.signal()
+    // The delivery itself wakes the wait.
+    #expect(load.waitForFrames(timeout: 60))
     #expect(load.waitUntilStopped(timeout: 60))
     #expect(load.status == .finished(frames: 1))
     let frames = load.take()

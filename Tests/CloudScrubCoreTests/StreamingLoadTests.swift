@@ -19,17 +19,14 @@ import Testing
       }, failingFrame: failingFrame)
   }
 
+  /// Every frame `load` delivers, taken as each arrives, until it ends (or until none
+  /// arrives within 30 s).
   static func drain(_ load: StreamingLoad) -> [LoadedFrame] {
     var frames: [LoadedFrame] = []
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      frames += load.take()
-      if case .loading = load.status {
-        Thread.sleep(forTimeInterval: 0.001)
-        continue
-      }
-      frames += load.take()
-      break
+    while load.waitForFrames(timeout: 30) {
+      let taken = load.take()
+      if taken.isEmpty { break }  // the load ended
+      frames += taken
     }
     return frames
   }

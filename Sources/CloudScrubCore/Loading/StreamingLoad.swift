@@ -106,6 +106,22 @@ public final class StreamingLoad: @unchecked Sendable {
     job.waitUntilIdle(seconds: timeout)
   }
 
+  /// Waits until frames wait in the inbox or the load has ended (finished, failed or
+  /// cancelled), for a consumer with nothing else to do than take them.
+  ///
+  /// - Returns: false when `timeout` seconds passed first.
+  public func waitForFrames(timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    lock.lock()
+    defer { lock.unlock() }
+    while inbox.isEmpty, case .loading = currentStatus {
+      if !lock.wait(until: deadline) { break }
+    }
+    if !inbox.isEmpty { return true }
+    if case .loading = currentStatus { return false }
+    return true
+  }
+
   public var status: LoadStatus {
     lock.lock()
     defer { lock.unlock() }
@@ -175,6 +191,7 @@ public final class StreamingLoad: @unchecked Sendable {
             points: points))
         delivered = position + 1
         currentStatus = .loading(framesDone: delivered, framesTotal: total)
+        lock.broadcast()
         return true
       }
       finish(overLimit.map { .failed($0) } ?? .finished(frames: delivered))
@@ -189,7 +206,10 @@ public final class StreamingLoad: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !cancelled else { return false }
-    if let frame { inbox.append(frame) }
+    if let frame {
+      inbox.append(frame)
+      lock.broadcast()
+    }
     currentStatus = .loading(framesDone: done, framesTotal: total)
     return true
   }
@@ -219,6 +239,7 @@ public final class StreamingLoad: @unchecked Sendable {
   func finish(_ status: LoadStatus) {
     lock.lock()
     if !cancelled { currentStatus = status }
+    lock.broadcast()
     lock.unlock()
   }
 

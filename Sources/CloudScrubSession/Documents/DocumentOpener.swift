@@ -33,15 +33,10 @@ public struct DocumentOpener: ViewerDocumentOpener {
     let poses = loadedWithChoices(path) ? choices.posesPath : nil
     let resolved = try InputDetector.resolve(path)
     if case .recording = resolved.kind {
-      let opened = try InputLoader.open(path, poses: poses)
-      guard case .recording(let recordingPath, let source) = opened else {
-        throw UsageError("\(path) is no longer a recording")
-      }
-      return try openRecording(recordingPath, source: source)
+      let source = try InputLoader.openRecording(resolved, given: path, poses: poses)
+      return try openRecording(resolved.path, source: source)
     }
-    if poses != nil {
-      throw UsageError("--poses applies to recordings, not to a point-cloud file")
-    }
+    try InputLoader.refusePoses(poses)
     if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
       Terminal.error("note: the recording options do not apply to a PLY input; ignored")
     }

@@ -29,20 +29,37 @@ public enum InputLoader {
   /// - Throws: an error naming what is wrong and the path.
   public static func open(_ path: String, poses: String? = nil) throws -> Input {
     let resolved = try InputDetector.resolve(path)
-    if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
-      // Say which: the user gave the folder above it.
-      Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
-    }
     switch resolved.kind {
     case .ply, .cloud:
-      if poses != nil {
-        throw UsageError("--poses applies to recordings, not to a point-cloud file")
-      }
+      try refusePoses(poses)
       return .cloud(try loadCloud(resolved.path))
     case .recording:
-      var source = try InputDetector.openRecording(resolved.path)
-      if let poses { source = try replacingPoses(of: source, withPosesFrom: poses) }
-      return .recording(path: resolved.path, source: source)
+      return .recording(
+        path: resolved.path, source: try openRecording(resolved, given: path, poses: poses))
+    }
+  }
+
+  /// Opens the recording that `path` resolved to, saying which when the user gave the
+  /// folder above it, with its poses replaced by the trajectory file `poses` when given.
+  ///
+  /// - Throws: an error naming what is wrong with the recording or the trajectory.
+  public static func openRecording(_ resolved: ResolvedInput, given path: String, poses: String?)
+    throws -> any RecordingSource
+  {
+    if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
+      Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
+    }
+    let source = try InputDetector.openRecording(resolved.path)
+    guard let poses else { return source }
+    return try replacingPoses(of: source, withPosesFrom: poses)
+  }
+
+  /// `--poses` names a trajectory for a recording's frames; a point cloud has none.
+  ///
+  /// - Throws: `UsageError` when `poses` is given.
+  public static func refusePoses(_ poses: String?) throws {
+    if poses != nil {
+      throw UsageError("--poses applies to recordings, not to a point-cloud file")
     }
   }
 

@@ -58,9 +58,10 @@ public final class BackgroundExport {
     running?.progress.cancel()
   }
 
-  /// The finished export's line or error, handed out once.
-  public func take() -> Result<String, any Error>? {
-    guard let finished = work.take() else { return nil }
+  /// The finished export's line or error, handed out once; with `seconds`, waits up to
+  /// that long for the export to end.
+  public func take(waitingUpTo seconds: TimeInterval = 0) -> Result<String, any Error>? {
+    guard let finished = work.take(waitingUpTo: seconds) else { return nil }
     running = nil
     return finished.result
   }
