@@ -120,33 +120,21 @@ public struct RecordingLoader: Sendable {
     _ body: (_ position: Int, _ total: Int, _ frameIndex: Int, _ points: FramePoints) throws -> Bool
   ) throws {
     let indices = selection.indices(frameCount: source.frameCount)
-    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
-    let pipeline = FramePipeline(count: indices.count, window: workers * 3)
-    // One decoding job a worker; once this returns, each finishes the frame it holds
-    // and ends (`pipeline.cancel()`), without this waiting for it.
-    for _ in 0..<workers {
-      BackgroundWork<Never>().start { [self] in
-        while let k = pipeline.nextJob() {
-          pipeline.finish(
-            k, Result { () throws(FrameLoadError) in try points(ofFrame: indices[k]) })
-        }
-        return nil
-      }
-    }
-    defer { pipeline.cancel() }
     // The merge runs here, in timeline order: which point reaches a voxel first depends
     // on it.
     var merge = ingestMergeMeters.map { IngestMerge(voxelSizeMeters: $0) }
-    for k in 0..<indices.count {
-      var points = try pipeline.take(k).get()
+    try FramePipeline.inOrder(
+      indices, make: { index throws(FrameLoadError) in try points(ofFrame: index) }
+    ) { k, index, framePoints in
+      var points = framePoints
       if merge != nil {
         do {
           points = try merge?.thin(points) ?? points
         } catch {
-          throw FrameLoadError(frameIndex: indices[k], underlying: error)
+          throw FrameLoadError(frameIndex: index, underlying: error)
         }
       }
-      if try !body(k, indices.count, indices[k], points) { break }
+      return try body(k, indices.count, index, points)
     }
   }
 
@@ -165,18 +153,47 @@ public struct RecordingLoader: Sendable {
 
 /// Hands frame jobs to workers in order and gives their results back in order, with at
 /// most `window` results waiting to be taken.
-final class FramePipeline: @unchecked Sendable {
+final class FramePipeline<Value: Sendable>: @unchecked Sendable {
   private let condition = NSCondition()
   private let count: Int
   private let window: Int
   private var nextToStart = 0
   private var nextToTake = 0
   private var cancelled = false
-  private var results: [Int: Result<FramePoints, FrameLoadError>] = [:]
+  private var results: [Int: Result<Value, FrameLoadError>] = [:]
 
   init(count: Int, window: Int) {
     self.count = count
     self.window = max(window, 1)
+  }
+
+  /// Makes the value of every frame of `indices` on one worker a core and hands the
+  /// values to `body` in order, on the calling thread, at most three a worker ahead of
+  /// it.
+  ///
+  /// - Parameter body: called with the frame's position in `indices`, its index and its
+  ///   value; returns `false` to stop.
+  /// - Throws: the first error in order, of `make` or of `body`.
+  static func inOrder(
+    _ indices: [Int], make: @escaping @Sendable (Int) throws(FrameLoadError) -> Value,
+    _ body: (_ position: Int, _ index: Int, _ value: Value) throws -> Bool
+  ) throws {
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
+    let pipeline = FramePipeline(count: indices.count, window: workers * 3)
+    // One job a worker; once this returns, each finishes the frame it holds and ends
+    // (`pipeline.cancel()`), without this waiting for it.
+    for _ in 0..<workers {
+      BackgroundWork<Never>().start {
+        while let k = pipeline.nextJob() {
+          pipeline.finish(k, Result { () throws(FrameLoadError) in try make(indices[k]) })
+        }
+        return nil
+      }
+    }
+    defer { pipeline.cancel() }
+    for k in 0..<indices.count {
+      if try !body(k, indices[k], try pipeline.take(k).get()) { break }
+    }
   }
 
   /// The next job for a worker, or `nil` when there is none left (or the load stopped).
@@ -192,7 +209,7 @@ final class FramePipeline: @unchecked Sendable {
     return nextToStart - 1
   }
 
-  func finish(_ job: Int, _ result: Result<FramePoints, FrameLoadError>) {
+  func finish(_ job: Int, _ result: Result<Value, FrameLoadError>) {
     condition.lock()
     results[job] = result
     condition.broadcast()
@@ -200,7 +217,7 @@ final class FramePipeline: @unchecked Sendable {
   }
 
   /// Waits for job `k`'s result and removes it.
-  func take(_ k: Int) -> Result<FramePoints, FrameLoadError> {
+  func take(_ k: Int) -> Result<Value, FrameLoadError> {
     condition.lock()
     defer { condition.unlock() }
     while results[k] == nil { condition.wait() }

@@ -37,26 +37,7 @@ public enum Unprojector {
     let depth = frame.depth
     let width = depth.width
     let height = depth.height
-    guard depth.isComplete else {
-      throw UnprojectionError.incompleteDepth(
-        width: width, height: height, bytes: depth.bytes.count)
-    }
-    if let confidence = frame.confidence {
-      guard confidence.width == width, confidence.height == height else {
-        throw UnprojectionError.confidenceSizeMismatch(
-          depth: "\(width)×\(height)", confidence: "\(confidence.width)×\(confidence.height)")
-      }
-      guard confidence.isComplete else {
-        throw UnprojectionError.incompleteConfidence(
-          width: confidence.width, height: confidence.height, bytes: confidence.values.count)
-      }
-    }
-    let k = frame.intrinsics
-    guard k.width > 0, k.height > 0, k.nonFiniteValue == nil, k.fx != 0, k.fy != 0 else {
-      throw UnprojectionError.invalidIntrinsics
-    }
-    guard frame.pose.worldFromCamera.isFinite else { throw UnprojectionError.nonFinitePose }
-    let intrinsics = k.scaled(toWidth: width, height: height)
+    let intrinsics = try depthIntrinsics(frame)
     let sampler = try ColorSampler(
       frame.color, depthWidth: width, depthHeight: height, decoder: decoder)
     let worldFromCamera = frame.pose.worldFromOpenCVCamera
@@ -136,6 +117,39 @@ public enum Unprojector {
     points.colors = colors
     points.confidence = confidences
     return points
+  }
+
+  /// The frame's intrinsics scaled to its depth map, once the maps, the intrinsics and
+  /// the pose are checked as `unproject` checks them.
+  ///
+  /// - Throws: `UnprojectionError` for maps shorter than their size, unusable
+  ///   intrinsics or a pose that is not finite.
+  static func depthIntrinsics(_ frame: CapturedFrame) throws(UnprojectionError)
+    -> CameraIntrinsics
+  {
+    let depth = frame.depth
+    let width = depth.width
+    let height = depth.height
+    guard depth.isComplete else {
+      throw UnprojectionError.incompleteDepth(
+        width: width, height: height, bytes: depth.bytes.count)
+    }
+    if let confidence = frame.confidence {
+      guard confidence.width == width, confidence.height == height else {
+        throw UnprojectionError.confidenceSizeMismatch(
+          depth: "\(width)×\(height)", confidence: "\(confidence.width)×\(confidence.height)")
+      }
+      guard confidence.isComplete else {
+        throw UnprojectionError.incompleteConfidence(
+          width: confidence.width, height: confidence.height, bytes: confidence.values.count)
+      }
+    }
+    let k = frame.intrinsics
+    guard k.width > 0, k.height > 0, k.nonFiniteValue == nil, k.fx != 0, k.fy != 0 else {
+      throw UnprojectionError.invalidIntrinsics
+    }
+    guard frame.pose.worldFromCamera.isFinite else { throw UnprojectionError.nonFinitePose }
+    return k.scaled(toWidth: width, height: height)
   }
 
   /// Throws unless every point the frame can make fits in a Float: each world

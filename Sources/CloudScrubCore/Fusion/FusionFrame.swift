@@ -1,0 +1,123 @@
+/// A frame made ready for fusion: its depth grid after the unprojection filters, with a
+/// colour and a weight for each pixel, the intrinsics at the depth map's size and the
+/// camera's pose in OpenCV axes.
+///
+/// A pixel that fails a filter of `UnprojectionOptions` (confidence, depth range,
+/// flying pixels) has depth 0 and adds nothing. With a stride, the grid keeps every
+/// `stride`-th pixel of each row and column; lookups go to the nearest kept pixel.
+public struct FusionFrame: Sendable {
+  /// The grid's size, in kept pixels.
+  public let width: Int
+  public let height: Int
+  /// Metres along the camera's forward axis, row by row; 0 for no depth.
+  public let depths: [Float]
+  /// The colour under each pixel (`FramePoints.noColor` without a colour image).
+  public let colors: [RGB8]
+  /// Each pixel's weight in the average (see `weight(confidence:depth:)`).
+  public let weights: [Float]
+  /// Intrinsics of the full depth map (pixel centres at u + 0.5).
+  public let fx: Float
+  public let fy: Float
+  public let cx: Float
+  public let cy: Float
+  public let stride: Int
+  public let worldFromCamera: Transform3D
+  public let cameraFromWorld: Transform3D
+
+  /// Whether any pixel has depth.
+  public var hasDepth: Bool { depths.contains { $0 > 0 } }
+
+  /// The weight of a pixel of `confidence` (ARKit's 0, 1, 2, or
+  /// `FramePoints.unknownConfidence` without a map) at `depth` metres: 1, 0.5 or 0.2
+  /// by confidence (1 when unknown), times 1 up to a metre and 1/depth² beyond, as the
+  /// sensor's noise grows with distance.
+  public static func weight(confidence: UInt8, depth: Float) -> Float {
+    let byConfidence: Float =
+      switch confidence {
+      case 0: 0.2
+      case 1: 0.5
+      default: 1
+      }
+    return depth <= 1 ? byConfidence : byConfidence / (depth * depth)
+  }
+
+  /// The frame's grid after `options`' filters.
+  ///
+  /// - Throws: what `Unprojector.unproject` throws for the same frame: unusable maps,
+  ///   intrinsics or pose, and colour the decoder cannot decode.
+  public init(
+    _ frame: CapturedFrame, options: UnprojectionOptions = UnprojectionOptions(),
+    decoder: (any ColorDecoder)? = nil
+  ) throws {
+    let intrinsics = try Unprojector.depthIntrinsics(frame)
+    let fullWidth = frame.depth.width
+    let fullHeight = frame.depth.height
+    let sampler = try ColorSampler(
+      frame.color, depthWidth: fullWidth, depthHeight: fullHeight, decoder: decoder)
+    let step = options.stride
+    width = (fullWidth + step - 1) / step
+    height = (fullHeight + step - 1) / step
+    stride = step
+    (fx, fy) = (Float(intrinsics.fx), Float(intrinsics.fy))
+    (cx, cy) = (Float(intrinsics.cx), Float(intrinsics.cy))
+    worldFromCamera = frame.pose.worldFromOpenCVCamera
+    cameraFromWorld = worldFromCamera.rigidInverse
+    let paddedWidth = fullWidth + 2
+    let padded = frame.depth.metersGrid(border: 1)
+    let range = options.depthRangeMeters
+    let minConfidence = options.minConfidence.rawValue
+    let confidenceMap = frame.confidence
+    let flying = options.flyingPixels
+    let count = width * height
+    var depths = [Float](repeating: 0, count: count)
+    var colors = [RGB8](repeating: FramePoints.noColor, count: count)
+    var weights = [Float](repeating: 0, count: count)
+    let (gridWidth, gridHeight) = (width, height)
+    func run(_ pixels: ColorSampler.Pixels?) {
+      padded.withUnsafeBufferPointer { paddedBuffer in
+        let grid = paddedBuffer.baseAddress.unsafelyUnwrapped + paddedWidth + 1
+        for row in 0..<gridHeight {
+          let v = row * step
+          let colorRow = sampler?.row(v: v) ?? 0
+          for column in 0..<gridWidth {
+            let u = column * step
+            let pixel = grid + (v * paddedWidth + u)
+            let d = pixel.pointee
+            guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
+            var confidence = FramePoints.unknownConfidence
+            if let confidenceMap {
+              confidence = confidenceMap.values[v * confidenceMap.bytesPerRow + u]
+              guard confidence >= minConfidence else { continue }
+            }
+            if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) { continue }
+            let k = row * gridWidth + column
+            depths[k] = d
+            weights[k] = Self.weight(confidence: confidence, depth: d)
+            if let pixels, let sampler {
+              colors[k] = pixels.color(x: sampler.column(u: u), y: colorRow)
+            }
+          }
+        }
+      }
+    }
+    if let sampler {
+      sampler.withPixels { run($0) }
+    } else {
+      run(nil)
+    }
+    self.depths = depths
+    self.colors = colors
+    self.weights = weights
+  }
+
+  /// The kept pixel nearest to where a point at camera coordinates (x, y, z), z > 0,
+  /// projects, as an index into the grid; nil outside the image.
+  @inline(__always)
+  func pixel(x: Float, y: Float, z: Float) -> Int? {
+    let s = Float(stride)
+    let column = ((fx * x / z + cx - 0.5) / s).rounded()
+    let row = ((fy * y / z + cy - 0.5) / s).rounded()
+    guard column >= 0, row >= 0, column < Float(width), row < Float(height) else { return nil }
+    return Int(row) * width + Int(column)
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+
+/// One voxel of a `TSDFVolume`: the truncated signed distance as a fraction of the
+/// truncation (−1…1, positive in front of the surface), the summed weight behind it,
+/// and the weighted mean colour in 1/256 steps.
+public struct TSDFVoxel: Equatable, Sendable {
+  public var tsdf: Float = 1
+  public var weight: Float = 0
+  public var red: UInt16 = 0
+  public var green: UInt16 = 0
+  public var blue: UInt16 = 0
+
+  public init() {}
+
+  public var color: RGB8 {
+    RGB8(
+      UInt8(truncatingIfNeeded: red >> 8), UInt8(truncatingIfNeeded: green >> 8),
+      UInt8(truncatingIfNeeded: blue >> 8))
+  }
+}
+
+/// A truncated signed distance volume of sparse voxel blocks: blocks of 8³ voxels are
+/// made only where a frame's depth lies, found through a hash table, so memory follows
+/// the surface seen, not the scene's bounding box.
+///
+/// Voxel (i, j, k) covers [i·s, (i+1)·s) × … for voxel size s and is sampled at its
+/// centre. Integration is projective: a voxel's distance is the depth of the pixel its
+/// centre projects to minus its own depth along the camera's forward axis, truncated
+/// to ±`truncation` and averaged over frames with each pixel's weight
+/// (`FusionFrame.weight`); voxels more than `truncation` behind the surface are left
+/// as they are.
+public final class TSDFVolume: @unchecked Sendable {
+  public static let blockSide = 8
+  public static let voxelsPerBlock = 512
+  /// Blocks a page of storage; pages never move, so workers may hold their addresses.
+  static let blocksPerPage = 1024
+  public static let bytesPerBlock = voxelsPerBlock * MemoryLayout<TSDFVoxel>.stride
+
+  public let voxelSize: Float
+  public let truncation: Float
+  /// The most blocks this volume makes before integration fails with
+  /// `FusionError.tooManyBlocks`.
+  public let maxBlocks: Int
+  /// Block number by packed block coordinate (`key`).
+  var blockNumbers: [UInt64: Int32] = [:]
+  /// Each block's coordinate: its first voxel is this times `blockSide`.
+  public private(set) var blockCoordinates: [SIMD3<Int32>] = []
+  private var pages: [UnsafeMutablePointer<TSDFVoxel>] = []
+  /// The last integration that touched each block, so that a frame lists a block once.
+  private var lastTouch: [Int32] = []
+  private var integrations: Int32 = 0
+
+  public init(voxelSize: Float, truncation: Float, maxBlocks: Int) {
+    self.voxelSize = voxelSize
+    self.truncation = truncation
+    self.maxBlocks = maxBlocks
+  }
+
+  deinit {
+    for page in pages {
+      page.deinitialize(count: Self.blocksPerPage * Self.voxelsPerBlock)
+      page.deallocate()
+    }
+  }
+
+  public var blockCount: Int { blockCoordinates.count }
+
+  /// The voxels of block `number`, `voxelsPerBlock` of them, x fastest, then y, then z.
+  func voxels(ofBlock number: Int) -> UnsafeMutablePointer<TSDFVoxel> {
+    pages[number / Self.blocksPerPage] + (number % Self.blocksPerPage) * Self.voxelsPerBlock
+  }
+
+  /// The voxel at global voxel coordinate `c`, nil where no block was made.
+  public func voxel(at c: SIMD3<Int32>) -> TSDFVoxel? {
+    let side = Int32(Self.blockSide)
+    let block = SIMD3(c.x >> 3, c.y >> 3, c.z >> 3)
+    guard let key = Self.key(block), let number = blockNumbers[key] else { return nil }
+    let local = c &- block &* side
+    return voxels(ofBlock: Int(number))[Int((local.z * side + local.y) * side + local.x)]
+  }
+
+  /// Block coordinates within ±2²⁰ pack into 63 bits; farther ones have no key.
+  @inline(__always)
+  static func key(_ block: SIMD3<Int32>) -> UInt64? {
+    let limit: Int32 = 1 << 20
+    guard abs(block.x) < limit, abs(block.y) < limit, abs(block.z) < limit else { return nil }
+    let x = UInt64(block.x + limit)
+    let y = UInt64(block.y + limit)
+    let z = UInt64(block.z + limit)
+    return (x << 42) | (y << 21) | z
+  }
+
+  /// The block number of `block`, making the block when it is new.
+  ///
+  /// - Throws: `FusionError.tooManyBlocks` past `maxBlocks`.
+  func blockNumber(making block: SIMD3<Int32>, key: UInt64) throws(FusionError) -> Int {
+    if let number = blockNumbers[key] { return Int(number) }
+    let number = blockCoordinates.count
+    guard number < maxBlocks else {
+      throw .tooManyBlocks(limit: maxBlocks, voxelSize: voxelSize)
+    }
+    if number % Self.blocksPerPage == 0 {
+      let count = Self.blocksPerPage * Self.voxelsPerBlock
+      let page = UnsafeMutablePointer<TSDFVoxel>.allocate(capacity: count)
+      page.initialize(repeating: TSDFVoxel(), count: count)
+      pages.append(page)
+    }
+    blockNumbers[key] = Int32(number)
+    blockCoordinates.append(block)
+    lastTouch.append(-1)
+    return number
+  }
+
+  /// Fuses one frame in: makes the blocks its depths fall in (within the truncation),
+  /// then updates their voxels on every core.
+  ///
+  /// - Throws: `FusionError.tooManyBlocks` when the frame would need more blocks than
+  ///   `maxBlocks`; the blocks made so far stay, and no voxel of this frame is updated.
+  public func integrate(_ frame: FusionFrame) throws(FusionError) {
+    integrations += 1
+    let touched = try touchBlocks(frame)
+    guard !touched.isEmpty else { return }
+    let blocks = TouchedBlocks(
+      numbers: touched, coordinates: touched.map { blockCoordinates[$0] },
+      voxels: touched.map { voxels(ofBlock: $0) })
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let chunks = cores > 1 ? min(touched.count, 4 * cores) : 1
+    let integrator = VoxelIntegrator(frame: frame, voxelSize: voxelSize, truncation: truncation)
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+      let range = (touched.count * chunk / chunks)..<(touched.count * (chunk + 1) / chunks)
+      for k in range {
+        integrator.update(blocks.voxels[k], coordinate: blocks.coordinates[k])
+      }
+    }
+  }
+
+  /// The blocks a frame's depths touch, each once, made where they are new.
+  private func touchBlocks(_ frame: FusionFrame) throws(FusionError) -> [Int] {
+    var touched: [Int] = []
+    let stamp = integrations
+    try Self.forEachBlock(of: frame, voxelSize: voxelSize, truncation: truncation) {
+      block, key throws(FusionError) in
+      let number = try blockNumber(making: block, key: key)
+      if lastTouch[number] != stamp {
+        lastTouch[number] = stamp
+        touched.append(number)
+      }
+    }
+    return touched
+  }
+
+  /// Calls `visit` with the coordinate and key of each block a frame's depths touch
+  /// (sometimes more than once): along each kept pixel's ray from `truncation` before
+  /// its depth to `truncation` past it, in steps of at most half a block, with pixels
+  /// sampled so that neighbouring samples lie at most a quarter of a block apart at the
+  /// frame's largest depth.
+  static func forEachBlock(
+    of frame: FusionFrame, voxelSize: Float, truncation: Float,
+    _ visit: (SIMD3<Int32>, UInt64) throws(FusionError) -> Void
+  ) throws(FusionError) {
+    let blockSize = voxelSize * Float(blockSide)
+    guard let maxDepth = frame.depths.max(), maxDepth > 0 else { return }
+    let footprint = maxDepth * Float(frame.stride) / min(frame.fx, frame.fy)
+    let pixelStep = max(1, Int(blockSize / (4 * footprint)))
+    let steps = max(2, Int((2 * truncation / (blockSize / 2)).rounded(.up)))
+    let c = frame.worldFromCamera.columns
+    let origin = SIMD3<Float>(Float(c.3.x), Float(c.3.y), Float(c.3.z))
+    let axes = (
+      SIMD3<Float>(Float(c.0.x), Float(c.0.y), Float(c.0.z)),
+      SIMD3<Float>(Float(c.1.x), Float(c.1.y), Float(c.1.z)),
+      SIMD3<Float>(Float(c.2.x), Float(c.2.y), Float(c.2.z))
+    )
+    let inverseBlock = 1 / blockSize
+    var lastKey = UInt64.max
+    for row in Swift.stride(from: 0, to: frame.height, by: pixelStep) {
+      let rayY = (Float(row * frame.stride) + 0.5 - frame.cy) / frame.fy
+      for column in Swift.stride(from: 0, to: frame.width, by: pixelStep) {
+        let d = frame.depths[row * frame.width + column]
+        guard d > 0 else { continue }
+        let rayX = (Float(column * frame.stride) + 0.5 - frame.cx) / frame.fx
+        // The ray's direction scaled so that one unit is one metre of depth.
+        let ray = axes.0 * rayX + axes.1 * rayY + axes.2
+        let rayLength = (ray * ray).sum().squareRoot()
+        let start = max(d - truncation / rayLength, 0)
+        let end = d + truncation / rayLength
+        for step in 0...steps {
+          let depth = start + (end - start) * Float(step) / Float(steps)
+          let p = (origin + ray * depth) * inverseBlock
+          guard p.x.isFinite, p.y.isFinite, p.z.isFinite, abs(p.x) < 1e7, abs(p.y) < 1e7,
+            abs(p.z) < 1e7
+          else { continue }
+          let block = SIMD3<Int32>(
+            Int32(p.x.rounded(.down)), Int32(p.y.rounded(.down)), Int32(p.z.rounded(.down)))
+          guard let key = key(block), key != lastKey else { continue }
+          lastKey = key
+          try visit(block, key)
+        }
+      }
+    }
+  }
+}
+
+/// The blocks one integration updates, with their storage's addresses.
+private struct TouchedBlocks: @unchecked Sendable {
+  let numbers: [Int]
+  let coordinates: [SIMD3<Int32>]
+  let voxels: [UnsafeMutablePointer<TSDFVoxel>]
+}
+
+/// Why fusion could not go on.
+public enum FusionError: Error, Equatable, CustomStringConvertible, Sendable {
+  /// The volume would need more voxel blocks than the memory limit holds; `fitting` is
+  /// a voxel size that would fit, when known.
+  case tooManyBlocks(limit: Int, voxelSize: Float, fitting: Float? = nil)
+
+  public var description: String {
+    switch self {
+    case .tooManyBlocks(let limit, let voxelSize, let fitting):
+      let gigabytes = Double(limit) * Double(TSDFVolume.bytesPerBlock) / 1e9
+      let hint = fitting.map { String(format: "; --voxel %.3g would fit", $0) } ?? ""
+      return String(
+        format: "--voxel %.3g needs more than the %d voxel blocks (%.1f GB) memory allows",
+        voxelSize, limit, gigabytes) + hint
+    }
+  }
+
+  /// A voxel size whose blocks would fit `limit`, for a surface that needs `blocks` at
+  /// `voxel`: blocks of a surface grow as the inverse square of the voxel size; a
+  /// fifth more for safety, rounded up to the millimetre.
+  static func fittingVoxel(_ voxel: Float, blocks: Int, limit: Int) -> Float {
+    guard limit > 0 else { return voxel }
+    let scale = (Float(blocks) / Float(limit)).squareRoot() * 1.2
+    return (voxel * max(scale, 1) * 1000).rounded(.up) / 1000
+  }
+}
