@@ -18,6 +18,15 @@ package enum BenchCommand {
         open3DScript: parsed.value("open3d-script") ?? "bench/open3d_ingest.py"
       ).run()
     },
+    "fuse": { parsed in
+      try inScratchFolder("fuse") { folder in
+        try FuseBenchmark(
+          path: recording(parsed), voxelSizeMeters: try parsed.metres("voxel") ?? 0.01,
+          repeats: try repeats(parsed), folder: folder,
+          open3DScript: parsed.value("open3d-script") ?? "bench/open3d_fuse.py"
+        ).run()
+      }
+    },
     "clean": { parsed in
       try inScratchFolder("clean") { folder in
         try CleanBenchmark(

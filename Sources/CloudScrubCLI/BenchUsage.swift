@@ -19,6 +19,7 @@ package enum BenchUsage {
     ("huge", "bench huge [PLY] [--points N] [--dir DIR] [--steps LIST]"),
     ("drift", "bench drift [RECORDING] [--repeat R]"),
     ("cancel", "bench cancel [RECORDING]"),
+    ("fuse", "bench fuse [RECORDING] [--voxel SIZE_M] [--repeat R] [--open3d-script PATH]"),
   ]
 
   /// Usage and prose of `bench --help`; the options are `OptionTable`'s rows.
@@ -94,6 +95,13 @@ package enum BenchUsage {
 
       e57: write and read speed of E57 on --points points (default 10000000), beside
       pye57 (pip install pye57) on the same files (bench/pye57_e57.py).
+
+      fuse: fusion of RECORDING (default ../shared/data/record3d-exr-desk) at --voxel
+      (default 0.01 m): integration frames per second with the frames decoded beforehand
+      (target ≥ 300), extraction time, voxel storage and the mesh's size, beside Open3D's
+      tensor VoxelBlockGrid on the same filtered frames (bench/open3d_fuse.py; target:
+      integration ≥ 5× Open3D's, storage ≤ Open3D's, the meshes ≤ 2 mm apart, ours
+      covering ≥ 90 % of Open3D's surface).
 
       lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
       root), beside liblzfse through Python (pip install pyliblzfse) when installed.

@@ -31,6 +31,7 @@ public enum CloudScrubCommand {
         "refine", "refine a recording's poses and write them as a trajectory", true,
         RefineCommand.run
       ),
+      ("mesh", "fuse a recording into a coloured mesh: PLY, OBJ or glTF", true, MeshCommand.run),
       ("synth", "write a synthetic sample cloud", true, SynthCommand.run),
       ("bench", "measure PLY read and write speed", true, bench),
     ]

@@ -32,6 +32,10 @@ enum ExportCommand {
     let writer = try ExportSteps.writer(for: job)
     let asked = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
+    if parsed.has("fuse") { return try exportFused(parsed, path: path, job: job, writer: writer) }
+    for option in ["fuse-voxel", "truncation", "min-piece"] where parsed.value(option) != nil {
+      throw UsageError("--\(option) applies with --fuse")
+    }
     let monitor = TerminalExportMonitor()
     defer { monitor.finish() }
     switch try InputLoader.open(path, poses: parsed.value("poses")) {
@@ -76,6 +80,29 @@ enum ExportCommand {
           monitor: monitor),
         job)
     }
+  }
+
+  /// `export --fuse`: the fused surface's points, through the cleaning steps, to the file.
+  private static func exportFused(
+    _ parsed: ParsedArguments, path: String, job: ExportJob, writer: any CloudFormatWriter
+  ) throws {
+    if parsed.value("merge") != nil { throw UsageError("--merge does not apply with --fuse") }
+    let fused = try MeshCommand.fuse(parsed, path: path, voxelOption: "fuse-voxel")
+    var job = job
+    job.cloudHasNormals = true
+    job.cleaning.worldUp = fused.source.description.worldUp
+    job.inputPaths.append(fused.path)
+    job.inputPaths.append(contentsOf: try ExportSteps.recordingFiles(fused.path))
+    let cloud = fused.result.mesh.vertexCloud
+    let stage = "fuse (\(fused.result.frameIndices.count) frames)"
+    let monitor = TerminalExportMonitor()
+    defer { monitor.finish() }
+    report(
+      try CloudExport.finish(
+        cloud, stages: [StageCount(stage: stage, points: cloud.count)],
+        frameIndices: fused.result.frameIndices, job: job, writer: writer,
+        viewpoint: { _ in nil }, monitor: monitor),
+      job)
   }
 
   /// Prints a dry run's stage counts; a real export prints nothing.

@@ -84,6 +84,7 @@ enum OptionGroup: Int, CaseIterable, Sendable {
   case arguments
   case general
   case recording
+  case fusion
   case cleaning
 
   var title: String {
@@ -91,6 +92,7 @@ enum OptionGroup: Int, CaseIterable, Sendable {
     case .arguments: return "arguments:"
     case .general: return "options:"
     case .recording: return "recording options (ignored, with a note, for a PLY input):"
+    case .fusion: return "fusion options:"
     case .cleaning: return "cleaning options, applied in this order after the recording options:"
     }
   }

@@ -27,7 +27,7 @@ extension OptionTable {
       "merge", "SIZE_M", default: "keep every point",
       "while loading, keep only the first point in each voxel of this size in metres, so"
         + " memory follows the scene, not the capture's length",
-      commands: loading.subtracting(["view"]), group: .recording),
+      commands: loading.subtracting(["view", "mesh"]), group: .recording),
     .value(
       "merge", "SIZE_M|auto|off", default: "auto",
       "while a recording loads, keep only the first point in each voxel of this size in"
@@ -39,6 +39,41 @@ extension OptionTable {
       "leave out the leading frames recorded before tracking started (exactly zero"
         + " translation; `info` lists them)",
       commands: loading, group: .recording, window: "Timeline › hide the untracked frames"),
+  ]
+
+  /// Fusion into a surface: `mesh`, and `export --fuse`.
+  static let fusion: [OptionRow] = [
+    .value(
+      "output", short: "o", "OUT", default: nil,
+      "where to write (required); its extension chooses the format: .ply (binary, with"
+        + " faces), .obj (vertex colours as v x y z r g b) or .glb (binary glTF)",
+      commands: ["mesh"]),
+    .value(
+      "format", "ply|obj|glb", default: "OUT's extension",
+      "write this format whatever OUT's extension", commands: ["mesh"]),
+    .flag(
+      "fuse",
+      "fuse the frames into a surface (as `mesh` does) and write its points, one layer"
+        + " thick, with colour and normals, instead of every depth pixel's point; the cleaning"
+        + " options then apply to them",
+      commands: ["export"], group: .fusion),
+    .value(
+      "voxel", "SIZE_M", default: "auto",
+      "voxel size of the fusion in metres; auto: two depth pixels' footprint at the frames'"
+        + " median depth, rounded to the millimetre, within 2 mm–10 cm",
+      commands: ["mesh"], group: .fusion),
+    .value(
+      "fuse-voxel", "SIZE_M", default: "auto",
+      "with --fuse, the fusion's voxel size in metres (auto as `mesh --voxel`)",
+      commands: ["export"], group: .fusion),
+    .value(
+      "truncation", "SIZE_M", default: "4 voxels",
+      "how far in front of and behind the depth a frame updates the distances, in metres",
+      commands: ["mesh", "export"], group: .fusion),
+    .value(
+      "min-piece", "N", default: "0: keep all",
+      "remove connected pieces of the surface with fewer than N triangles",
+      commands: ["mesh", "export"], group: .fusion),
   ]
 
   static let cleaningRows: [OptionRow] = [

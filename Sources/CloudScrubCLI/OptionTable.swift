@@ -5,12 +5,13 @@
 /// the command.
 enum OptionTable {
   /// The subcommands that load a recording, and so take every recording option.
-  static let loading: Set<String> = ["export", "render", "view"]
+  static let loading: Set<String> = ["export", "render", "view", "mesh"]
   /// The subcommands that take every cleaning option (`view` seeds its cleaning panel
   /// with them).
   static let cleaning: Set<String> = ["export", "render", "view"]
 
-  static let rows: [OptionRow] = arguments + outputs + recording + cleaningRows + drawing + others
+  static let rows: [OptionRow] =
+    arguments + outputs + recording + fusion + cleaningRows + drawing + others
 
   /// The positional arguments.
   static let arguments: [OptionRow] = [
@@ -23,14 +24,14 @@ enum OptionTable {
     .positional(
       "OUT", "a recording (any name not ending in .ply) or a point cloud (OUT.ply)",
       commands: ["synth"]),
-    .positional("PATH", "a recording, detected by content", commands: ["refine"]),
+    .positional("PATH", "a recording, detected by content", commands: ["refine", "mesh"]),
     .positional(
       "KIND",
-      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57, drift"
-        + " or cancel",
+      "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57, drift,"
+        + " cancel or fuse",
       commands: ["bench"], optional: true),
     .positional(
-      "RECORDING", "the recording that ingest, view, scale, lod, drift and cancel measure",
+      "RECORDING", "the recording that ingest, view, scale, lod, drift, cancel and fuse measure",
       commands: ["bench"],
       optional: true),
   ]
@@ -56,19 +57,19 @@ enum OptionTable {
       "use this TUM trajectory (as `refine` writes it) instead of the recording's poses;"
         + " frames matched by line order, and its pose count must equal the recording's"
         + " frame count (view: for the recording named on the command line)",
-      commands: ["export", "render", "view", "info", "refine"]),
+      commands: ["export", "render", "view", "info", "refine", "mesh"]),
     .flag(
       "refine",
       "refine the recording's poses first (as `cloudscrub refine` does, starting from"
         + " --poses when given) and export with them",
-      commands: ["export"]),
+      commands: ["export", "mesh"]),
     .flag(
       "hold-tilt",
       "refine yaw and translation only, keeping each frame's recorded tilt off gravity (the"
         + " recording's world is gravity-aligned; ARKit's drift is mostly yaw and"
         + " translation): steadies long open walks, but a drift that really tilts keeps its"
         + " tilt",
-      commands: ["refine", "export"]),
+      commands: ["refine", "export", "mesh"]),
     .flag(
       "alignment",
       "for a recording, also measure every frame's alignment error (how far registering it"
@@ -188,6 +189,9 @@ enum OptionTable {
       "frames", "N", default: "600", "scale: frames of the synthetic capture made first",
       commands: ["bench"]),
     .value(
+      "voxel", "SIZE_M", default: "0.01", "fuse: the fusion's voxel size in metres",
+      commands: ["bench"]),
+    .value(
       "steps", "LIST", default: "all",
       "scale: the steps to run, comma-separated, of cat, raw (the raw export), voxel, merge,"
         + " render, lod, window and ply (leave the slow ones out on a huge capture); huge: of"
@@ -195,11 +199,13 @@ enum OptionTable {
       commands: ["bench"]),
     .value(
       "open3d-script", "PATH",
-      default: "bench/open3d_ply.py, or bench/open3d_ingest.py or bench/open3d_clean.py",
+      default:
+        "bench/open3d_ply.py, or bench/open3d_ingest.py, bench/open3d_clean.py or"
+        + " bench/open3d_fuse.py",
       "the Open3D side", commands: ["bench"]),
     .flag(
       "help", short: "h", "show this help",
-      commands: ["info", "export", "render", "view", "refine", "synth", "bench"]),
+      commands: ["info", "export", "render", "view", "refine", "mesh", "synth", "bench"]),
   ]
 
   /// The subcommands' usage lines and prose, by name.
@@ -211,12 +217,15 @@ enum OptionTable {
     case "info": return InfoCommand.spec
     case "synth": return SynthCommand.spec
     case "refine": return RefineCommand.spec
+    case "mesh": return MeshCommand.spec
     default: return BenchUsage.spec
     }
   }
 
   /// The names of the subcommands with options, in the order help lists them.
-  static let commandNames = ["info", "export", "render", "view", "refine", "synth", "bench"]
+  static let commandNames = [
+    "info", "export", "render", "view", "refine", "mesh", "synth", "bench",
+  ]
 
   /// Every subcommand's table as Markdown, what `cloudscrub help --markdown` prints
   /// and the README holds between its `options` markers.

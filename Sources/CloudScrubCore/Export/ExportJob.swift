@@ -41,6 +41,9 @@ public struct ExportJob: Equatable, Sendable {
   public var inputPaths: [String]
   /// Runs every step but writes nothing.
   public var dryRun: Bool
+  /// The exported cloud carries normals of its own (a fused surface's points): they are
+  /// written as estimated ones are.
+  public var cloudHasNormals = false
 
   public init(
     sourcePath: String, recordedFrames: RecordedFrames? = nil,
@@ -80,10 +83,10 @@ public struct ExportJob: Equatable, Sendable {
   }
 
   /// The write options, with the normals added when the cleaning estimates them (they
-  /// are what the step is for).
+  /// are what the step is for) or the cloud comes with its own (`cloudHasNormals`).
   public var effectiveWriteOptions: CloudWriteOptions {
     var options = writeOptions
-    guard cleaning.normalNeighbours != nil else { return options }
+    guard cleaning.normalNeighbours != nil || cloudHasNormals else { return options }
     switch options.attributes {
     case .none: options.attributes = .named(["normal"])
     case .named(let names) where !names.contains("normal"):

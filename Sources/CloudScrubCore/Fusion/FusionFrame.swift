@@ -109,15 +109,4 @@ public struct FusionFrame: Sendable {
     self.colors = colors
     self.weights = weights
   }
-
-  /// The kept pixel nearest to where a point at camera coordinates (x, y, z), z > 0,
-  /// projects, as an index into the grid; nil outside the image.
-  @inline(__always)
-  func pixel(x: Float, y: Float, z: Float) -> Int? {
-    let s = Float(stride)
-    let column = ((fx * x / z + cx - 0.5) / s).rounded()
-    let row = ((fy * y / z + cy - 0.5) / s).rounded()
-    guard column >= 0, row >= 0, column < Float(width), row < Float(height) else { return nil }
-    return Int(row) * width + Int(column)
-  }
 }

@@ -67,7 +67,7 @@ extension TSDFVolume {
     var voxels = [UnsafeMutablePointer<TSDFVoxel>?](repeating: nil, count: 8)
     for d in 0..<8 {
       let neighbour = coordinate &+ SIMD3(Int32(d & 1), Int32((d >> 1) & 1), Int32(d >> 2))
-      guard let key = Self.key(neighbour), let found = blockNumbers[key] else { continue }
+      guard let key = Self.key(neighbour), let found = blockNumbers.find(key) else { continue }
       blocks[d] = Int(found)
       voxels[d] = self.voxels(ofBlock: Int(found))
     }

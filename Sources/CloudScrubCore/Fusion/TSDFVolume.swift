@@ -42,7 +42,7 @@ public final class TSDFVolume: @unchecked Sendable {
   /// `FusionError.tooManyBlocks`.
   public let maxBlocks: Int
   /// Block number by packed block coordinate (`key`).
-  var blockNumbers: [UInt64: Int32] = [:]
+  var blockNumbers = BlockTable()
   /// Each block's coordinate: its first voxel is this times `blockSide`.
   public private(set) var blockCoordinates: [SIMD3<Int32>] = []
   private var pages: [UnsafeMutablePointer<TSDFVoxel>] = []
@@ -74,7 +74,7 @@ public final class TSDFVolume: @unchecked Sendable {
   public func voxel(at c: SIMD3<Int32>) -> TSDFVoxel? {
     let side = Int32(Self.blockSide)
     let block = SIMD3(c.x >> 3, c.y >> 3, c.z >> 3)
-    guard let key = Self.key(block), let number = blockNumbers[key] else { return nil }
+    guard let key = Self.key(block), let number = blockNumbers.find(key) else { return nil }
     let local = c &- block &* side
     return voxels(ofBlock: Int(number))[Int((local.z * side + local.y) * side + local.x)]
   }
@@ -94,7 +94,7 @@ public final class TSDFVolume: @unchecked Sendable {
   ///
   /// - Throws: `FusionError.tooManyBlocks` past `maxBlocks`.
   func blockNumber(making block: SIMD3<Int32>, key: UInt64) throws(FusionError) -> Int {
-    if let number = blockNumbers[key] { return Int(number) }
+    if let number = blockNumbers.find(key) { return Int(number) }
     let number = blockCoordinates.count
     guard number < maxBlocks else {
       throw .tooManyBlocks(limit: maxBlocks, voxelSize: voxelSize)
@@ -105,9 +105,8 @@ public final class TSDFVolume: @unchecked Sendable {
       page.initialize(repeating: TSDFVoxel(), count: count)
       pages.append(page)
     }
-    blockNumbers[key] = Int32(number)
+    blockNumbers.insert(key, Int32(number))
     blockCoordinates.append(block)
-    lastTouch.append(-1)
     return number
   }
 
@@ -138,11 +137,15 @@ public final class TSDFVolume: @unchecked Sendable {
   private func touchBlocks(_ frame: FusionFrame) throws(FusionError) -> [Int] {
     var touched: [Int] = []
     let stamp = integrations
+    var stamps = lastTouch
+    lastTouch = []
+    defer { lastTouch = stamps }
     try Self.forEachBlock(of: frame, voxelSize: voxelSize, truncation: truncation) {
       block, key throws(FusionError) in
       let number = try blockNumber(making: block, key: key)
-      if lastTouch[number] != stamp {
-        lastTouch[number] = stamp
+      if number == stamps.count { stamps.append(-1) }
+      if stamps[number] != stamp {
+        stamps[number] = stamp
         touched.append(number)
       }
     }
@@ -150,18 +153,15 @@ public final class TSDFVolume: @unchecked Sendable {
   }
 
   /// Calls `visit` with the coordinate and key of each block a frame's depths touch
-  /// (sometimes more than once): along each kept pixel's ray from `truncation` before
-  /// its depth to `truncation` past it, in steps of at most half a block, with pixels
-  /// sampled so that neighbouring samples lie at most a quarter of a block apart at the
-  /// frame's largest depth.
+  /// (sometimes more than once): along each sampled pixel's ray from `truncation` before
+  /// its depth to `truncation` past it, in steps of at most half a block. Pixels are
+  /// sampled in tiles of 8 × 8, each tile as sparsely as its deepest pixel allows for
+  /// neighbouring samples to lie at most a quarter of a block apart.
   static func forEachBlock(
     of frame: FusionFrame, voxelSize: Float, truncation: Float,
     _ visit: (SIMD3<Int32>, UInt64) throws(FusionError) -> Void
   ) throws(FusionError) {
     let blockSize = voxelSize * Float(blockSide)
-    guard let maxDepth = frame.depths.max(), maxDepth > 0 else { return }
-    let footprint = maxDepth * Float(frame.stride) / min(frame.fx, frame.fy)
-    let pixelStep = max(1, Int(blockSize / (4 * footprint)))
     let steps = max(2, Int((2 * truncation / (blockSize / 2)).rounded(.up)))
     let c = frame.worldFromCamera.columns
     let origin = SIMD3<Float>(Float(c.3.x), Float(c.3.y), Float(c.3.z))
@@ -171,29 +171,48 @@ public final class TSDFVolume: @unchecked Sendable {
       SIMD3<Float>(Float(c.2.x), Float(c.2.y), Float(c.2.z))
     )
     let inverseBlock = 1 / blockSize
-    var lastKey = UInt64.max
-    for row in Swift.stride(from: 0, to: frame.height, by: pixelStep) {
-      let rayY = (Float(row * frame.stride) + 0.5 - frame.cy) / frame.fy
-      for column in Swift.stride(from: 0, to: frame.width, by: pixelStep) {
-        let d = frame.depths[row * frame.width + column]
-        guard d > 0 else { continue }
-        let rayX = (Float(column * frame.stride) + 0.5 - frame.cx) / frame.fx
-        // The ray's direction scaled so that one unit is one metre of depth.
-        let ray = axes.0 * rayX + axes.1 * rayY + axes.2
-        let rayLength = (ray * ray).sum().squareRoot()
-        let start = max(d - truncation / rayLength, 0)
-        let end = d + truncation / rayLength
-        for step in 0...steps {
-          let depth = start + (end - start) * Float(step) / Float(steps)
-          let p = (origin + ray * depth) * inverseBlock
-          guard p.x.isFinite, p.y.isFinite, p.z.isFinite, abs(p.x) < 1e7, abs(p.y) < 1e7,
-            abs(p.z) < 1e7
-          else { continue }
-          let block = SIMD3<Int32>(
-            Int32(p.x.rounded(.down)), Int32(p.y.rounded(.down)), Int32(p.z.rounded(.down)))
-          guard let key = key(block), key != lastKey else { continue }
-          lastKey = key
-          try visit(block, key)
+    // A pixel's footprint per metre of depth, in metres.
+    let footprint = Float(frame.stride) / min(frame.fx, frame.fy)
+    let tile = 8
+    // The last key of each step along the ray: neighbouring pixels' samples at the same
+    // step mostly share a block.
+    var lastKeys = [UInt64](repeating: .max, count: steps + 1)
+    @inline(__always) func floor(_ x: Float) -> Int32 {
+      let t = Int32(x)
+      return x < Float(t) ? t - 1 : t
+    }
+    try frame.depths.withUnsafeBufferPointer { depths throws(FusionError) in
+      for tileRow in Swift.stride(from: 0, to: frame.height, by: tile) {
+        for tileColumn in Swift.stride(from: 0, to: frame.width, by: tile) {
+          let rows = tileRow..<min(tileRow + tile, frame.height)
+          let columns = tileColumn..<min(tileColumn + tile, frame.width)
+          var deepest: Float = 0
+          for row in rows {
+            for column in columns { deepest = max(deepest, depths[row * frame.width + column]) }
+          }
+          guard deepest > 0 else { continue }
+          let step = max(1, min(tile, Int(blockSize / (4 * deepest * footprint))))
+          for row in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: step) {
+            let rayY = (Float(row * frame.stride) + 0.5 - frame.cy) / frame.fy
+            for column in Swift.stride(from: columns.lowerBound, to: columns.upperBound, by: step) {
+              let d = depths[row * frame.width + column]
+              guard d > 0 else { continue }
+              let rayX = (Float(column * frame.stride) + 0.5 - frame.cx) / frame.fx
+              // The ray's direction scaled so that one unit is one metre of depth.
+              let ray = axes.0 * rayX + axes.1 * rayY + axes.2
+              let reach = truncation / (ray * ray).sum().squareRoot()
+              let start = max(d - reach, 0)
+              let stepDepth = (d + reach - start) / Float(steps)
+              for k in 0...steps {
+                let p = (origin + ray * (start + stepDepth * Float(k))) * inverseBlock
+                guard abs(p.x) < 1e7, abs(p.y) < 1e7, abs(p.z) < 1e7 else { continue }
+                let block = SIMD3<Int32>(floor(p.x), floor(p.y), floor(p.z))
+                guard let key = key(block), key != lastKeys[k] else { continue }
+                lastKeys[k] = key
+                try visit(block, key)
+              }
+            }
+          }
         }
       }
     }

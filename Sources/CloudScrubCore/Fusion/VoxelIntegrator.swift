@@ -38,43 +38,58 @@ struct VoxelIntegrator: @unchecked Sendable {
     let stepY = camera(SIMD3(0, voxelSize, 0)) - origin
     let stepZ = camera(SIMD3(0, 0, voxelSize)) - origin
     let inverseTruncation = 1 / truncation
-    let (fx, fy, cx, cy) = (frame.fx, frame.fy, frame.cx, frame.cy)
     let inverseStride = 1 / Float(frame.stride)
+    // The nearest kept pixel: column round((fx·x/z + cx − 0.5)/stride), worked out as
+    // the truncation of (fx·x/z + cx)/stride + 0.5 − 0.5/stride, which is not negative
+    // inside the image.
+    let offset = 0.5 - 0.5 * inverseStride
+    let (fx, fy) = (frame.fx * inverseStride, frame.fy * inverseStride)
+    let (cx, cy) = (frame.cx * inverseStride + offset, frame.cy * inverseStride + offset)
     let width = frame.width
-    let height = Float(frame.height)
-    let widthLimit = Float(width)
+    let widthLimit = Float(frame.width)
+    let heightLimit = Float(frame.height)
+    let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+    // A row of eight voxels along x at once: their camera coordinates and pixels.
+    let rowX = lanes * stepX.x
+    let rowY = lanes * stepX.y
+    let rowZ = lanes * stepX.z
     frame.depths.withUnsafeBufferPointer { depths in
       frame.weights.withUnsafeBufferPointer { weights in
         frame.colors.withUnsafeBufferPointer { colors in
-          var index = 0
           for k in 0..<side {
             for j in 0..<side {
-              var q = base + stepZ * Float(k) + stepY * Float(j)
-              for _ in 0..<side {
-                defer {
-                  q += stepX
-                  index += 1
-                }
-                guard q.z > 0.001 else { continue }
-                let inverseZ = 1 / q.z
-                let column = ((fx * q.x * inverseZ + cx - 0.5) * inverseStride).rounded()
-                let row = ((fy * q.y * inverseZ + cy - 0.5) * inverseStride).rounded()
-                guard column >= 0, row >= 0, column < widthLimit, row < height else { continue }
-                let pixel = Int(row) * width + Int(column)
+              let start = base + stepZ * Float(k) + stepY * Float(j)
+              let qz = rowZ + start.z
+              let inFront = qz .> 0.001
+              guard any(inFront) else { continue }
+              let inverseZ = 1 / qz
+              let qx = rowX + start.x
+              let qy = rowY + start.y
+              let column = fx * qx * inverseZ + cx
+              let row = fy * qy * inverseZ + cy
+              let inside =
+                inFront .& (column .>= 0) .& (row .>= 0) .& (column .< widthLimit)
+                .& (row .< heightLimit)
+              guard any(inside) else { continue }
+              let rowBase = (k * side + j) * side
+              for lane in 0..<side where inside[lane] {
+                let pixel = Int(row[lane]) * width + Int(column[lane])
                 let depth = depths[pixel]
                 guard depth > 0 else { continue }
-                let distance = depth - q.z
+                let distance = depth - qz[lane]
                 guard distance >= -truncation else { continue }
                 let tsdf = min(1, distance * inverseTruncation)
                 let w = weights[pixel]
-                let voxel = voxels + index
+                let voxel = voxels + (rowBase + lane)
                 let old = voxel.pointee.weight
                 let total = old + w
-                voxel.pointee.tsdf = (voxel.pointee.tsdf * old + tsdf * w) / total
+                let share = w / total
+                let keep = 1 - share
+                voxel.pointee.tsdf = voxel.pointee.tsdf * keep + tsdf * share
                 voxel.pointee.weight = total
                 let color = colors[pixel]
                 @inline(__always) func mix(_ value: UInt16, _ new: UInt8) -> UInt16 {
-                  UInt16((Float(value) * old + Float(new) * 256 * w) / total)
+                  UInt16(Float(value) * keep + Float(new) * 256 * share)
                 }
                 voxel.pointee.red = mix(voxel.pointee.red, color.r)
                 voxel.pointee.green = mix(voxel.pointee.green, color.g)

@@ -93,7 +93,8 @@ struct PLYWritePlan {
 }
 
 extension String {
-  fileprivate func replacingNewlines() -> String {
+  /// The text on one line: newlines and carriage returns become spaces.
+  func replacingNewlines() -> String {
     String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
   }
 }

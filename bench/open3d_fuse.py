@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Open3D's side of `cloudscrub bench fuse`: the same filtered frames (written by the
+benchmark as 16-bit millimetre depth PNGs and RGB PNGs at the depth size, with
+`frames.json` holding the intrinsics and each frame's camera-from-world matrix in
+OpenCV axes) integrated into Open3D's tensor `VoxelBlockGrid` on the CPU with the same
+voxel size and truncation, and the mesh extracted (weight threshold 1: a voxel seen
+once). Compares it with CloudScrub's mesh (`--ours`): median distance from points
+sampled on each surface to the other, and the share of Open3D's surface within one
+voxel of ours.
+
+Prints one JSON object; exits 3 when Open3D is not installed. For benchmarks only.
+"""
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", required=True)
+    parser.add_argument("--ours", required=True)
+    parser.add_argument("--output", required=True)
+    args = parser.parse_args()
+    try:
+        import numpy as np
+        import open3d as o3d
+        import open3d.core as o3c
+    except ImportError as error:
+        print(f"not installed: {error}", file=sys.stderr)
+        return 3
+    o3d.utility.set_verbosity_level(o3d.utility.VerbosityLevel.Error)
+    with open(os.path.join(args.frames, "frames.json")) as handle:
+        meta = json.load(handle)
+    voxel = meta["voxel"]
+    trunc_voxels = meta["truncation"] / voxel
+    depth_max = meta["depth_max"]
+    intrinsic = o3c.Tensor(np.array(meta["intrinsic"], dtype=np.float64))
+    device = o3c.Device("CPU:0")
+    baseline_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    grid = o3d.t.geometry.VoxelBlockGrid(
+        attr_names=("tsdf", "weight", "color"),
+        attr_dtypes=(o3c.float32, o3c.float32, o3c.float32),
+        attr_channels=((1), (1), (3)),
+        voxel_size=voxel, block_resolution=8, block_count=20000, device=device)
+    integrating = 0.0
+    for frame in meta["frames"]:
+        depth = o3d.t.io.read_image(os.path.join(args.frames, frame["depth"])).to(device)
+        color = o3d.t.io.read_image(os.path.join(args.frames, frame["color"])).to(device)
+        # Colour in 0…1, as the mesh's vertex colours are (float colour takes float depth).
+        color = o3d.t.geometry.Image(color.as_tensor().to(o3c.float32) / 255.0)
+        depth = o3d.t.geometry.Image(depth.as_tensor().to(o3c.float32))
+        extrinsic = o3c.Tensor(np.array(frame["extrinsic"], dtype=np.float64))
+        start = time.perf_counter()
+        blocks = grid.compute_unique_block_coordinates(
+            depth, intrinsic, extrinsic, 1000.0, depth_max, trunc_voxels)
+        grid.integrate(blocks, depth, color, intrinsic, extrinsic, 1000.0, depth_max,
+                       trunc_voxels)
+        integrating += time.perf_counter() - start
+    start = time.perf_counter()
+    mesh = grid.extract_triangle_mesh(weight_threshold=1.0)
+    extracting = time.perf_counter() - start
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    theirs = mesh.to_legacy()
+    o3d.io.write_triangle_mesh(args.output, theirs)
+    ours = o3d.io.read_triangle_mesh(args.ours)
+
+    def distances(points, surface):
+        scene = o3d.t.geometry.RaycastingScene()
+        scene.add_triangles(o3d.t.geometry.TriangleMesh.from_legacy(surface))
+        query = o3c.Tensor(np.asarray(points.points, dtype=np.float32))
+        return scene.compute_distance(query).numpy()
+
+    samples = 200000
+    ours_points = ours.sample_points_uniformly(samples)
+    their_points = theirs.sample_points_uniformly(samples)
+    ours_to_theirs = distances(ours_points, theirs)
+    theirs_to_ours = distances(their_points, ours)
+    hashmap = grid.hashmap()
+    print(json.dumps({
+        "version": o3d.__version__,
+        "frames": len(meta["frames"]),
+        "integrate_fps": len(meta["frames"]) / integrating,
+        "extract_seconds": extracting,
+        "blocks": int(hashmap.size()),
+        "block_capacity": int(hashmap.capacity()),
+        "grid_mb": hashmap.capacity() * 512 * 20 / 1e6,
+        "peak_mb": peak_kb / 1024,
+        "baseline_mb": baseline_kb / 1024,
+        "vertices": len(theirs.vertices),
+        "triangles": len(theirs.triangles),
+        "ours_to_theirs_median_mm": float(np.median(ours_to_theirs) * 1000),
+        "theirs_to_ours_median_mm": float(np.median(theirs_to_ours) * 1000),
+        "coverage_of_theirs": float(np.mean(theirs_to_ours <= voxel)),
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
