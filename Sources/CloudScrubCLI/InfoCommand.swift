@@ -97,8 +97,9 @@ enum InfoCommand {
     ]
     let timelineFrames = timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []
     guard let header else {
+      let triangles = input.triangles.map { [("triangles", JSON.int($0))] } ?? []
       return .object(
-        [("path", .string(input.path)), ("format", .string(input.format))] + common
+        [("path", .string(input.path)), ("format", .string(input.format))] + common + triangles
           + [("comments", .array(input.comments.map(JSON.string)))] + timelineFrames)
     }
     return .object(
@@ -139,6 +140,10 @@ enum InfoCommand {
       ("format", input.format),
       ("points", String(cloud.count)),
     ]
+    if let triangles = input.triangles {
+      rows[1] = ("vertices", String(cloud.count))
+      rows.append(("faces", "\(triangles) triangles (the vertices are the points)"))
+    }
     if let bounds = cloud.bounds {
       let size = Point3(
         bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y, bounds.max.z - bounds.min.z)

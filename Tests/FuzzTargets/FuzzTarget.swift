@@ -32,7 +32,7 @@ public struct FuzzTarget: Sendable {
 public enum FuzzTargets {
   public static let all: [FuzzTarget] =
     FileTargets.all + FolderTargets.all + ImageTargets.all + E57Targets.all
-    + CloudFileTargets.all
+    + CloudFileTargets.all + MeshTargets.all
 
   /// The target named `name`, or nil.
   public static func named(_ name: String) -> FuzzTarget? {

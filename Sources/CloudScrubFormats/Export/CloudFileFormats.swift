@@ -11,6 +11,8 @@ public struct LoadedCloud: Sendable {
   public var comments: [String]
   /// The PLY header, for a PLY file.
   public var plyHeader: PLYHeader?
+  /// A mesh file's triangles (OBJ, glTF), whose vertices are the cloud.
+  public var triangles: Int? = nil
 }
 
 /// One point-cloud file format CloudScrub reads: how to recognise it by content and
@@ -34,7 +36,7 @@ public enum CloudFileFormats {
   /// Tried in order: the signatures first, text last.
   public static let all: [any CloudFileFormat.Type] = [
     PLYFileFormat.self, PCDFileFormat.self, LASFileFormat.self, E57FileFormat.self,
-    XYZFileFormat.self,
+    GLBFileFormat.self, OBJFileFormat.self, XYZFileFormat.self,
   ]
 
   /// How many leading bytes detection looks at (text needs a whole line or two).

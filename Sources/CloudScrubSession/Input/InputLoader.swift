@@ -12,6 +12,8 @@ public struct LoadedInput {
   /// The file's comments (PLY, PCD) or provenance (LAS).
   public var comments: [String]
   public var cloud: PointCloud
+  /// A mesh file's triangles (OBJ, glTF), whose vertices are the cloud.
+  public var triangles: Int? = nil
 }
 
 /// What a command-line path turned out to be.
@@ -77,7 +79,7 @@ public enum InputLoader {
     let loaded = try CloudFileFormats.read(path, progress: progress)
     return LoadedInput(
       path: path, format: loaded.format, header: loaded.plyHeader, comments: loaded.comments,
-      cloud: loaded.cloud)
+      cloud: loaded.cloud, triangles: loaded.triangles)
   }
 
   /// Opens the binary PLY file at `path` for the window without reading its points:

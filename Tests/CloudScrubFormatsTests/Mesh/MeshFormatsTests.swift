@@ -1,20 +1,13 @@
 import CloudScrubCore
 import CloudScrubFormats
 import Foundation
+import FuzzTargets
 import TestSupport
 import Testing
 
 /// The mesh writers' files, read back byte by byte against a hand-made tetrahedron.
 @Suite struct MeshFormatsTests {
-  /// A tetrahedron: corners (0,0,0), (1,0,0), (0,1,0), (0,0,1), outward winding.
-  static let tetrahedron: TriangleMesh = {
-    var mesh = TriangleMesh(
-      positions: [Point3(0, 0, 0), Point3(1, 0, 0), Point3(0, 1, 0), Point3(0, 0, 1)],
-      colors: [RGB8(255, 0, 0), RGB8(0, 255, 0), RGB8(0, 0, 255), RGB8(10, 20, 30)],
-      triangles: [SIMD3(0, 2, 1), SIMD3(0, 1, 3), SIMD3(0, 3, 2), SIMD3(1, 2, 3)])
-    mesh.computeNormals()
-    return mesh
-  }()
+  static let tetrahedron = MeshTargets.seedMesh()
 
   static func written(_ name: String) throws -> (bytes: [UInt8], folder: URL) {
     let folder = try TestData.makeTemporaryDirectory()
