@@ -80,6 +80,8 @@ struct VoxelIntegrator: @unchecked Sendable {
                 guard distance >= -truncation else { continue }
                 let tsdf = min(1, distance * inverseTruncation)
                 let w = weights[pixel]
+                // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
+                guard w > 0 else { continue }
                 let voxel = voxels + (rowBase + lane)
                 let old = voxel.pointee.weight
                 let total = old + w

@@ -44,7 +44,9 @@ struct GLBDocument {
       }
       for k in 0..<count {
         func channel(_ c: Int) -> UInt8 {
-          UInt8(min(max(values[k * components + c], 0), 1) * 255 + 0.5)
+          let value = values[k * components + c]
+          // A float colour may be anything, NaN too: it counts as black.
+          return value.isFinite ? UInt8(min(max(value, 0), 1) * 255 + 0.5) : 0
         }
         mesh.colors.append(RGB8(channel(0), channel(1), channel(2)))
       }
