@@ -7,34 +7,49 @@ struct GLBDocument {
   let binary: UnsafeRawBufferPointer?
 
   /// A JSON array of objects, empty when absent.
-  private func list(_ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
+  func list(_ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
 
   private static func integer(_ object: [String: Any], _ key: String) -> Int? {
     object[key] as? Int
   }
 
+  /// Every mesh where the default scene's nodes place it, or each mesh once where the
+  /// file has no scene.
   func mesh() throws(GLBError) -> TriangleMesh {
     var mesh = TriangleMesh()
-    for (m, gltfMesh) in list("meshes").enumerated() {
-      let primitives = gltfMesh["primitives"] as? [[String: Any]] ?? []
+    let meshes = list("meshes")
+    let placed = placedMeshes() ?? meshes.indices.map { ($0, Transform3D.identity) }
+    for (m, transform) in placed {
+      guard meshes.indices.contains(m) else {
+        throw .invalid("nodes", "mesh \(m) of \(meshes.count)")
+      }
+      let primitives = meshes[m]["primitives"] as? [[String: Any]] ?? []
       for (p, primitive) in primitives.enumerated() {
-        try append(primitive, place: "meshes[\(m)].primitives[\(p)]", to: &mesh)
+        try append(
+          primitive, place: "meshes[\(m)].primitives[\(p)]", transform: transform, to: &mesh)
       }
     }
     return mesh
   }
 
-  private func append(_ primitive: [String: Any], place: String, to mesh: inout TriangleMesh)
-    throws(GLBError)
-  {
+  private func append(
+    _ primitive: [String: Any], place: String, transform: Transform3D,
+    to mesh: inout TriangleMesh
+  ) throws(GLBError) {
     guard let attributes = primitive["attributes"] as? [String: Any],
       let positionIndex = attributes["POSITION"] as? Int
     else { throw .invalid(place, "no POSITION attribute") }
     let positions = try floats(positionIndex, components: 3, place: place + " POSITION")
     let count = positions.count / 3
     let first = mesh.positions.count
+    let moves = transform != .identity
     for k in 0..<count {
-      mesh.positions.append(Point3(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2]))
+      var p = Point3(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2])
+      if moves {
+        let q = transform.apply(to: SIMD3(Double(p.x), Double(p.y), Double(p.z)))
+        p = Point3(Float(q.x), Float(q.y), Float(q.z))
+      }
+      mesh.positions.append(p)
     }
     if let index = attributes["COLOR_0"] as? Int {
       let (values, components) = try colorValues(index, place: place + " COLOR_0")
@@ -61,7 +76,16 @@ struct GLBDocument {
         throw .invalid(place, "NORMAL has \(normals.count / 3) values for \(count) vertices")
       }
       for k in 0..<count {
-        mesh.normals.append(Point3(normals[3 * k], normals[3 * k + 1], normals[3 * k + 2]))
+        var n = Point3(normals[3 * k], normals[3 * k + 1], normals[3 * k + 2])
+        if moves {
+          // Turned with the node's linear part and made unit again.
+          let q = transform.rotate(SIMD3(Double(n.x), Double(n.y), Double(n.z)))
+          let length = (q * q).sum().squareRoot()
+          if length > 0 {
+            n = Point3(Float(q.x / length), Float(q.y / length), Float(q.z / length))
+          }
+        }
+        mesh.normals.append(n)
       }
     } else {
       mesh.normals = []

@@ -3,9 +3,10 @@ import Foundation
 
 /// Reads binary glTF 2.0 (`.glb`): the triangle primitives of every mesh, their
 /// `POSITION`, `NORMAL` and `COLOR_0` attributes and indices, from the file's binary
-/// chunk, concatenated into one `TriangleMesh`. Node transforms are not applied;
-/// primitives that are not triangles (points, lines, strips) give their vertices and
-/// no faces; buffers outside the file (URIs) are refused.
+/// chunk, concatenated into one `TriangleMesh`. Meshes are placed where the default
+/// scene's nodes put them (`placedMeshes`), or taken once each in a file without
+/// nodes; primitives that are not triangles (points, lines, strips) give their vertices
+/// and no faces; buffers outside the file (URIs) are refused.
 public enum GLBReader {
   private static let magic: UInt32 = 0x4654_6C67
   private static let jsonChunk: UInt32 = 0x4E4F_534A

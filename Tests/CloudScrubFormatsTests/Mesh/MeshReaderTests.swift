@@ -71,6 +71,54 @@ import Testing
     #expect(throws: GLBError.notGLB) { try Self.glb(Array("glTX\u{2}\0\0\0".utf8)) }
   }
 
+  /// Our GLB with its JSON changed by `edit`, the binary chunk kept.
+  static func editedGLB(_ edit: (inout [String: Any]) -> Void) throws -> [UInt8] {
+    let bytes = try encoded("glb")
+    let jsonLength = Int(MeshFormatsTests.uint32(bytes, at: 12))
+    var json = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes[20..<20 + jsonLength])) as? [String: Any])
+    edit(&json)
+    var text = [UInt8](try JSONSerialization.data(withJSONObject: json))
+    while text.count % 4 != 0 { text.append(0x20) }
+    let binary = Array(bytes[(20 + jsonLength)...])
+    func word(_ v: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(v).littleEndian) { Array($0) } }
+    return Array("glTF".utf8) + word(2) + word(20 + text.count + binary.count) + word(text.count)
+      + Array("JSON".utf8) + text + binary
+  }
+
+  /// Two nodes place the tetrahedron: one moved by (1, 2, 3), one scaled by 2 about the
+  /// origin, in a parent turned a quarter about z.
+  @Test func glbNodesPlaceTheirMeshes() throws {
+    let bytes = try Self.editedGLB { json in
+      json["nodes"] = [
+        ["children": [1, 2], "rotation": [0, 0, 0.5.squareRoot(), 0.5.squareRoot()]],
+        ["mesh": 0, "translation": [1, 2, 3]],
+        ["mesh": 0, "scale": [2, 2, 2]],
+      ]
+      json["scenes"] = [["nodes": [0]]]
+    }
+    let read = try Self.glb(bytes)
+    #expect(read.vertexCount == 8)
+    #expect(read.triangles.count == 8)
+    func near(_ p: Point3, _ x: Float, _ y: Float, _ z: Float) -> Bool {
+      abs(p.x - x) < 1e-6 && abs(p.y - y) < 1e-6 && abs(p.z - z) < 1e-6
+    }
+    // (1, 0, 0) moved by (1, 2, 3) is (2, 2, 3), then turned about z: (−2, 2, 3).
+    #expect(near(read.positions[1], -2, 2, 3))
+    // (1, 0, 0) scaled by 2 is (2, 0, 0), turned: (0, 2, 0).
+    #expect(near(read.positions[5], 0, 2, 0))
+    #expect(read.triangles[4] == SIMD3(4, 6, 5))
+  }
+
+  /// A node that is its own child is walked a bounded number of times.
+  @Test func glbNodeLoopsEnd() throws {
+    let bytes = try Self.editedGLB { json in
+      json["nodes"] = [["mesh": 0, "children": [0, 0]]]
+    }
+    let read = try Self.glb(bytes)
+    #expect(read.vertexCount > 0 && read.vertexCount <= 4 * 20_000)
+  }
+
   @Test func filesAreDetectedByContent() throws {
     #expect(CloudFileFormats.formatName(of: try Self.encoded("glb")) == "glTF binary")
     #expect(CloudFileFormats.formatName(of: try Self.encoded("obj")) == "OBJ")
