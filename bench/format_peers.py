@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Open3D (PCD) and laspy (LAS) on CloudScrub's files, for the tests and `bench formats`.
+"""Open3D (PCD, meshes), laspy (LAS) and trimesh (meshes) on CloudScrub's files, for the
+tests and `bench formats`.
 
-  format_peers.py check                      prints which peers import ("open3d laspy")
+  format_peers.py check                      prints which peers import
+                                             ("open3d laspy trimesh")
   format_peers.py read-pcd FILE              JSON: count, first point, colour, normals
   format_peers.py write-pcd IN OUT MODE      Open3D reads IN (PLY/PCD), writes OUT as
                                              binary, ascii or compressed PCD
   format_peers.py read-las FILE              JSON: version, format, count, first point,
                                              16-bit colour, extra dimensions' first values
   format_peers.py write-las OUT VERSION FMT  laspy writes 100 known points (see below)
+  format_peers.py read-mesh PEER FILE        trimesh or open3d reads a mesh (PLY, OBJ,
+                                             GLB); JSON: vertex and face counts, the first
+                                             vertex, face and vertex colour
   format_peers.py bench PCD LAS [R]          seconds (best of R) for Open3D to read and
                                              write PCD and for laspy to read and write
                                              LAS, as JSON
@@ -22,7 +27,7 @@ import time
 
 def check():
     found = []
-    for name in ("open3d", "laspy"):
+    for name in ("open3d", "laspy", "trimesh"):
         try:
             __import__(name)
             found.append(name)
@@ -92,6 +97,33 @@ def write_las(path, version, point_format):
     las.write(path)
 
 
+def read_mesh(peer, path):
+    import numpy as np
+    if peer == "trimesh":
+        import trimesh
+        loaded = trimesh.load(path, process=False)
+        mesh = list(loaded.geometry.values())[0] if isinstance(loaded, trimesh.Scene) else loaded
+        if mesh.visual.kind == "vertex":
+            colors = mesh.visual.vertex_colors
+        else:  # glTF with a material: COLOR_0 is kept as a vertex attribute
+            attributes = getattr(mesh.visual, "vertex_attributes", {})
+            colors = attributes["color"] if "color" in attributes else []
+        vertices, faces = mesh.vertices, mesh.faces
+    else:
+        import open3d as o3d
+        o3d.utility.set_verbosity_level(o3d.utility.VerbosityLevel.Error)
+        mesh = o3d.io.read_triangle_mesh(path)
+        colors = np.asarray(mesh.vertex_colors) * 255
+        vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.triangles)
+    print(json.dumps({
+        "vertices": len(vertices),
+        "faces": len(faces),
+        "first_vertex": [float(x) for x in vertices[0]] if len(vertices) else [],
+        "first_face": [int(i) for i in faces[0]] if len(faces) else [],
+        "first_color": [int(round(float(c))) for c in colors[0][:3]] if len(colors) else [],
+    }))
+
+
 def best_of(repeats, body):
     """The shortest of `repeats` timed runs of `body`, seconds."""
     fastest = float("inf")
@@ -147,5 +179,5 @@ def bench_text(pcd, xyz, repeats="1"):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"check": check, "read-pcd": read_pcd, "write-pcd": write_pcd, "read-las": read_las,
-     "write-las": write_las, "bench": bench,
+     "write-las": write_las, "read-mesh": read_mesh, "bench": bench,
      "bench-text": bench_text}[command](*arguments)

@@ -21,8 +21,9 @@ struct FuseBenchmark {
     // Depths past 3 m (Open3D's usual limit) are noise at 1 cm voxels: both sides leave
     // them out.
     let unprojection = UnprojectionOptions(depthRangeMeters: 0...maxDepthMeters)
-    let fusion = MeshExport.fusion(
-      source, selection: FrameSelection(), unprojection: unprojection, options: options)
+    let fusion = RecordingFusion(
+      loader: InputLoader.loader(source, selection: FrameSelection(), unprojection: unprojection),
+      options: options)
     let count = source.frameCount
     let truncation = voxelSizeMeters * FusionOptions.truncationVoxels
     Terminal.out("CloudScrub fusion benchmark: \(path)")
@@ -114,7 +115,8 @@ struct FuseBenchmark {
   private func truth(into report: inout BenchReport) throws {
     let voxel: Float = 0.02
     let room = SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 60))
-    let fusion = RecordingFusion(source: room, options: FusionOptions(voxelSizeMeters: voxel))
+    let fusion = RecordingFusion(
+      loader: RecordingLoader(source: room), options: FusionOptions(voxelSizeMeters: voxel))
     let frames = try (0..<room.frameCount).map { index throws(FrameLoadError) in
       try fusion.frame(index)
     }

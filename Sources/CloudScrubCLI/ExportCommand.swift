@@ -30,7 +30,8 @@ enum ExportCommand {
     let path = parsed.positionals[0]
     var job = try job(parsed, source: path, output: output)
     let writer = try ExportSteps.writer(for: job)
-    let asked = try RecordingFlags.selection(parsed)
+    // Bad recording options are refused before the input is opened, whatever it is.
+    _ = try RecordingFlags.selection(parsed)
     let unprojection = try RecordingFlags.unprojection(parsed)
     if parsed.has("fuse") { return try exportFused(parsed, path: path, job: job, writer: writer) }
     for option in ["fuse-voxel", "truncation", "min-piece"] where parsed.value(option) != nil {
@@ -54,14 +55,9 @@ enum ExportCommand {
           job: job, writer: writer, viewpoint: { _ in nil }, monitor: monitor),
         job)
     case .recording(let recordingPath, let recorded):
-      let source =
-        try parsed.has("refine")
-        ? RefineCommand.refined(
-          recorded, path: recordingPath, options: RefineCommand.options(parsed)) : recorded
+      let (source, selection) = try RecordingFlags.frames(
+        parsed, recorded: recorded, path: recordingPath)
       job.cleaning.worldUp = source.description.worldUp  // --height-band measures along it
-      let selection = try RecordingFlags.skippingUntracked(asked, parsed, source: source)
-      try InputLoader.checkHasFrames(source, path: recordingPath)
-      try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
       job.inputPaths.append(contentsOf: try ExportSteps.recordingFiles(recordingPath))
       var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)

@@ -58,16 +58,11 @@ enum MeshCommand {
     else {
       throw UsageError("fusion needs a recording's depth frames, not a point cloud: \(path)")
     }
-    try InputLoader.checkHasFrames(recorded, path: recordingPath)
-    let source =
-      try parsed.has("refine")
-      ? RefineCommand.refined(
-        recorded, path: recordingPath, options: RefineCommand.options(parsed)) : recorded
-    let selection = try RecordingFlags.skippingUntracked(
-      try RecordingFlags.selection(parsed), parsed, source: source)
-    try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
-    let fusion = MeshExport.fusion(
-      source, selection: selection, unprojection: try RecordingFlags.unprojection(parsed),
+    let (source, selection) = try RecordingFlags.frames(
+      parsed, recorded: recorded, path: recordingPath)
+    let fusion = RecordingFusion(
+      loader: InputLoader.loader(
+        source, selection: selection, unprojection: try RecordingFlags.unprojection(parsed)),
       options: options)
     let progress = Terminal.progress("fusing \(recordingPath)")
     let result = try fusion.run { done, total in

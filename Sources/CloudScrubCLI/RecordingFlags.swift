@@ -34,6 +34,25 @@ enum RecordingFlags {
     OptionTable.recording.contains { parsed.value($0.name) != nil || parsed.has($0.name) }
   }
 
+  /// The recording's frames as the options choose them: checked to hold frames, its
+  /// poses refined first with `--refine`, the leading untracked frames left out with
+  /// `--skip-untracked`, and the selection checked to name some.
+  ///
+  /// - Throws: `FileError` for a recording without frames, `UsageError` for a selection
+  ///   of none, and the refinement's and the poses' errors.
+  static func frames(
+    _ parsed: ParsedArguments, recorded: any RecordingSource, path: String
+  ) throws -> (source: any RecordingSource, selection: FrameSelection) {
+    try InputLoader.checkHasFrames(recorded, path: path)
+    let source =
+      try parsed.has("refine")
+      ? RefineCommand.refined(recorded, path: path, options: RefineCommand.options(parsed))
+      : recorded
+    let selection = try skippingUntracked(try self.selection(parsed), parsed, source: source)
+    try selection.checkSelectsFrames(frameCount: source.frameCount, path: path)
+    return (source, selection)
+  }
+
   /// `selection` without the recording's leading untracked frames when
   /// `--skip-untracked` was given (see `TrackingStart`); as it is otherwise.
   ///

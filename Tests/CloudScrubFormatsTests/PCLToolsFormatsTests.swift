@@ -13,11 +13,11 @@ import Testing
   static let cloud = SyntheticCloud.scene(count: 3_000, normals: false)
 
   static func run(_ tool: String?, _ arguments: [String]) throws {
-    guard let tool else { throw PeerFormatsTests.PeerError("PCL's tool is not on PATH") }
+    guard let tool else { throw PeerError("PCL's tool is not on PATH") }
     let result = try CommandRunner.run(
       executable: URL(fileURLWithPath: tool), arguments, timeoutSeconds: 120)
     guard result.status == 0 else {
-      throw PeerFormatsTests.PeerError(result.standardError + result.standardOutput)
+      throw PeerError(result.standardError + result.standardOutput)
     }
   }
 

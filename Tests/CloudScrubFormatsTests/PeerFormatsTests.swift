@@ -10,35 +10,11 @@ import Testing
 /// does not import (`pip install open3d laspy`; Open3D also needs Debian's
 /// libusb-1.0-0).
 @Suite struct PeerFormatsTests {
-  static let script = TestData.packageRoot.appendingPathComponent("bench/format_peers.py")
-    .path
-  static let python = XTools.locate("python3")
-  static let peers: Set<String> = {
-    guard let python,
-      let result = try? CommandRunner.run(
-        executable: URL(fileURLWithPath: python), [script, "check"], timeoutSeconds: 120)
-    else { return [] }
-    return Set(result.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init))
-  }()
+  static let peers = FormatPeers.available
 
-  static func peer(_ arguments: [String]) throws -> String {
-    guard let python else { throw PeerError("python3 is not on PATH") }
-    let result = try CommandRunner.run(
-      executable: URL(fileURLWithPath: python), [script] + arguments, timeoutSeconds: 300)
-    guard result.status == 0 else { throw PeerError(result.standardError) }
-    return result.standardOutput
-  }
+  static func peer(_ arguments: [String]) throws -> String { try FormatPeers.run(arguments) }
 
-  static func json(_ text: String) throws -> [String: Any] {
-    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-    else { throw PeerError("not a JSON object: \(text)") }
-    return object
-  }
-
-  struct PeerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-  }
+  static func json(_ text: String) throws -> [String: Any] { try FormatPeers.json(text) }
 
   static let cloud = SyntheticCloud.scene(count: 3_000, normals: true)
   static let provenance = ExportProvenance(source: "peer test")

@@ -24,9 +24,6 @@ public struct FusionFrame: Sendable {
   public let worldFromCamera: Transform3D
   public let cameraFromWorld: Transform3D
 
-  /// Whether any pixel has depth.
-  public var hasDepth: Bool { depths.contains { $0 > 0 } }
-
   /// The weight of a pixel of `confidence` (ARKit's 0, 1, 2, or
   /// `FramePoints.unknownConfidence` without a map) at `depth` metres: 1, 0.5 or 0.2
   /// by confidence (1 when unknown), times 1 up to a metre and 1/depth² beyond, as the
@@ -64,10 +61,7 @@ public struct FusionFrame: Sendable {
     cameraFromWorld = worldFromCamera.rigidInverse
     let paddedWidth = fullWidth + 2
     let padded = frame.depth.metersGrid(border: 1)
-    let range = options.depthRangeMeters
-    let minConfidence = options.minConfidence.rawValue
-    let confidenceMap = frame.confidence
-    let flying = options.flyingPixels
+    let filter = DepthPixelFilter(options, confidence: frame.confidence, rowStride: paddedWidth)
     let count = width * height
     var depths = [Float](repeating: 0, count: count)
     var colors = [RGB8](repeating: FramePoints.noColor, count: count)
@@ -82,14 +76,8 @@ public struct FusionFrame: Sendable {
           for column in 0..<gridWidth {
             let u = column * step
             let pixel = grid + (v * paddedWidth + u)
+            guard let confidence = filter.keptConfidence(at: pixel, u: u, v: v) else { continue }
             let d = pixel.pointee
-            guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
-            var confidence = FramePoints.unknownConfidence
-            if let confidenceMap {
-              confidence = confidenceMap.values[v * confidenceMap.bytesPerRow + u]
-              guard confidence >= minConfidence else { continue }
-            }
-            if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) { continue }
             let k = row * gridWidth + column
             depths[k] = d
             weights[k] = Self.weight(confidence: confidence, depth: d)

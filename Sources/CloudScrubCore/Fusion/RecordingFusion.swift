@@ -4,10 +4,9 @@ import Foundation
 /// frames decoded on one worker a core, fused in timeline order, each frame's voxels
 /// updated on every core.
 public struct RecordingFusion: Sendable {
-  public var source: any RecordingSource
-  public var selection: FrameSelection
-  public var unprojection: UnprojectionOptions
-  public var decoder: (any ColorDecoder)?
+  /// The recording, the frames chosen, their filters and the colour decoder; its
+  /// `ingestMergeMeters` does not apply.
+  public var loader: RecordingLoader
   public var options: FusionOptions
 
   /// What a fusion made, and how long its parts took.
@@ -25,22 +24,19 @@ public struct RecordingFusion: Sendable {
     public var extractionSeconds: Double
   }
 
-  public init(
-    source: any RecordingSource, selection: FrameSelection = FrameSelection(),
-    unprojection: UnprojectionOptions = UnprojectionOptions(), decoder: (any ColorDecoder)? = nil,
-    options: FusionOptions = FusionOptions()
-  ) {
-    self.source = source
-    self.selection = selection
-    self.unprojection = unprojection
-    self.decoder = decoder
+  public init(loader: RecordingLoader, options: FusionOptions = FusionOptions()) {
+    self.loader = loader
     self.options = options
   }
+
+  /// The selected frames' indices in the recording.
+  private var indices: [Int] { loader.selection.indices(frameCount: loader.source.frameCount) }
 
   /// The frame at `index`, ready to fuse.
   public func frame(_ index: Int) throws(FrameLoadError) -> FusionFrame {
     do {
-      return try FusionFrame(source.frame(at: index), options: unprojection, decoder: decoder)
+      return try FusionFrame(
+        loader.source.frame(at: index), options: loader.unprojection, decoder: loader.decoder)
     } catch {
       throw FrameLoadError(frameIndex: index, underlying: error)
     }
@@ -54,11 +50,18 @@ public struct RecordingFusion: Sendable {
   ///   `FusionError.tooManyBlocks` when even the sample needs more blocks than
   ///   `options.memoryLimitBytes` holds.
   public func plan() throws -> (voxel: Float, truncation: Float, estimatedBlocks: Int) {
-    let indices = selection.indices(frameCount: source.frameCount)
+    let planned = try sampledPlan()
+    return (planned.voxel, planned.truncation, planned.estimatedBlocks)
+  }
+
+  /// `plan()`, with the sampled frames by index, for the fusion to use again.
+  private func sampledPlan() throws -> (
+    voxel: Float, truncation: Float, estimatedBlocks: Int, sample: [Int: FusionFrame]
+  ) {
+    let indices = indices
     let sampleCount = min(indices.count, 32)
-    let sample = try (0..<sampleCount).map { k throws(FrameLoadError) in
-      try frame(indices[k * indices.count / sampleCount])
-    }
+    let sampled = (0..<sampleCount).map { indices[$0 * indices.count / sampleCount] }
+    let sample = try sampled.map { index throws(FrameLoadError) in try frame(index) }
     let (voxel, truncation) = options.resolved(for: sample)
     var keys = Set<UInt64>()
     for frame in sample {
@@ -73,7 +76,7 @@ public struct RecordingFusion: Sendable {
         fitting: FusionError.fittingVoxel(
           voxel, blocks: keys.count, limit: limit))
     }
-    return (voxel, truncation, keys.count)
+    return (voxel, truncation, keys.count, Dictionary(uniqueKeysWithValues: zip(sampled, sample)))
   }
 
   /// Fuses every selected frame and extracts the surface.
@@ -86,8 +89,8 @@ public struct RecordingFusion: Sendable {
   public func run(
     progress: ((_ done: Int, _ total: Int) -> Void)? = nil, stop: StopCheck? = nil
   ) throws -> Result {
-    let indices = selection.indices(frameCount: source.frameCount)
-    let (voxel, truncation, _) = try plan()
+    let indices = indices
+    let (voxel, truncation, _, sample) = try sampledPlan()
     let limit = options.memoryLimitBytes / TSDFVolume.bytesPerBlock
     let volume = TSDFVolume(voxelSize: voxel, truncation: truncation, maxBlocks: limit)
     var waiting = 0.0
@@ -97,7 +100,9 @@ public struct RecordingFusion: Sendable {
     try FramePipeline.inOrder(
       indices,
       make: { [self] index throws(FrameLoadError) in
-        try frame(index)
+        // The frames the plan sampled are not decoded again.
+        if let sampled = sample[index] { return sampled }
+        return try frame(index)
       }
     ) { (k: Int, index: Int, frame: FusionFrame) throws -> Bool in
       waiting += Self.seconds(since: &clock)

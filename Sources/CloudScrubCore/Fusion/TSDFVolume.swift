@@ -120,8 +120,8 @@ public final class TSDFVolume: @unchecked Sendable {
     let touched = try touchBlocks(frame)
     guard !touched.isEmpty else { return }
     let blocks = TouchedBlocks(
-      numbers: touched, coordinates: touched.map { blockCoordinates[$0] },
-      voxels: touched.map { voxels(ofBlock: $0) })
+      coordinates: touched.map { blockCoordinates[$0] }, voxels: touched.map { voxels(ofBlock: $0) }
+    )
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let chunks = cores > 1 ? min(touched.count, 4 * cores) : 1
     let integrator = VoxelIntegrator(frame: frame, voxelSize: voxelSize, truncation: truncation)
@@ -221,7 +221,6 @@ public final class TSDFVolume: @unchecked Sendable {
 
 /// The blocks one integration updates, with their storage's addresses.
 private struct TouchedBlocks: @unchecked Sendable {
-  let numbers: [Int]
   let coordinates: [SIMD3<Int32>]
   let voxels: [UnsafeMutablePointer<TSDFVoxel>]
 }

@@ -64,3 +64,38 @@ public struct FlyingPixelFilter: Equatable, Sendable {
     return between(1) || between(rowStride) || between(rowStride + 1) || between(rowStride - 1)
   }
 }
+
+/// `UnprojectionOptions`' per-pixel filters for one frame, applied alike wherever depth
+/// pixels are read (`Unprojector`, `FusionFrame`).
+struct DepthPixelFilter {
+  let range: ClosedRange<Float>
+  let minConfidence: UInt8
+  let confidence: ConfidenceMap?
+  let flying: FlyingPixelFilter?
+  /// Floats between rows of the padded depth grid the pixels are read from.
+  let rowStride: Int
+
+  init(_ options: UnprojectionOptions, confidence: ConfidenceMap?, rowStride: Int) {
+    range = options.depthRangeMeters
+    minConfidence = options.minConfidence.rawValue
+    self.confidence = confidence
+    flying = options.flyingPixels
+    self.rowStride = rowStride
+  }
+
+  /// The confidence of the depth at `pixel` (depth pixel (u, v) of a grid with a border
+  /// of invalid depths) when it passes every filter (`FramePoints.unknownConfidence`
+  /// without a map), nil when it fails one or has no depth.
+  @inline(__always)
+  func keptConfidence(at pixel: UnsafePointer<Float>, u: Int, v: Int) -> UInt8? {
+    let d = pixel.pointee
+    guard d > 0, d >= range.lowerBound, d <= range.upperBound else { return nil }
+    var kept = FramePoints.unknownConfidence
+    if let confidence {
+      kept = confidence.values[v &* confidence.bytesPerRow &+ u]
+      guard kept >= minConfidence else { return nil }
+    }
+    if let flying, flying.isFlying(at: pixel, rowStride: rowStride) { return nil }
+    return kept
+  }
+}

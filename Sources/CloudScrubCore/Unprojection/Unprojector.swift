@@ -45,7 +45,6 @@ public enum Unprojector {
     let paddedWidth = width + 2
     let depths = depth.metersGrid(border: 1)
 
-    let minConfidence = options.minConfidence.rawValue
     let range = options.depthRangeMeters
     let (fx, fy, cx, cy) = (intrinsics.fx, intrinsics.fy, intrinsics.cx, intrinsics.cy)
     let c = worldFromCamera.columns
@@ -56,8 +55,7 @@ public enum Unprojector {
     let rayXs = columnsUsed.map { (Double($0) + 0.5 - cx) / fx }
     try checkRange(
       c, rayXs: rayXs, rows: rowsUsed, cy: cy, fy: fy, depthRange: range, depths: depths)
-    let confidenceMap = frame.confidence
-    let flying = options.flyingPixels
+    let filter = DepthPixelFilter(options, confidence: frame.confidence, rowStride: paddedWidth)
     let capacity = columnsUsed.count * rowsUsed.count
 
     // Each point is written straight into three arrays sized for every pixel.
@@ -82,17 +80,10 @@ public enum Unprojector {
                 let colorRow = sampler?.row(v: v) ?? 0
                 for (k, u) in columnsUsed.enumerated() {
                   let pixel = grid + (v &* paddedWidth &+ u)
-                  let d = pixel.pointee
-                  guard d > 0, d >= range.lowerBound, d <= range.upperBound else { continue }
-                  var pointConfidence = FramePoints.unknownConfidence
-                  if let confidenceMap {
-                    pointConfidence = confidenceMap.values[v &* confidenceMap.bytesPerRow &+ u]
-                    guard pointConfidence >= minConfidence else { continue }
-                  }
-                  if let flying, flying.isFlying(at: pixel, rowStride: paddedWidth) {
+                  guard let pointConfidence = filter.keptConfidence(at: pixel, u: u, v: v) else {
                     continue
                   }
-                  let z = Double(d)
+                  let z = Double(pixel.pointee)
                   let world = c.0 * (rayXs[k] * z) + c.1 * (rayY * z) + c.2 * z + c.3
                   positionsBuffer[kept] = Point3(Float(world.x), Float(world.y), Float(world.z))
                   colorsBuffer[kept] =

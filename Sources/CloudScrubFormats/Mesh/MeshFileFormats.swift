@@ -8,12 +8,7 @@ public enum GLBFileFormat: CloudFileFormat {
     prefix.starts(with: Array("glTF".utf8))
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let file = try MappedFile(path: path)
-    do {
-      return LoadedCloud(mesh: try GLBReader.read(bytes: file.bytes), format: "glTF 2.0 binary")
-    } catch {
-      throw InputFileError(error, path: path)
-    }
+    try LoadedCloud.mesh(at: path, format: "glTF 2.0 binary", GLBReader.read)
   }
 }
 
@@ -23,20 +18,25 @@ public enum OBJFileFormat: CloudFileFormat {
   public static let lookedFor = "an OBJ mesh (lines of v, vn, f …)"
   public static func recognizes(prefix: [UInt8]) -> Bool { OBJReader.recognizes(prefix: prefix) }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let file = try MappedFile(path: path)
-    do {
-      return LoadedCloud(mesh: try OBJReader.read(bytes: file.bytes), format: "OBJ")
-    } catch {
-      throw InputFileError(error, path: path)
-    }
+    try LoadedCloud.mesh(at: path, format: "OBJ", OBJReader.read)
   }
 }
 
 extension LoadedCloud {
-  /// A mesh file's vertices as the cloud, with its triangle count.
-  init(mesh: TriangleMesh, format: String) {
-    self.init(
-      format: format, cloud: mesh.vertexCloud, comments: [], plyHeader: nil,
-      triangles: mesh.triangles.count)
+  /// The mesh file at `path`, read by `read` from its mapped bytes: its vertices as the
+  /// cloud, with its triangle count; a content error names the file.
+  static func mesh<Failure: Error & Equatable & Sendable & CustomStringConvertible>(
+    at path: String, format: String,
+    _ read: (UnsafeRawBufferPointer) throws(Failure) -> TriangleMesh
+  ) throws -> LoadedCloud {
+    let file = try MappedFile(path: path)
+    do {
+      let mesh = try read(file.bytes)
+      return LoadedCloud(
+        format: format, cloud: mesh.vertexCloud, comments: [], plyHeader: nil,
+        triangles: mesh.triangles.count)
+    } catch {
+      throw InputFileError(error, path: path)
+    }
   }
 }

@@ -5,16 +5,6 @@ import Foundation
 /// Fusing a recording into a surface and writing it, for the command line and the
 /// window alike.
 public enum MeshExport {
-  /// The fusion of `source`'s selected frames, decoding JPEG colour with TurboJPEG.
-  public static func fusion(
-    _ source: any RecordingSource, selection: FrameSelection, unprojection: UnprojectionOptions,
-    options: FusionOptions
-  ) -> RecordingFusion {
-    RecordingFusion(
-      source: source, selection: selection, unprojection: unprojection,
-      decoder: TurboJPEGDecoder(), options: options)
-  }
-
   /// The mesh writer for `path` (or `formatName`), checked before any work is done.
   ///
   /// - Throws: `UsageError` for a format or extension no mesh format has.

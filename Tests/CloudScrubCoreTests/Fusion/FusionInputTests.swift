@@ -13,7 +13,8 @@ import Testing
 
   @Test func framesWithoutDepthAddNothing() throws {
     let fusion = RecordingFusion(
-      source: InMemoryRecording(frames: [Self.frame(0), Self.frame(.nan)]),
+      loader: RecordingLoader(
+        source: InMemoryRecording(frames: [Self.frame(0), Self.frame(.nan)])),
       options: FusionOptions(voxelSizeMeters: 0.01))
     let result = try fusion.run()
     #expect(result.blocks == 0)
@@ -25,8 +26,9 @@ import Testing
   @Test func absurdDepthsAreSkipped() throws {
     let frames = [Self.frame(1e20), Self.frame(2), Self.frame(1e20)]
     let fusion = RecordingFusion(
-      source: InMemoryRecording(frames: frames),
-      unprojection: UnprojectionOptions(depthRangeMeters: 0...1e30, flyingPixels: nil),
+      loader: RecordingLoader(
+        source: InMemoryRecording(frames: frames),
+        unprojection: UnprojectionOptions(depthRangeMeters: 0...1e30, flyingPixels: nil)),
       options: FusionOptions(voxelSizeMeters: 0.5))
     let result = try fusion.run()
     #expect(result.blocks > 0)

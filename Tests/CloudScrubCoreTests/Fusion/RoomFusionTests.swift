@@ -11,9 +11,9 @@ import Testing
 
   static let fused: RecordingFusion.Result = {
     let fusion = RecordingFusion(
-      source: SyntheticRecordingSource(
-        options: SyntheticRecordingOptions(
-          frameCount: 24, colorWidth: 256, colorHeight: 192)),
+      loader: RecordingLoader(
+        source: SyntheticRecordingSource(
+          options: SyntheticRecordingOptions(frameCount: 24, colorWidth: 256, colorHeight: 192))),
       options: FusionOptions(voxelSizeMeters: voxel))
     do {
       return try fusion.run()
@@ -92,7 +92,8 @@ import Testing
 
   @Test func tooSmallAVoxelIsRefusedBeforeAllocatingWithOneThatFits() throws {
     let fusion = RecordingFusion(
-      source: SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 4)),
+      loader: RecordingLoader(
+        source: SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 4))),
       options: FusionOptions(
         voxelSizeMeters: 0.005, memoryLimitBytes: 100 * TSDFVolume.bytesPerBlock))
     #expect {

@@ -12,8 +12,9 @@ import Testing
   /// The fused sphere, worked out once for the suite's tests.
   static let fused: RecordingFusion.Result = {
     let fusion = RecordingFusion(
-      source: SphereCapture.recording(radius: radius),
-      unprojection: UnprojectionOptions(flyingPixels: nil),
+      loader: RecordingLoader(
+        source: SphereCapture.recording(radius: radius),
+        unprojection: UnprojectionOptions(flyingPixels: nil)),
       options: FusionOptions(voxelSizeMeters: voxel))
     do {
       return try fusion.run()

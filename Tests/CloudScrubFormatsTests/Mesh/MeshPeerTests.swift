@@ -4,23 +4,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Our mesh files in trimesh and Open3D (`bench/mesh_peers.py`): the fused sphere in
+/// Our mesh files in trimesh and Open3D (`bench/format_peers.py`): the fused sphere in
 /// every format, read back with the same counts, first vertex, face and colour. Each
 /// test skips, saying so, when its peer does not import (`pip install trimesh open3d`).
 @Suite struct MeshPeerTests {
-  static let script = TestData.packageRoot.appendingPathComponent("bench/mesh_peers.py").path
-  static let python = XTools.locate("python3")
-  static let peers: Set<String> = {
-    guard let python,
-      let result = try? CommandRunner.run(
-        executable: URL(fileURLWithPath: python), [script, "check"], timeoutSeconds: 120)
-    else { return [] }
-    return Set(result.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init))
-  }()
-
   static let mesh: TriangleMesh = {
     let fusion = RecordingFusion(
-      source: SphereCapture.recording(count: 30, width: 80, height: 60),
+      loader: RecordingLoader(source: SphereCapture.recording(count: 30, width: 80, height: 60)),
       options: FusionOptions(voxelSizeMeters: 0.02))
     do {
       return try fusion.run().mesh
@@ -30,17 +20,12 @@ import Testing
   }()
 
   static func check(peer: String, format: String) throws {
-    let python = try #require(python)
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("sphere.\(format)").path
     try MeshFormats.write(
       mesh, to: path, writer: MeshFormats.writer(forPath: path), comment: "peer test")
-    let result = try CommandRunner.run(
-      executable: URL(fileURLWithPath: python), [script, peer, path], timeoutSeconds: 300)
-    #expect(result.status == 0, "\(result.standardError)")
-    let read = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let read = try FormatPeers.json(try FormatPeers.run(["read-mesh", peer, path]))
     #expect(read["vertices"] as? Int == mesh.vertexCount)
     #expect(read["faces"] as? Int == mesh.triangles.count)
     let first = mesh.positions[0]
@@ -59,14 +44,16 @@ import Testing
   }
 
   @Test(
-    .enabled(if: peers.contains("trimesh"), "trimesh does not import: pip install trimesh"),
+    .enabled(
+      if: FormatPeers.available.contains("trimesh"), "trimesh does not import: pip install trimesh"),
     arguments: ["ply", "obj", "glb"])
   func trimeshReadsOurMesh(format: String) throws {
     try Self.check(peer: "trimesh", format: format)
   }
 
   @Test(
-    .enabled(if: peers.contains("open3d"), "Open3D does not import: pip install open3d"),
+    .enabled(
+      if: FormatPeers.available.contains("open3d"), "Open3D does not import: pip install open3d"),
     arguments: ["ply", "obj", "glb"])
   func open3DReadsOurMesh(format: String) throws {
     try Self.check(peer: "open3d", format: format)

@@ -21,15 +21,13 @@ struct RealCaptureFusionTests {
   static let fixture: Fixture = {
     do {
       let path = try #require(TestData.shared("record3d-exr-desk"))
-      let source = try InputDetector.openRecording(path)
-      let fusion = RecordingFusion(
-        source: source, selection: selection, unprojection: unprojection,
-        decoder: TurboJPEGDecoder(), options: FusionOptions(voxelSizeMeters: 0.01))
-      let mesh = try fusion.run().mesh
-      let raw = try RecordingLoader(
-        source: source, selection: selection, unprojection: unprojection,
-        decoder: TurboJPEGDecoder()
-      ).load().positions
+      // One loader for both: the fusion's frames are the raw cloud's.
+      let loader = RecordingLoader(
+        source: try InputDetector.openRecording(path), selection: selection,
+        unprojection: unprojection, decoder: TurboJPEGDecoder())
+      let mesh = try RecordingFusion(loader: loader, options: FusionOptions(voxelSizeMeters: 0.01))
+        .run().mesh
+      let raw = try loader.load().positions
       return Fixture(mesh: mesh, raw: raw)
     } catch {
       preconditionFailure("fusion of the desk capture failed: \(error)")
