@@ -31,21 +31,25 @@ enum HeadlessRenderer {
   ///   - frameErrors: each loaded frame's alignment error, for `--color error`.
   /// - Throws: `RenderError` when no OpenGL context can be made, a shader fails, or the
   ///   scene framebuffer cannot be made at the requested size.
+  ///   - mesh: a mesh to draw with the points (as `request.surface` says).
   static func render(
     content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
-    frameErrors: FrameAlignmentErrors? = nil
+    frameErrors: FrameAlignmentErrors? = nil, mesh: TriangleMesh? = nil
   ) throws -> RGBImage {
-    try draw(content: content, commands: commands, request: request, frameErrors: frameErrors)
-      .image
+    try draw(
+      content: content, commands: commands, request: request, frameErrors: frameErrors,
+      mesh: mesh
+    ).image
   }
 
   /// `render`, with what it took.
   static func draw(
     content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
-    frameErrors: FrameAlignmentErrors? = nil
+    frameErrors: FrameAlignmentErrors? = nil, mesh: TriangleMesh? = nil
   ) throws -> Picture {
     var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
     for command in commands { state.apply(command) }
+    if mesh != nil { state.apply(.display(.setSurface(request.surface ?? .mesh))) }
     state.apply(.playback(.jumpToEnd))
     for command in request.commands { state.apply(command) }
     switch request.camera {
@@ -72,6 +76,7 @@ enum HeadlessRenderer {
     backend.outputFramebuffer = target.framebuffer
     let renderer = SceneRenderer(backend: backend)
     renderer.nodeCache.limitBytes = request.gpuCacheBytes
+    let sceneMesh = mesh.map { SceneMesh($0, backend: backend) }
     var picture = Picture(image: RGBImage(width: 0, height: 0, pixels: []))
     if let budget = request.budgetPoints {
       // Pass after pass, each over the last, as the window refines a picture.
@@ -85,7 +90,7 @@ enum HeadlessRenderer {
       for pass in 0..<plan.passCount {
         try renderer.draw(
           state: state, octree: octree, nodes: plan.items(ofPass: pass), continuing: pass > 0,
-          frameErrors: frameErrors)
+          frameErrors: frameErrors, mesh: sceneMesh)
       }
       picture.passes = plan.passCount
       picture.drawnPoints = plan.totalPoints
@@ -93,13 +98,15 @@ enum HeadlessRenderer {
       picture.evictions = renderer.nodeCache.evictions
     } else {
       try renderer.sync(with: content.store)
-      renderer.draw(state: state, store: content.store, frameErrors: frameErrors)
+      renderer.draw(
+        state: state, store: content.store, frameErrors: frameErrors, mesh: sceneMesh)
       picture.drawnPoints = content.store.count
     }
     // A scene framebuffer that could not be made drew nothing: no picture to write.
     if let failure = backend.sceneTargetError { throw failure }
+    if let failure = renderer.takeOverlayFailure() { throw RenderError(failure) }
     picture.image = target.readPixels()
-    withExtendedLifetime(context) {}
+    withExtendedLifetime((context, sceneMesh)) {}
     return picture
   }
 }

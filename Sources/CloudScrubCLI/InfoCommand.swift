@@ -97,7 +97,7 @@ enum InfoCommand {
     ]
     let timelineFrames = timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []
     guard let header else {
-      let triangles = input.triangles.map { [("triangles", JSON.int($0))] } ?? []
+      let triangles = input.triangles.map { [("triangles", JSON.int($0.count))] } ?? []
       return .object(
         [("path", .string(input.path)), ("format", .string(input.format))] + common + triangles
           + [("comments", .array(input.comments.map(JSON.string)))] + timelineFrames)
@@ -142,7 +142,7 @@ enum InfoCommand {
     ]
     if let triangles = input.triangles {
       rows[1] = ("vertices", String(cloud.count))
-      rows.append(("faces", "\(triangles) triangles (the vertices are the points)"))
+      rows.append(("faces", "\(triangles.count) triangles (the vertices are the points)"))
     }
     if let bounds = cloud.bounds {
       let size = Point3(

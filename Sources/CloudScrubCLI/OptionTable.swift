@@ -132,6 +132,10 @@ enum OptionTable {
         + " same)",
       commands: ["render"]),
     .value(
+      "surface", "points|mesh|both", default: "mesh",
+      "what a mesh file (OBJ, glTF) shows: its triangles, its vertices as points, or both",
+      commands: ["render"], window: "Model › points, mesh, both"),
+    .value(
       "renderer", "auto|gl|cpu",
       default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",
       "who draws the points: OpenGL, or the CPU point rasterizer",

@@ -25,12 +25,14 @@ enum RenderCommand {
     }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
-    let (content, loaded) = try RenderRequest.load(path, choices: request.load)
+    let input = try RenderRequest.loadInput(path, choices: request.load)
     let errors =
       request.colorsByError
-      ? try RenderAlignmentErrors.measure(path, choices: request.load, content: content) : nil
+      ? try RenderAlignmentErrors.measure(path, choices: request.load, content: input.content)
+      : nil
     let image = try HeadlessRenderer.render(
-      content: content, commands: loaded, request: request, frameErrors: errors)
+      content: input.content, commands: input.commands, request: request, frameErrors: errors,
+      mesh: input.mesh)
     try PNGCodec.write(image, to: output, protecting: [path])
   }
 }
@@ -51,6 +53,8 @@ package struct RenderRequest {
   var renderer: PointRendererChoice = .auto
   /// `--color error`: the points take their frame's alignment error's colour.
   var colorsByError = false
+  /// `--surface`: what a mesh shows; nil: its triangles.
+  var surface: SurfaceShown?
 
   var frames: ClosedRange<Int>? { load.selection.range }
 
@@ -88,6 +92,7 @@ package struct RenderRequest {
     }
     if let text = parsed.value("camera") { camera = try Self.camera(text) }
     renderer = try parsed.choice("renderer", of: PointRendererChoice.self) ?? .auto
+    surface = try parsed.choice("surface", of: SurfaceShown.self)
   }
 
   /// The colour modes `--color` offers: all of the window's (for `error`, render
@@ -122,13 +127,31 @@ package struct RenderRequest {
     return try load(path, choices: choices)
   }
 
-  /// Loads what `choices` pick of `path`: a PLY file's points, or a recording's selected
-  /// frames filtered as `export` filters them; then cleaned, when a cleaning step was
-  /// asked for, by the same pipeline as `export`.
+  /// What `render` draws: the points, the commands their load produced, and a mesh
+  /// file's triangles.
+  struct Input {
+    var content: ViewerContent
+    var commands: [ViewerCommand]
+    /// The mesh of an OBJ or glTF file (its vertices are the content's points); nil for
+    /// any other input, or when cleaning changed the points.
+    var mesh: TriangleMesh?
+  }
+
+  /// `loadInput`'s points and commands.
   static func load(_ path: String, choices: LoadChoices) throws -> (ViewerContent, [ViewerCommand])
   {
+    let input = try loadInput(path, choices: choices)
+    return (input.content, input.commands)
+  }
+
+  /// Loads what `choices` pick of `path`: a point-cloud file's points (a mesh file's
+  /// vertices, and its triangles), or a recording's selected frames filtered as
+  /// `export` filters them; then cleaned, when a cleaning step was asked for, by the
+  /// same pipeline as `export`.
+  static func loadInput(_ path: String, choices: LoadChoices) throws -> Input {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
+    var mesh: TriangleMesh?
     switch try InputLoader.open(path, poses: choices.posesPath) {
     case .cloud(let input):
       // --min-confidence still hides a PLY's points by their confidence attribute.
@@ -140,6 +163,11 @@ package struct RenderRequest {
       var cloud = input.cloud
       if choices.cleans {
         cloud = try choices.clean(cloud, worldUp: .y, viewpoint: { _ in nil })
+        if input.triangles != nil {
+          Terminal.error("note: cleaning changed the mesh's vertices; its triangles are not drawn")
+        }
+      } else if let triangles = input.triangles {
+        mesh = TriangleMesh(vertices: cloud, triangles: triangles)
       }
       commands = content.absorb(StreamingLoad(cloud: cloud).take())
     case .recording(let recordingPath, let source):
@@ -155,7 +183,7 @@ package struct RenderRequest {
         decoder: TurboJPEGDecoder(), ingestMergeMeters: choices.mergeMeters)
       if choices.cleans {
         let cleaned = try loadCleaned(loader, path: recordingPath, choices, into: &content)
-        return (content, cleaned)
+        return Input(content: content, commands: cleaned)
       }
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
@@ -176,7 +204,7 @@ package struct RenderRequest {
       }
       commands += content.absorb(batch)
     }
-    return (content, commands)
+    return Input(content: content, commands: commands, mesh: mesh)
   }
 
   /// A recording's frames merged, cleaned, and split back into frames.

@@ -44,4 +44,14 @@ public final class CountingRenderBackend: RenderBackend {
   public func drawScenePicture(_ picture: CPUSceneImage) {}
   public func endFrame() {}
   public func releaseChunks(_ chunks: [PointChunkID]) {}
+
+  public func makeMeshBuffer(
+    vertices: UnsafeBufferPointer<MeshVertex>, indices: UnsafeBufferPointer<UInt32>
+  ) throws -> MeshBufferID {
+    nextID += 1
+    return MeshBufferID(nextID - 1)
+  }
+
+  public func drawMesh(_ mesh: MeshBufferID, uniforms: PointUniforms) { drawCalls += 1 }
+  public func releaseMeshBuffer(_ mesh: MeshBufferID) {}
 }

@@ -36,6 +36,14 @@ public protocol PointDrawer: AnyObject {
   /// Puts what was drawn since the frame began or resumed into the scene target, before
   /// the overlays draw over it.
   func finishPoints(on backend: any RenderBackend)
+  /// Makes `mesh`'s GPU copy what this drawer needs: uploaded when it draws from the
+  /// GPU, none when it draws from the CPU.
+  ///
+  /// - Throws: `RenderError` when the GPU cannot hold the mesh.
+  func prepare(_ mesh: SceneMesh) throws
+  /// Draws `mesh`'s triangles (shaded as `MeshShading` says) into the picture, depth-tested
+  /// with the points.
+  func draw(_ mesh: SceneMesh, uniforms: PointUniforms, on backend: any RenderBackend)
 }
 
 /// A drawer that draws straight from the CPU store and so keeps nothing on the GPU:
@@ -54,6 +62,9 @@ extension StorePointDrawer {
   {
     if !cache.residentNodes.isEmpty { cache.reset() }
   }
+
+  /// Frees the mesh's GPU copy.
+  public func prepare(_ mesh: SceneMesh) throws { mesh.release() }
 }
 
 /// Draws the points with the backend's own point draws, from the GPU copy: the store is
@@ -100,4 +111,11 @@ public final class GPUPointDrawer: PointDrawer {
 
   /// The points are already in the scene target.
   public func finishPoints(on backend: any RenderBackend) {}
+
+  public func prepare(_ mesh: SceneMesh) throws { try mesh.upload() }
+
+  /// Draws the mesh's GPU copy (none yet: nothing).
+  public func draw(_ mesh: SceneMesh, uniforms: PointUniforms, on backend: any RenderBackend) {
+    if let buffer = mesh.buffer { backend.drawMesh(buffer, uniforms: uniforms) }
+  }
 }

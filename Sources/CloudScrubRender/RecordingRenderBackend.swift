@@ -16,6 +16,9 @@ public final class RecordingRenderBackend: RenderBackend {
     case drawLines(vertexCount: Int)
     case endFrame
     case releaseChunks([PointChunkID])
+    case makeMesh(MeshBufferID, vertices: Int, triangles: Int)
+    case drawMesh(MeshBufferID, uniforms: PointUniforms)
+    case releaseMesh(MeshBufferID)
   }
 
   public private(set) var events: [Event] = []
@@ -96,6 +99,21 @@ public final class RecordingRenderBackend: RenderBackend {
     events.append(.releaseChunks(chunks))
     for chunk in chunks { chunkContents[chunk] = nil }
   }
+
+  public func makeMeshBuffer(
+    vertices: UnsafeBufferPointer<MeshVertex>, indices: UnsafeBufferPointer<UInt32>
+  ) throws -> MeshBufferID {
+    let id = MeshBufferID(nextID)
+    nextID += 1
+    events.append(.makeMesh(id, vertices: vertices.count, triangles: indices.count / 3))
+    return id
+  }
+
+  public func drawMesh(_ mesh: MeshBufferID, uniforms: PointUniforms) {
+    events.append(.drawMesh(mesh, uniforms: uniforms))
+  }
+
+  public func releaseMeshBuffer(_ mesh: MeshBufferID) { events.append(.releaseMesh(mesh)) }
 
   /// Forgets the events so far (the counters stay).
   public func clearEvents() { events = [] }

@@ -11,6 +11,8 @@ public final class RecordingStorePointDrawer: StorePointDrawer {
   }
 
   public private(set) var draws: [Draw] = []
+  /// The meshes drawn, by their triangle counts, draw by draw.
+  public private(set) var meshDraws: [Int] = []
   /// Pictures handed over (one a frame that drew points).
   public private(set) var finishedPictures = 0
   private var pending = false
@@ -38,6 +40,11 @@ public final class RecordingStorePointDrawer: StorePointDrawer {
   public func finishPoints(on backend: any RenderBackend) {
     if pending { finishedPictures += 1 }
     pending = false
+  }
+
+  public func draw(_ mesh: SceneMesh, uniforms: PointUniforms, on backend: any RenderBackend) {
+    meshDraws.append(mesh.mesh.triangles.count)
+    pending = true
   }
 
   /// The store indices drawn, draw by draw.

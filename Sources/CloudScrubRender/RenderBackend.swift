@@ -122,6 +122,18 @@ public protocol RenderBackend: AnyObject {
   /// Frees chunks (a new cloud is about to load, or a preview is replaced).
   func releaseChunks(_ chunks: [PointChunkID])
 
+  /// Copies a triangle mesh to the GPU: its vertices and the vertex indices of its
+  /// triangles, three a triangle.
+  ///
+  /// - Throws: `RenderError` when the GPU has no room for it.
+  func makeMeshBuffer(
+    vertices: UnsafeBufferPointer<MeshVertex>, indices: UnsafeBufferPointer<UInt32>
+  ) throws -> MeshBufferID
+  /// Draws a mesh's triangles, shaded (`MeshShading`), depth-tested against the points.
+  func drawMesh(_ mesh: MeshBufferID, uniforms: PointUniforms)
+  /// Frees a mesh's GPU copy.
+  func releaseMeshBuffer(_ mesh: MeshBufferID)
+
   /// The size of the scene target the frame draws into, in pixels; nil when the last
   /// `beginFrame` found none (the frame's draws are skipped).
   var sceneSizePixels: SIMD2<Int>? { get }

@@ -12,14 +12,14 @@ extension SceneRenderer {
   ///
   /// - Parameters:
   ///   - octree: the level of detail `pass` was planned on.
-  ///   - continuing, preview, extraLines, replacement, frameErrors, corrections: as for
-  ///     `draw(state:store:pass:…)`.
+  ///   - continuing, preview, extraLines, replacement, frameErrors, corrections, mesh: as
+  ///     for `draw(state:store:pass:…)`.
   /// - Throws: `RenderError` when the GPU cannot hold a node; what was drawn stays.
   public func draw(
     state: ViewerState, octree: PointOctree, nodes pass: [LODDrawItem], continuing: Bool,
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
     replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil,
-    corrections: [Matrix4]? = nil
+    corrections: [Matrix4]? = nil, mesh: SceneMesh? = nil
   ) throws {
     var failure: (any Error)?
     do {
@@ -31,7 +31,7 @@ extension SceneRenderer {
     drawScene(
       state: state, frameCount: octree.frameCount, continuing: continuing, preview: preview,
       extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
-      corrections: corrections
+      corrections: corrections, mesh: mesh
     ) { points, uniforms in
       let byFrame =
         uniforms.colorMode == .frame || uniforms.colorMode == .alignmentError

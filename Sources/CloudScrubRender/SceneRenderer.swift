@@ -40,15 +40,16 @@ public final class SceneRenderer {
   ///     positions (what colouring by frame or alignment error names).
   ///   - extraLines: more overlay segments (the crop box).
   ///   - frameErrors: each frame's alignment error, for the alignment-error colour mode.
+  ///   - mesh: the scene's mesh, drawn as the state's `display.surface` says.
   public func draw(
     state: ViewerState, store: PointStore, preview: OverlayPoints? = nil,
     extraLines: [LineVertex] = [], frameErrors: FrameAlignmentErrors? = nil,
-    corrections: [Matrix4]? = nil
+    corrections: [Matrix4]? = nil, mesh: SceneMesh? = nil
   ) {
     draw(
       state: state, store: store, pass: [state.drawRange(frameRanges: store.frameRanges)],
       continuing: false, preview: preview, extraLines: extraLines, frameErrors: frameErrors,
-      corrections: corrections)
+      corrections: corrections, mesh: mesh)
   }
 
   /// Draws one pass of a `DrawPlan`: its point ranges, the preview and the overlays,
@@ -64,16 +65,18 @@ public final class SceneRenderer {
   ///   - corrections: one model transform a store frame (`FramePoseCorrections`): each
   ///     range is split at the frame starts and each piece drawn with its frame's
   ///     transform in the uniforms; nil draws the stored positions.
+  ///   - mesh: the scene's mesh, drawn (by a pass that starts a picture) as the state's
+  ///     `display.surface` says; with `.mesh` no point is drawn.
   public func draw(
     state: ViewerState, store: PointStore, pass: [Range<Int>], continuing: Bool,
     preview: OverlayPoints? = nil, extraLines: [LineVertex] = [],
     replacement: OverlayPoints? = nil, frameErrors: FrameAlignmentErrors? = nil,
-    corrections: [Matrix4]? = nil
+    corrections: [Matrix4]? = nil, mesh: SceneMesh? = nil
   ) {
     drawScene(
       state: state, frameCount: store.frameCount, continuing: continuing, preview: preview,
       extraLines: extraLines, replacement: replacement, frameErrors: frameErrors,
-      corrections: corrections
+      corrections: corrections, mesh: mesh
     ) { points, uniforms in
       for range in pass {
         guard let corrections else {
@@ -106,13 +109,14 @@ public final class SceneRenderer {
     return pieces
   }
 
-  /// The frame around a pass: begin or resume, the points `drawMain` draws with the
-  /// backend's point drawer and the state's uniforms (or the replacement's), the
-  /// preview, the overlays, the composite.
+  /// The frame around a pass: begin or resume, the mesh (when a picture begins), the
+  /// points `drawMain` draws with the backend's point drawer and the state's uniforms
+  /// (or the replacement's), the preview, the overlays, the composite.
   func drawScene(
     state: ViewerState, frameCount: Int, continuing: Bool, preview: OverlayPoints?,
     extraLines: [LineVertex], replacement: OverlayPoints?, frameErrors: FrameAlignmentErrors?,
-    corrections: [Matrix4]? = nil, drawMain: (any PointDrawer, PointUniforms) -> Void
+    corrections: [Matrix4]? = nil, mesh: SceneMesh? = nil,
+    drawMain: (any PointDrawer, PointUniforms) -> Void
   ) {
     let projection = state.projectionMatrix
     let view = state.viewMatrix
@@ -139,6 +143,18 @@ public final class SceneRenderer {
       uniforms.frameErrors = FrameErrorTable(frameErrors, frameCount: frameCount)
     }
     uniforms.dimmed = preview != nil
+    if let mesh, display.surface != .points {
+      if !continuing {
+        prepareMesh(mesh)
+        var lit = uniforms
+        lit.dimmed = false
+        points.draw(mesh, uniforms: lit, on: backend)
+      }
+      if display.surface == .mesh {
+        finish(points, state: state, extraLines: extraLines, viewProjection: viewProjection)
+        return
+      }
+    }
     if let replacement {
       // The replacement is the shown frame's points: they take its colour and error.
       var own = uniforms
@@ -155,6 +171,14 @@ public final class SceneRenderer {
       drawMain(points, uniforms)
     }
     if let preview { drawPreview(preview, with: points, uniforms: uniforms) }
+    finish(points, state: state, extraLines: extraLines, viewProjection: viewProjection)
+  }
+
+  /// Ends a pass: the points' picture into the scene target, the overlays, the composite.
+  private func finish(
+    _ points: any PointDrawer, state: ViewerState, extraLines: [LineVertex],
+    viewProjection: Matrix4
+  ) {
     points.finishPoints(on: backend)
     let overlay = overlays(state: state) + extraLines
     if !overlay.isEmpty { backend.drawLines(overlay, viewProjection: viewProjection) }
@@ -292,6 +316,16 @@ public final class SceneRenderer {
       try overlay.prepare()
     } catch {
       overlayFailure = "\(name) is drawn only in part: \(error)"
+    }
+  }
+
+  /// Uploads `mesh` when the point drawer draws from the GPU; one the GPU has no room
+  /// for is not drawn, and says so through `takeOverlayFailure`.
+  private func prepareMesh(_ mesh: SceneMesh) {
+    do {
+      try mesh.prepare()
+    } catch {
+      overlayFailure = "the mesh is not drawn: \(error)"
     }
   }
 

@@ -36,6 +36,37 @@ import Testing
     #expect(distances[distances.count / 2] < 0.003)
   }
 
+  /// `render` draws a mesh file's triangles, the same with OpenGL and the CPU (within
+  /// the renderers' agreement tolerance, `MeshAgreementTests`), and its vertices as
+  /// points with `--surface points`.
+  @Test func renderDrawsAMeshFileAsTriangles() throws {
+    let (folder, recording) = try Self.recording()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let mesh = folder.appendingPathComponent("room.glb").path
+    #expect(try CommandRunner.run(["mesh", recording, "-o", mesh, "--voxel", "0.03"]).status == 0)
+    func picture(_ options: [String]) throws -> RGBImage {
+      let output = folder.appendingPathComponent("picture.png").path
+      let run = try CommandRunner.run(
+        ["render", mesh, "-o", output, "--size", "320x200", "--overlays", "off"] + options)
+      #expect(run.status == 0, "\(run.standardError)")
+      return try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+    }
+    let gl = try picture(["--renderer", "gl"])
+    let cpu = try picture(["--renderer", "cpu"])
+    let points = try picture(["--renderer", "cpu", "--surface", "points"])
+    func differing(_ a: RGBImage, _ b: RGBImage) -> Double {
+      let pixels = a.width * a.height
+      let count = (0..<pixels).filter { pixel in
+        (0..<3).contains { abs(Int(a.pixels[pixel * 3 + $0]) - Int(b.pixels[pixel * 3 + $0])) > 8 }
+      }.count
+      return Double(count) / Double(pixels)
+    }
+    #expect(differing(gl, cpu) <= 0.01)
+    // The room's walls fill most of the view as triangles; as 2-pixel points, at 3 cm
+    // spacing, they leave gaps.
+    #expect(differing(cpu, points) > 0.1)
+  }
+
   /// `export --fuse` writes the mesh's vertices, with normals, and the cleaning options
   /// then apply to them.
   @Test func exportFuseWritesTheSurfacesPoints() throws {

@@ -20,6 +20,13 @@ public struct TriangleMesh: Equatable, Sendable {
     self.triangles = triangles
   }
 
+  /// The mesh whose vertices are `cloud`'s points (with their colours and normals).
+  public init(vertices cloud: PointCloud, triangles: [SIMD3<UInt32>]) {
+    self.init(
+      positions: cloud.positions, colors: cloud.colors ?? [], normals: cloud.normals ?? [],
+      triangles: triangles)
+  }
+
   public var vertexCount: Int { positions.count }
   public var isEmpty: Bool { triangles.isEmpty }
 

@@ -15,6 +15,14 @@ public enum PointColorMode: String, CaseIterable, Sendable {
   case alignmentError = "error"
 }
 
+/// What a scene with a mesh (a fused model, or a mesh file) shows of it.
+public enum SurfaceShown: String, CaseIterable, Sendable {
+  case points
+  case mesh
+  /// The mesh, and the points over and through it.
+  case both
+}
+
 /// How points and overlays are drawn: user preferences, independent of the data.
 public struct DisplaySettings: Equatable, Sendable {
   /// The range `pointSizePixels` is kept in.
@@ -40,6 +48,8 @@ public struct DisplaySettings: Equatable, Sendable {
   public var showTrajectory: Bool = true
   /// The current frame's capture camera frustum.
   public var showFrustum: Bool = true
+  /// Whether the points, the mesh or both show, when there is a mesh.
+  public var surface: SurfaceShown = .points
   /// Background brightness, 0 black … 1 white.
   public var backgroundGray: Float = 0.1
 
@@ -63,6 +73,7 @@ public struct DisplaySettings: Equatable, Sendable {
     case .toggleAxes: showAxes.toggle()
     case .toggleTrajectory: showTrajectory.toggle()
     case .toggleFrustum: showFrustum.toggle()
+    case .setSurface(let shown): surface = shown
     }
   }
 
@@ -87,4 +98,5 @@ public enum DisplayCommand: Equatable, Sendable {
   case toggleAxes
   case toggleTrajectory
   case toggleFrustum
+  case setSurface(SurfaceShown)
 }

@@ -11,8 +11,8 @@ public struct LoadedCloud: Sendable {
   public var comments: [String]
   /// The PLY header, for a PLY file.
   public var plyHeader: PLYHeader?
-  /// A mesh file's triangles (OBJ, glTF), whose vertices are the cloud.
-  public var triangles: Int? = nil
+  /// A mesh file's triangles (OBJ, glTF): indices of the cloud's points, its vertices.
+  public var triangles: [SIMD3<UInt32>]? = nil
 }
 
 /// One point-cloud file format CloudScrub reads: how to recognise it by content and

@@ -34,7 +34,7 @@ extension LoadedCloud {
       let mesh = try read(file.bytes)
       return LoadedCloud(
         format: format, cloud: mesh.vertexCloud, comments: [], plyHeader: nil,
-        triangles: mesh.triangles.count)
+        triangles: mesh.triangles)
     } catch {
       throw InputFileError(error, path: path)
     }

@@ -77,6 +77,12 @@ public final class CPUPointDrawer: StorePointDrawer {
         colorRGBA: colorRGBA, depth: depth))
   }
 
+  public func draw(_ mesh: SceneMesh, uniforms: PointUniforms, on backend: any RenderBackend) {
+    guard drawing, !mesh.mesh.triangles.isEmpty, let rasterizer else { return }
+    rasterizer.draw(mesh.mesh, uniforms: uniforms)
+    pending = true
+  }
+
   private func rasterize(_ store: PointStore, range: Range<Int>, uniforms: PointUniforms) {
     let wanted = range.clamped(to: 0..<store.count)
     guard drawing, !wanted.isEmpty, let rasterizer else { return }

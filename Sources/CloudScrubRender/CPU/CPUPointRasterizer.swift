@@ -38,7 +38,11 @@ public final class CPUPointRasterizer {
   public private(set) var heightPixels = 0
   /// Points handed to `draw` since `begin` (drawn or not).
   public private(set) var pointsSubmitted = 0
-  private var buffers: [UnsafeMutablePointer<UInt64>] = []
+  /// One packed depth-and-colour buffer a worker.
+  var buffers: [UnsafeMutablePointer<UInt64>] = []
+  /// The last mesh draw's vertices after the vertex stage, kept so that they are not
+  /// reallocated each picture.
+  var shadedVertices: [ShadedVertex] = []
   private var capacityPixels = 0
   private var cleared: [Bool]
   private var clearWord: UInt64 = 0
@@ -93,14 +97,14 @@ public final class CPUPointRasterizer {
           let points = PointArrays(positions: p, colors: c, confidence: k)
           switch uniforms.colorMode {
           case .rgb where !dimmed:
-            run(range, parts: parts, points, uniforms) {
+            run(range, parts: parts, uniforms) {
               $0.splat($1, points: points, StoredColoring(colors: c))
             }
           case .rgb:
             let table = CPUPointShading.byteTable(dimmed: true)
             table.withUnsafeBufferPointer { table in
               guard let t = table.baseAddress else { return }
-              run(range, parts: parts, points, uniforms) {
+              run(range, parts: parts, uniforms) {
                 $0.splat($1, points: points, DimmedStoredColoring(colors: c, table: t))
               }
             }
@@ -110,19 +114,19 @@ public final class CPUPointRasterizer {
               up: uniforms.upAxis, low: low,
               span: max(uniforms.heightRangeMeters.upperBound - low, 1e-6),
               dimmed: dimmed)
-            run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, coloring) }
+            run(range, parts: parts, uniforms) { $0.splat($1, points: points, coloring) }
           case .depth:
             let m = uniforms.view.columnMajor
             let low = uniforms.depthRangeMeters.lowerBound
             let coloring = DepthColoring(
               viewRow: SIMD4(m[2], m[6], m[10], m[14]), low: low,
               span: max(uniforms.depthRangeMeters.upperBound - low, 1e-6), dimmed: dimmed)
-            run(range, parts: parts, points, uniforms) { $0.splat($1, points: points, coloring) }
+            run(range, parts: parts, uniforms) { $0.splat($1, points: points, coloring) }
           case .confidence:
             let table = (0..<256).map { CPUPointShading.confidenceColor(UInt8($0), dimmed: dimmed) }
             table.withUnsafeBufferPointer { table in
               guard let t = table.baseAddress else { return }
-              run(range, parts: parts, points, uniforms) {
+              run(range, parts: parts, uniforms) {
                 $0.splat($1, points: points, ConfidenceColoring(table: t))
               }
             }
@@ -136,7 +140,7 @@ public final class CPUPointRasterizer {
                 uniforms.frameErrors.errorMeters(ofFrame: frame),
                 scaleMeters: uniforms.frameErrors.scaleMeters, dimmed: dimmed)
               : CPUPointShading.frameColor(frame, frameCount: uniforms.frameCount, dimmed: dimmed)
-            run(range, parts: parts, points, uniforms) {
+            run(range, parts: parts, uniforms) {
               $0.splat($1, points: points, ConstantColoring(packed: color))
             }
           case .frame, .alignmentError:
@@ -144,7 +148,7 @@ public final class CPUPointRasterizer {
             let frames = max(0, min(uniforms.frameCount, store.frameCount))
             let errors = uniforms.frameErrors
             let byError = uniforms.colorMode == .alignmentError
-            run(range, parts: parts, points, uniforms) { target, part in
+            run(range, parts: parts, uniforms) { target, part in
               // A stretch of one frame has one colour.
               var first = part.lowerBound
               while first < part.upperBound {
@@ -198,10 +202,10 @@ public final class CPUPointRasterizer {
 
   // MARK: - Workers
 
-  /// Splits `range` into `parts` and runs `body` for each on its own buffer, cleared
-  /// first if this picture has not used it yet.
-  private func run(
-    _ range: Range<Int>, parts: Int, _ points: PointArrays, _ uniforms: PointUniforms,
+  /// Splits `range` (points or triangles) into `parts` and runs `body` for each on its
+  /// own buffer, cleared first if this picture has not used it yet.
+  func run(
+    _ range: Range<Int>, parts: Int, _ uniforms: PointUniforms,
     _ body: (CPUSplatTarget, Range<Int>) -> Void
   ) {
     let pixels = widthPixels * heightPixels

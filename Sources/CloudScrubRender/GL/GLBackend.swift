@@ -22,6 +22,7 @@ public final class GLBackend: RenderBackend {
   private let points: GLProgram
   private let lines: GLProgram
   private let composite: GLProgram
+  private let meshes: GLMeshBuffers
   private let scene = GLSceneTarget()
   private var chunks: [PointChunkID: Chunk] = [:]
   private var nextChunk = 0
@@ -44,6 +45,7 @@ public final class GLBackend: RenderBackend {
     points = try GLProgram(vertex: "points.vert", fragment: "points.frag")
     lines = try GLProgram(vertex: "lines.vert", fragment: "lines.frag")
     composite = try GLProgram(vertex: "fullscreen.vert", fragment: "composite.frag")
+    meshes = try GLMeshBuffers()
     glGenVertexArrays(1, &emptyArray)
     glGenVertexArrays(1, &lineArray)
     glGenBuffers(1, &lineBuffer)
@@ -267,8 +269,24 @@ public final class GLBackend: RenderBackend {
     }
   }
 
-  /// Bytes the point chunks hold on the GPU.
+  /// Point chunks the GPU holds.
   public var pointChunkCount: Int { chunks.count }
+
+  public func makeMeshBuffer(
+    vertices: UnsafeBufferPointer<MeshVertex>, indices: UnsafeBufferPointer<UInt32>
+  ) throws -> MeshBufferID {
+    try meshes.make(vertices: vertices, indices: indices)
+  }
+
+  public func drawMesh(_ mesh: MeshBufferID, uniforms: PointUniforms) {
+    guard sceneTargetError == nil else { return }
+    meshes.draw(mesh, uniforms: uniforms)
+  }
+
+  public func releaseMeshBuffer(_ mesh: MeshBufferID) { meshes.release(mesh) }
+
+  /// Meshes the GPU holds.
+  public var meshBufferCount: Int { meshes.count }
 
   static func modeIndex(_ mode: PointColorMode) -> Int {
     switch mode {

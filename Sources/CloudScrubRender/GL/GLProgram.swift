@@ -15,10 +15,26 @@ public enum ShaderLibrary {
   /// The names of every shader the binary carries.
   public static var names: [String] { EmbeddedShaders.sources.keys.sorted() }
 
-  /// The source of shader `name` (a file name in `Shaders/`).
+  /// The source of shader `name` (a file name in `Shaders/`), with each line
+  /// `#include "OTHER"` replaced by the source of `OTHER` (a `.glsl` file of functions
+  /// the programs share).
   ///
-  /// - Throws: `RenderError` when there is no such shader.
+  /// - Throws: `RenderError` when there is no such shader, or an include names none.
   public static func source(_ name: String) throws -> String {
+    let text = try rawSource(name)
+    guard text.contains("#include") else { return text }
+    return try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard trimmed.hasPrefix("#include \""), trimmed.hasSuffix("\""), trimmed.count > 11 else {
+        return String(line)
+      }
+      let included = String(trimmed.dropFirst(10).dropLast())
+      guard included != name else { throw RenderError("shader \(name) includes itself") }
+      return try rawSource(included)
+    }.joined(separator: "\n")
+  }
+
+  private static func rawSource(_ name: String) throws -> String {
     if let folder = ProcessInfo.processInfo.environment["CLOUDSCRUB_SHADER_DIR"], !folder.isEmpty {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       guard let data = FileManager.default.contents(atPath: path),

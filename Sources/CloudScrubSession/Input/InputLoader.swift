@@ -12,8 +12,8 @@ public struct LoadedInput {
   /// The file's comments (PLY, PCD) or provenance (LAS).
   public var comments: [String]
   public var cloud: PointCloud
-  /// A mesh file's triangles (OBJ, glTF), whose vertices are the cloud.
-  public var triangles: Int? = nil
+  /// A mesh file's triangles (OBJ, glTF): indices of the cloud's points, its vertices.
+  public var triangles: [SIMD3<UInt32>]? = nil
 }
 
 /// What a command-line path turned out to be.
