@@ -147,7 +147,8 @@ extension CPUSplatTarget {
           let s = d0 / (d0 - d1)
           let (p, q) = (polygon[k], polygon[next])
           cut.append(
-            ShadedVertex(clip: p.clip + (q.clip - p.clip) * s, color: p.color + (q.color - p.color) * s))
+            ShadedVertex(
+              clip: p.clip + (q.clip - p.clip) * s, color: p.color + (q.color - p.color) * s))
         }
       }
       polygon = cut
