@@ -3,8 +3,9 @@ import CloudScrubRender
 import CloudScrubSession
 
 /// The window's background jobs: the open document's frame images, cleaning preview,
-/// whole frame under the playhead and pose refinement, each a `BackgroundWork` whose
-/// result the frame loop takes, and the export. Opening another document resets the
+/// whole frame under the playhead, pose refinement and model fusion, each a
+/// `BackgroundWork` whose result the frame loop takes, and the export; and the scene's
+/// mesh. Opening another document resets the
 /// document's jobs in one call (`documentChanged`); an export still running goes on
 /// writing the file it was asked for.
 final class DocumentWork {
@@ -15,6 +16,10 @@ final class DocumentWork {
   /// (`ViewerEdits`).
   let refiner = BackgroundRefinement()
   let exports = BackgroundExport()
+  /// The model's fusion and its export.
+  let fusion = BackgroundFusion()
+  /// The scene's mesh (fused, or a mesh file's), nil while there is none.
+  var model: ShownModel?
   /// The refinement panel's view of the pass (cancelling, queued).
   var poses = RefinementPanel()
 
@@ -27,7 +32,7 @@ final class DocumentWork {
   /// Whether a job runs whose result the loop waits to take in.
   var isWorking: Bool {
     previews.isWorking || cleaningPreview.isRunning || wholeFrame.isWorking
-      || exports.isRunning || refiner.isRunning
+      || exports.isRunning || refiner.isRunning || fusion.isRunning || fusion.isSaving
   }
 
   /// Drops every result of the document before and stops its refinement.
@@ -37,5 +42,7 @@ final class DocumentWork {
     wholeFrame.clear()
     refiner.invalidate()
     poses = RefinementPanel()
+    fusion.invalidate()
+    model = nil
   }
 }

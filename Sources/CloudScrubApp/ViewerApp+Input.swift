@@ -105,6 +105,8 @@ extension ViewerApp {
         session.selection.apply(command)
       case .refinement(let action):
         perform(action)
+      case .model(let action):
+        perform(action)
       case .setRenderer(let choice):
         rendererSwitch.choose(choice)
         // Another renderer draws at another speed: learn its budget from the start.

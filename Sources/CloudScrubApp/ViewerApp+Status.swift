@@ -50,7 +50,7 @@ extension ViewerApp {
   /// The title says what is open and where the playhead is, so that scripts driving
   /// the window (the end-to-end test) can read the state: "CloudScrub — NAME — frame
   /// K/N", with " — playing" while playback runs and " — loading" while frames are
-  /// still coming.
+  /// still coming, then the poses' and the model's words (" — mesh").
   func updateTitle() {
     var text = "CloudScrub"
     if let document = session.document {
@@ -63,6 +63,7 @@ extension ViewerApp {
       if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }
       text += posesLine().isEmpty ? "" : " — " + posesLine()
+      text += modelLine().isEmpty ? "" : " — " + modelLine()
     }
     if case .error = session.message { text += " — error" }
     if text != title {

@@ -33,6 +33,7 @@ extension ViewerApp {
       lastJoin = now
     }
     input.pending += takeRefinement()
+    input.pending += takeFusion()
     updateAlignmentErrors()
     let scene = sceneRectangle()
     if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight {
@@ -91,11 +92,14 @@ extension ViewerApp {
       wholeFrame: replacement == nil ? nil : work.wholeFrame.shownFrame,
       frameErrors: session.state.display.colorMode == .alignmentError
         ? session.alignmentErrors : nil,
-      corrections: shownRefinement?.matrices)
+      corrections: shownRefinement?.matrices, mesh: work.model?.revision)
+    let fusionJob = fusionJob()
     let panelSignature = PanelSignature(
       loading: session.isLoading, message: session.message.map { "\($0)" },
       summary: work.cleaningPreview.summary,
-      refining: refinement.isRefining, export: exportLine(), poses: posesLine())
+      refining: refinement.isRefining, export: exportLine(), poses: posesLine(),
+      model: fusionJob, modelStale: session.state.modelIsStale,
+      savingModel: work.fusion.isSaving)
     let step = sceneStep(for: signature, corrections: shownRefinement?.corrections)
     return ViewerTurn(
       step: step, signature: signature, preview: preview, lines: lines,
@@ -143,7 +147,7 @@ extension ViewerApp {
         state: state, store: session.content.store, pass: pass, continuing: continuing,
         preview: turn.preview, extraLines: turn.lines,
         replacement: continuing ? nil : turn.replacement, frameErrors: errors,
-        corrections: corrections)
+        corrections: corrections, mesh: work.model?.scene)
       glFinish()
       refinement.record(points: points, seconds: glfwGetTime() - started)
     case .drawNodes(let pass, let continuing, let points):
@@ -154,7 +158,7 @@ extension ViewerApp {
             state: state, octree: octree, nodes: pass, continuing: continuing,
             preview: turn.preview, extraLines: turn.lines,
             replacement: continuing ? nil : turn.replacement, frameErrors: errors,
-            corrections: corrections)
+            corrections: corrections, mesh: work.model?.scene)
         }
       } catch {
         session.message = .error("\(error)")
@@ -174,6 +178,8 @@ extension ViewerApp {
     work.poses.queued = work.refiner.isQueued
     let scale = window.pixelScale
     panels.exportStatus = work.exports.status
+    panels.model.job = fusionJob()
+    panels.model.saving = work.fusion.isSaving
     let size = window.framebufferSize
     let actions = panels.draw(
       session: session, previews: work.previews, cleaning: &cleaning,

@@ -14,6 +14,7 @@ enum PanelAction {
   case setRenderer(PointRendererChoice)
   case selection(SelectionCommand)
   case refinement(RefinementAction)
+  case model(ModelAction)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -32,6 +33,8 @@ struct ViewerPanels {
   /// The export running in the background, shown in the Export panel; set by the frame
   /// loop each turn.
   var exportStatus: BackgroundExport.Status?
+  /// The Model section, with the fusion's progress the frame loop sets each turn.
+  var model = ModelPanel()
   /// The export path's field, showing `ViewerState.fileNames.exportPath`.
   private var exportField = TextField()
   private var openField = TextField()
@@ -228,6 +231,10 @@ struct ViewerPanels {
     if session.document?.recording != nil, csui_collapsing_header("Poses", true) {
       actions += poses.drawSave(
         applied: state.edits.appliedRefinement, posesPath: state.fileNames.posesPath)
+    }
+    let canFuse = session.document?.recording != nil && !session.isLoading
+    if canFuse || state.model.shown != nil, csui_collapsing_header("Model", false) {
+      actions += model.draw(state: state, canFuse: canFuse)
     }
   }
 

@@ -16,6 +16,8 @@ struct SceneSignature: Equatable {
   var frameErrors: FrameAlignmentErrors?
   /// The pose corrections drawn, nil: the recording's poses.
   var corrections: [Matrix4]?
+  /// The scene's mesh (`ShownModel.revision`), nil: none.
+  var mesh: Int?
 
   /// The parts of `ViewerState` that the scene is drawn from.
   struct View: Equatable {
@@ -49,4 +51,8 @@ struct PanelSignature: Equatable {
   var export: String? = nil
   /// The pose refinement's progress and what is applied and shown.
   var poses: String
+  /// The fusion under way, whether the mesh is stale, and whether it is being written.
+  var model: ModelPanel.Job? = nil
+  var modelStale = false
+  var savingModel = false
 }

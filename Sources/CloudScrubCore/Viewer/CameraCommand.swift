@@ -48,4 +48,7 @@ public enum ViewerCommand: Equatable, Sendable {
   case documentOpened(path: String)
   /// A file name the user typed.
   case fileNames(FileNamesCommand)
+  /// The model's fusion began or ended, or a mesh file opened. A mesh arriving while
+  /// only points show makes the scene show the mesh.
+  case model(ModelCommand)
 }

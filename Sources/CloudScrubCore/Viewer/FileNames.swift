@@ -1,27 +1,35 @@
 import Foundation
 
-/// The files the viewer writes to: where "Export" writes the shown points and where
-/// "Save poses" writes a refined trajectory.
+/// The files the viewer writes to: where "Export" writes the shown points, where
+/// "Save poses" writes a refined trajectory, and where "Export mesh" writes the model.
 ///
-/// Both start beside the open document (`NAME-export.ply`, `NAME-poses.txt`) when it
-/// opens (`ViewerCommand.documentOpened`) and then follow what the user types, so the
-/// panels' text fields show this value and never keep a name of their own.
+/// All start beside the open document (`NAME-export.ply`, `NAME-poses.txt`,
+/// `NAME-mesh.ply`) when it opens (`ViewerCommand.documentOpened`) and then follow what
+/// the user types, so the panels' text fields show this value and never keep a name of
+/// their own.
 public struct FileNames: Equatable, Sendable {
   /// Where the shown points are exported.
   public private(set) var exportPath: String
   /// Where an applied refinement's trajectory is saved (TUM).
   public private(set) var posesPath: String
+  /// Where the fused mesh is written (PLY, OBJ or glTF by the extension).
+  public private(set) var meshPath: String
 
   /// The names used before any document opens.
-  public init(exportPath: String = "cloud.ply", posesPath: String = "poses.txt") {
+  public init(
+    exportPath: String = "cloud.ply", posesPath: String = "poses.txt",
+    meshPath: String = "mesh.ply"
+  ) {
     self.exportPath = exportPath
     self.posesPath = posesPath
+    self.meshPath = meshPath
   }
 
   /// The names beside the document at `documentPath`.
   public init(documentPath: String) {
     exportPath = Self.defaultExportPath(for: documentPath)
     posesPath = Self.defaultPosesPath(for: documentPath)
+    meshPath = Self.beside(documentPath, suffix: "-mesh.ply")
   }
 
   /// The default export path beside `input`: `NAME-export.ply`.
@@ -45,6 +53,7 @@ public struct FileNames: Equatable, Sendable {
     switch command {
     case .setExportPath(let path): exportPath = path
     case .setPosesPath(let path): posesPath = path
+    case .setMeshPath(let path): meshPath = path
     }
   }
 }
@@ -53,4 +62,5 @@ public struct FileNames: Equatable, Sendable {
 public enum FileNamesCommand: Equatable, Sendable {
   case setExportPath(String)
   case setPosesPath(String)
+  case setMeshPath(String)
 }

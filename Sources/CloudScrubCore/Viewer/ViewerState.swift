@@ -24,6 +24,8 @@ public struct ViewerState: Equatable, Sendable {
   /// recording loads). The user's first rotate, pan, zoom or orbit ends it, so the
   /// camera never moves under their hand; fit and reset start it again.
   public private(set) var cameraFollowsScene: Bool = true
+  /// The mesh the scene has (fused, or a mesh file's) and the fusion under way.
+  public private(set) var model = ViewerModel()
   /// Where the export and "Save poses" write.
   public private(set) var fileNames = FileNames()
   /// The cleaning settings and the applied refinement, with their undo history, and
@@ -76,8 +78,26 @@ public struct ViewerState: Equatable, Sendable {
       edits.startAgain()
       scene = showingEdits(scene)
     case .fileNames(let c): fileNames.apply(c)
+    case .model(let c):
+      model.apply(c)
+      switch c {
+      case .fused, .meshOpened:
+        if display.surface == .points { display.surface = .mesh }
+      default: break
+      }
     }
   }
+
+  /// What a model fused now would be made from: the shown frames, the minimum
+  /// confidence and the poses shown; nil when no frame shows.
+  public var modelInputs: ModelInputs? {
+    guard let frames = playback.visibleFrames else { return nil }
+    return ModelInputs(
+      frames: frames, minConfidence: display.minConfidence, refinement: edits.shownRefinement)
+  }
+
+  /// Whether the scene's mesh was fused from other inputs than the view's now.
+  public var modelIsStale: Bool { model.isStale(for: modelInputs) }
 
   /// `scene` with the poses the edits show: each loaded frame's recorded pose moved by
   /// the shown refinement's correction, or the recorded poses.

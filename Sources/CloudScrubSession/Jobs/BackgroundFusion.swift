@@ -1,0 +1,150 @@
+import CloudScrubCore
+import Foundation
+
+/// The window's model: the shown frames fused in the background (`RecordingFusion`),
+/// with progress and a cancel it polls before each frame, and the fused mesh's export,
+/// in a job of its own so that the loop never waits for a file. Opening another
+/// document invalidates both, so a stale model never lands.
+public final class BackgroundFusion: @unchecked Sendable {
+  /// How a fusion ended.
+  public enum Outcome: Sendable {
+    case fused(RecordingFusion.Result, ModelInputs)
+    case failed(String)
+    case cancelled
+  }
+
+  private let fusing = BackgroundWork<Outcome>()
+  private let saving = BackgroundWork<Result<String, SaveError>>()
+  private let lock = NSLock()
+  private var done = 0
+  private var total = 0
+  private var cancelRequested = false
+
+  public init() {}
+
+  /// A mesh export that failed, in words.
+  public struct SaveError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  public var isRunning: Bool { fusing.isBusy }
+  public var isSaving: Bool { saving.isBusy }
+
+  /// Frames fused and frames to fuse, while a fusion runs.
+  public var progress: (done: Int, total: Int) {
+    lock.withLock { (done, total) }
+  }
+
+  /// Whether the running fusion was asked to stop and is winding down.
+  public var isCancelling: Bool {
+    lock.withLock { cancelRequested } && fusing.isBusy
+  }
+
+  /// The loader that fuses the recording frames `frames` of `document` (a recording)
+  /// with its filters, at least `minConfidence`, and under `poses` when given (the
+  /// refined poses of every recording frame).
+  ///
+  /// - Throws: `UsageError` for a document that is not a recording, `TrajectoryError`
+  ///   for poses that do not fit the recording.
+  public static func loader(
+    for document: ViewerDocument, frames: ClosedRange<Int>, minConfidence: ConfidenceLevel,
+    poses: [CameraPose]?
+  ) throws -> RecordingLoader {
+    guard let base = document.loader else {
+      throw UsageError("only a recording's frames can be fused into a model")
+    }
+    var selection = base.selection
+    selection.range = frames
+    var unprojection = base.unprojection
+    unprojection.minConfidence = max(unprojection.minConfidence, minConfidence)
+    var source = base.source
+    if let poses {
+      do {
+        source = try PosesReplacedRecording(base.source, poses: poses)
+      } catch {
+        throw TrajectoryError(error, path: document.path)
+      }
+    }
+    return RecordingLoader(
+      source: source, selection: selection, unprojection: unprojection, decoder: base.decoder)
+  }
+
+  /// Starts fusing `loader`'s frames at `voxelMeters` (nil: the automatic size), for a
+  /// model of `inputs`.
+  ///
+  /// - Returns: false when a fusion already runs.
+  @discardableResult
+  public func start(_ loader: RecordingLoader, inputs: ModelInputs, voxelMeters: Float? = nil)
+    -> Bool
+  {
+    guard !fusing.isBusy else { return false }
+    lock.withLock {
+      done = 0
+      total = loader.selection.indices(frameCount: loader.source.frameCount).count
+      cancelRequested = false
+    }
+    var options = FusionOptions()
+    options.voxelSizeMeters = voxelMeters
+    let fusion = RecordingFusion(loader: loader, options: options)
+    return fusing.startStoppable { [self] isStale in
+      do {
+        let result = try fusion.run(
+          progress: { [self] done, total in
+            lock.withLock { (self.done, self.total) = (done, total) }
+          },
+          stop: { [self] in isStale() || lock.withLock { cancelRequested } })
+        return .fused(result, inputs)
+      } catch is CleaningCancelled {
+        return .cancelled
+      } catch {
+        return .failed("\(error)")
+      }
+    }
+  }
+
+  /// Asks the running fusion to stop before its next frame; it ends with `.cancelled`.
+  public func cancel() {
+    lock.withLock { cancelRequested = true }
+  }
+
+  /// Drops what the fusion and the export under way would hand out (another document
+  /// opened) and stops the fusion.
+  public func invalidate() {
+    cancel()
+    fusing.invalidate()
+    saving.invalidate()
+  }
+
+  /// How the fusion that ended did, once; with `seconds`, waits up to that long.
+  public func take(waitingUpTo seconds: TimeInterval = 0) -> Outcome? {
+    fusing.take(waitingUpTo: seconds)
+  }
+
+  /// Starts writing `result`'s mesh to `path` (PLY, OBJ or glTF by its extension),
+  /// atomically and never over the recording's files.
+  ///
+  /// - Returns: false when an export already runs.
+  /// - Throws: `UsageError` for an extension no mesh format has, before anything starts.
+  @discardableResult
+  public func save(_ result: RecordingFusion.Result, to path: String, recordingPath: String)
+    throws -> Bool
+  {
+    let writer = try MeshExport.writer(for: path, formatName: nil)
+    nonisolated(unsafe) let unsafeWriter = writer
+    return saving.start {
+      do {
+        try MeshExport.write(result, to: path, writer: unsafeWriter, recordingPath: recordingPath)
+        return .success(
+          "wrote \(result.mesh.vertexCount) vertices, \(result.mesh.triangles.count) triangles "
+            + "to \(path)")
+      } catch {
+        return .failure(SaveError(description: "\(error)"))
+      }
+    }
+  }
+
+  /// How the export that ended did, once; with `seconds`, waits up to that long.
+  public func takeSaved(waitingUpTo seconds: TimeInterval = 0) -> Result<String, SaveError>? {
+    saving.take(waitingUpTo: seconds)
+  }
+}
