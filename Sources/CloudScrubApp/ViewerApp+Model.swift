@@ -117,11 +117,13 @@ extension ViewerApp {
       done: progress.done, total: progress.total, cancelling: work.fusion.isCancelling)
   }
 
-  /// The title's word on the model: fusing, or the mesh shown and whether it is stale.
+  /// The title's word on the model: fusing, or what of the mesh shows ("mesh", "mesh
+  /// and points") and whether it is stale.
   func modelLine() -> String {
     let state = session.state
     if state.model.fusing != nil { return "fusing" }
     guard state.model.shown != nil, state.display.surface != .points else { return "" }
-    return state.modelIsStale ? "mesh (stale)" : "mesh"
+    let shown = state.display.surface == .both ? "mesh and points" : "mesh"
+    return state.modelIsStale ? shown + " (stale)" : shown
   }
 }

@@ -134,7 +134,7 @@ enum OptionTable {
     .value(
       "surface", "points|mesh|both", default: "mesh",
       "what a mesh file (OBJ, glTF) shows: its triangles, its vertices as points, or both",
-      commands: ["render"], window: "Model › points, mesh, both"),
+      commands: ["render"], window: "Model › points, mesh, both; S key"),
     .value(
       "renderer", "auto|gl|cpu",
       default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",

@@ -74,6 +74,9 @@ public struct DisplaySettings: Equatable, Sendable {
     case .toggleTrajectory: showTrajectory.toggle()
     case .toggleFrustum: showFrustum.toggle()
     case .setSurface(let shown): surface = shown
+    case .cycleSurface:
+      let all = SurfaceShown.allCases
+      surface = all[((all.firstIndex(of: surface) ?? 0) + 1) % all.count]
     }
   }
 
@@ -99,4 +102,6 @@ public enum DisplayCommand: Equatable, Sendable {
   case toggleTrajectory
   case toggleFrustum
   case setSurface(SurfaceShown)
+  /// Points, then the mesh, then both, then points again.
+  case cycleSurface
 }

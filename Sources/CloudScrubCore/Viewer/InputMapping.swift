@@ -55,6 +55,7 @@ public struct InputMapper: Sendable {
       case "k": return [.display(.toggleFrustum)]
       case "m": return [.playback(.cycleMode)]
       case "b": return [.edit(.toggleRefinedPoses)]
+      case "s": return [.display(.cycleSurface)]
       default: return []
       }
     }

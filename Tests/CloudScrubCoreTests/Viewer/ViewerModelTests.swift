@@ -48,6 +48,12 @@ import Testing
     state.apply(.display(.setSurface(.both)))
     state.apply(.model(.fused(Self.summary(inputs))))
     #expect(state.display.surface == .both)
+    // S cycles points, mesh, both.
+    var mapper = InputMapper()
+    for expected in [SurfaceShown.points, .mesh, .both] {
+      for command in mapper.keyPressed(.letter("s")) { state.apply(command) }
+      #expect(state.display.surface == expected)
+    }
     state.apply(.model(.fuseStarted(inputs)))
     // The mesh shown stays while another fuses, and after a failure.
     state.apply(.model(.fuseFailed("--voxel 0.001 needs more memory")))
