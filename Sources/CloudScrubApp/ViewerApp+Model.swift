@@ -92,6 +92,22 @@ extension ViewerApp {
     }
   }
 
+  /// The command that shows an opened mesh file's triangles, once the file is read.
+  func takeOpenedMesh() -> [ViewerCommand] {
+    guard work.model == nil, session.state.model.shown == nil,
+      case .cloud(let cloud) = session.document?.kind, let mesh = cloud.mesh
+    else { return [] }
+    work.model = ShownModel(scene: SceneMesh(mesh, backend: backend), fusion: nil, revision: 1)
+    panelFramesLeft = 3
+    return [
+      .model(
+        .meshOpened(
+          ModelSummary(
+            inputs: nil, vertices: mesh.vertexCount, triangles: mesh.triangles.count,
+            voxelMeters: nil)))
+    ]
+  }
+
   /// Writes the fused mesh in the background.
   private func saveModel(to path: String) {
     guard let fusion = work.model?.fusion, let document = session.document else {

@@ -34,6 +34,7 @@ extension ViewerApp {
     }
     input.pending += takeRefinement()
     input.pending += takeFusion()
+    input.pending += takeOpenedMesh()
     updateAlignmentErrors()
     let scene = sceneRectangle()
     if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight {

@@ -65,7 +65,8 @@ public struct DocumentOpener: ViewerDocumentOpener {
       read.finished(
         input.cloud,
         summary: "\(input.format), \(input.cloud.count) points"
-          + (frames.map { ", \($0) frames" } ?? ""))
+          + (input.triangles.map { ", \($0.count) triangles" } ?? "")
+          + (frames.map { ", \($0) frames" } ?? ""), triangles: input.triangles)
       return input.cloud
     })
     let format: String

@@ -107,6 +107,12 @@ public struct CloudDocument {
     }
   }
 
+  /// A mesh file's triangles with their vertices, once read; nil for any other file.
+  public var mesh: TriangleMesh? {
+    guard case .reading(let read) = points else { return nil }
+    return read.mesh
+  }
+
   /// The points as read, once they are.
   public var keptCloud: PointCloud? {
     switch points {
@@ -117,11 +123,11 @@ public struct CloudDocument {
   }
 }
 
-/// A point-cloud file being read in the background: its cloud and summary once read,
-/// set by the loading thread and read by the window's.
+/// A point-cloud file being read in the background: its cloud and summary once read
+/// (and a mesh file's triangles), set by the loading thread and read by the window's.
 public final class CloudRead: @unchecked Sendable {
   private let lock = NSLock()
-  private var read: (cloud: PointCloud, summary: String)?
+  private var read: (cloud: PointCloud, summary: String, triangles: [SIMD3<UInt32>]?)?
 
   public init() {}
 
@@ -131,8 +137,17 @@ public final class CloudRead: @unchecked Sendable {
   /// The line describing the file and its points, once read.
   public var summary: String? { lock.withLock { read?.summary } }
 
+  /// A mesh file's triangles, whose vertices are the cloud's points, once read; nil
+  /// for any other file.
+  public var mesh: TriangleMesh? {
+    lock.withLock {
+      guard let read, let triangles = read.triangles else { return nil }
+      return TriangleMesh(vertices: read.cloud, triangles: triangles)
+    }
+  }
+
   /// Keeps what the loading thread read.
-  func finished(_ cloud: PointCloud, summary: String) {
-    lock.withLock { read = (cloud, summary) }
+  func finished(_ cloud: PointCloud, summary: String, triangles: [SIMD3<UInt32>]? = nil) {
+    lock.withLock { read = (cloud, summary, triangles) }
   }
 }
