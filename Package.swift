@@ -83,7 +83,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "CloudScrubSessionTests",
-      dependencies: ["CloudScrubSession", "CloudScrubCore", "TestSupport"]),
+      dependencies: ["CloudScrubSession", "CloudScrubFormats", "CloudScrubCore", "TestSupport"]),
     .testTarget(
       name: "CloudScrubRenderTests",
       dependencies: ["CloudScrubRender", "CloudScrubCore", "TestSupport"]),

@@ -6,7 +6,8 @@ import Foundation
 
 /// `cloudscrub bench render`: points per second of the two point renderers on a large
 /// random cloud with every point drawn, beside a single-core reference loop measured in
-/// the same run, and the wall time of `cloudscrub render` on a PLY of that size.
+/// the same run, frames of a million-triangle mesh with each, and the wall time of
+/// `cloudscrub render` on a PLY of that size.
 struct RenderBenchmark {
   let points: Int
   let widthPixels: Int
@@ -129,6 +130,7 @@ struct RenderBenchmark {
     report.row(
       "frame, CPU, size 2 round EDL", Self.rate(Double(store.count) / looks),
       "\(PLYBenchmark.seconds(looks)) a frame")
+    try meshFrames(scene, target, state: state, triangles: 1_000_000, into: &report)
     try realCapture(scene, target, into: &report)
     try renderCommand(into: &report)
     Terminal.out(report.text)

@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import CloudScrubSession
 import Foundation
 import TestSupport
@@ -50,6 +51,31 @@ import Testing
     #expect(opened.keptCloud?.positions == expected)
     #expect(try opened.wholeCloud().positions == expected)
     #expect(document.load.take().map(\.points.positions) == [expected])
+  }
+
+  @Test func aMeshFileKeepsItsTrianglesBesideItsVertices() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let mesh = TriangleMesh(
+      positions: [Point3(0, 0, 0), Point3(1, 0, 0), Point3(1, 1, 0), Point3(0, 1, 0)],
+      colors: Array(repeating: RGB8(10, 20, 30), count: 4),
+      triangles: [SIMD3(0, 1, 2), SIMD3(0, 2, 3)])
+    for format in ["glb", "obj"] {
+      let path = folder.appendingPathComponent("square.\(format)").path
+      try MeshFormats.write(
+        mesh, to: path, writer: MeshFormats.writer(forPath: path), comment: "a square")
+      let document = try DocumentOpener().open(path)
+      #expect(document.load.waitUntilStopped(timeout: 60))
+      #expect(document.summary.hasSuffix(", 4 points, 2 triangles"), "\(document.summary)")
+      guard case .cloud(let opened) = document.kind else {
+        Issue.record("a mesh opened as a recording")
+        continue
+      }
+      let read = try #require(opened.mesh, "\(format)")
+      #expect(read.triangles == mesh.triangles)
+      #expect(read.positions == mesh.positions)
+      #expect(read.colors == mesh.colors)
+    }
   }
 
   @Test func aFileThatCannotBeReadFailsTheLoadNamingIt() throws {

@@ -85,7 +85,7 @@ public enum PLYFileFormat: CloudFileFormat {
       format: "PLY \(document.header.format.rawValue) \(document.header.version)"
         + (splats ? " (3D Gaussian splats)" : ""),
       cloud: GaussianSplats.points(of: document.cloud), comments: document.header.comments,
-      plyHeader: document.header)
+      plyHeader: document.header, triangles: document.triangles)
   }
 }
 

@@ -24,6 +24,8 @@ public enum PLYError: Error, Equatable, Sendable {
   case invalidListCount(element: String, index: Int, count: Int, byteOffset: Int)
   /// An ASCII token that is not a number of the property's type.
   case badNumber(token: String, line: Int, element: String, property: String)
+  /// A face names a vertex the file does not have.
+  case badFaceIndex(face: Int, index: Double, vertexCount: Int)
 }
 
 extension PLYError: CustomStringConvertible {
@@ -53,6 +55,9 @@ extension PLYError: CustomStringConvertible {
     case .badNumber(let token, let line, let element, let property):
       return "line \(line): '\(token)' is not a valid value for property '\(property)' "
         + "of element '\(element)'"
+    case .badFaceIndex(let face, let index, let vertexCount):
+      return "face \(face) names vertex \(index.formatted()), but the file has \(vertexCount) "
+        + "vertices"
     }
   }
 }

@@ -1,9 +1,13 @@
 import CloudScrubCore
 
-/// A PLY file read into memory: its header and the points of its vertex element.
+/// A PLY file read into memory: its header, the points of its vertex element and, for
+/// a binary mesh, its faces' triangles.
 public struct PLYDocument: Sendable {
   public var header: PLYHeader
   public var cloud: PointCloud
+  /// A binary PLY's faces, cut into triangles; nil without a face element (or in an
+  /// ASCII file, whose faces are not read).
+  public var triangles: [SIMD3<UInt32>]? = nil
 }
 
 /// Reads PLY files: ASCII, binary little-endian and binary big-endian.
@@ -66,7 +70,8 @@ public enum PLYReader {
     case .binaryLittleEndian, .binaryBigEndian:
       cloud = try PLYBinaryReader.read(bytes, header: header, progress: progress)
     }
-    return PLYDocument(header: header, cloud: cloud)
+    let triangles = try PLYFaceReader.triangles(bytes, header: header, vertexCount: cloud.count)
+    return PLYDocument(header: header, cloud: cloud, triangles: triangles)
   }
 
   /// Reads a whole PLY file from an array of bytes.

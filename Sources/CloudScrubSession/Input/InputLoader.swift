@@ -87,7 +87,7 @@ public enum InputLoader {
   /// and the returned load reads an even sample and then the rest on a background
   /// thread (`SampledCloudLoad`), merged while it loads when `merge` says so. Nil when
   /// the file is not one the sampled load applies to (ASCII, lists in the vertex
-  /// records, a `frame` timeline, Gaussian splats): it is then read whole as before.
+  /// records, a `frame` timeline, Gaussian splats, a mesh): it is then read whole.
   ///
   /// - Throws: `FileError` for a malformed header or counts past the file's end;
   ///   `UsageError` when `merge` is off and every point would not fit the viewer.
@@ -96,7 +96,10 @@ public enum InputLoader {
     budgetBytes: Int = ViewerMemoryPlan.defaultBudgetBytes
   ) throws -> (load: SampledCloudLoad, summary: String, file: MappedFile)? {
     let file = try MappedFile(path: path)
-    guard let sampler = try PLYVertexSampler.open(file) else { return nil }
+    // A mesh is read whole, for its faces.
+    guard let sampler = try PLYVertexSampler.open(file), !sampler.header.hasFaces else {
+      return nil
+    }
     var load = SampledCloudLoad(sampler: sampler)
     let fits =
       sampler.count
