@@ -57,10 +57,12 @@ enum ErrorCurve {
       atFraction: Double((mouseX - x0) / (x1 - x0)), frameCount: frames)
   }
 
-  /// The legend line under the curve; nil errors: not measured yet.
-  static func legend(_ errors: FrameAlignmentErrors?) -> String {
+  /// The legend line under the curve; nil errors: not measured yet, `measuring` the
+  /// fraction the pass under way has done.
+  static func legend(_ errors: FrameAlignmentErrors?, measuring: Double? = nil) -> String {
     guard let errors else {
-      return "alignment error: measured once the recording has loaded"
+      guard let measuring else { return "alignment error: measured once the recording has loaded" }
+      return "alignment error: measuring, \(Int(measuring * 100)) % of the frames done"
     }
     let worst = errors.worstMeters.map { String(format: "worst %.1f mm", $0 * 1000) } ?? "none yet"
     return String(format: "alignment error (top of the curve %.1f mm), ", errors.scaleMeters * 1000)

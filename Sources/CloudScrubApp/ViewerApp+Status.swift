@@ -91,6 +91,7 @@ extension ViewerApp {
   /// the curve and, in the error colour mode, the points.
   func updateAlignmentErrors() {
     guard let document = session.document else { return }
+    session.alignmentProgress = alignment?.progress
     defer {
       // A frame the pass cannot read was already named by the load when it failed.
       if let failure = alignment?.takeFailure(), session.message == nil {

@@ -100,7 +100,8 @@ extension ViewerApp {
       summary: work.cleaningPreview.summary,
       refining: refinement.isRefining, export: exportLine(), poses: posesLine(),
       model: fusionJob, modelStale: session.state.modelIsStale,
-      savingModel: work.fusion.isSaving)
+      savingModel: work.fusion.isSaving,
+      measuring: session.alignmentProgress.map { Int($0 * 100) })
     let step = sceneStep(for: signature, corrections: shownRefinement?.corrections)
     return ViewerTurn(
       step: step, signature: signature, preview: preview, lines: lines,

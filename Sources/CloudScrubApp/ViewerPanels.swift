@@ -348,7 +348,9 @@ struct ViewerPanels {
     }
     csui_text_colored(0.6, 0.6, 0.6, drawing)
     if session.showsErrorCurve {
-      csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.legend(session.alignmentErrors))
+      csui_text_colored(
+        0.6, 0.6, 0.6,
+        ErrorCurve.legend(session.alignmentErrors, measuring: session.alignmentProgress))
     }
   }
 

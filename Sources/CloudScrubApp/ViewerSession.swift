@@ -28,6 +28,9 @@ struct ViewerSession {
   /// Each loaded frame's alignment error, as the provider last told it; nil when none is
   /// known.
   var alignmentErrors: FrameAlignmentErrors?
+  /// The fraction of frames the alignment pass under way has measured, as the provider
+  /// last told it; nil when none runs.
+  var alignmentProgress: Double?
   /// Whether the window has a source of alignment errors (`view --alignment on`).
   let measuresAlignment: Bool
   /// Whether the content keeps a spatial level of detail, which the window then draws.

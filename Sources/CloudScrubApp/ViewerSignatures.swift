@@ -55,4 +55,6 @@ struct PanelSignature: Equatable {
   var model: ModelPanel.Job? = nil
   var modelStale = false
   var savingModel = false
+  /// The alignment pass's whole percent, while it runs.
+  var measuring: Int? = nil
 }

@@ -24,12 +24,14 @@ import Testing
     if case .loading = document.load.status {
       #expect(provider.errors(for: document, content: content) == nil)
     }
-    #expect(document.load.waitUntilStopped(timeout: 300))
-    _ = content.absorb(document.load.take())
+    _ = content.absorb(try #require(document.load.takeUntilStopped(timeout: 300)))
     #expect(content.frameCount == 30)
-    // The first ask after the load starts the pass.
+    #expect(provider.progress == nil)
+    // The first ask after the load starts the pass, which says how far it is.
     #expect(provider.errors(for: document, content: content) == nil)
+    if let fraction = provider.progress { #expect((0...1).contains(fraction)) }
     #expect(provider.waitForPass(timeout: 300), "the alignment pass never ended")
+    #expect(provider.progress == nil)
     let errors = try #require(provider.errors(for: document, content: content))
 
     let source = try #require(document.recording)

@@ -15,8 +15,7 @@ import Testing
   static func openAndLoad(_ path: String) throws -> (ViewerDocument, ViewerContent) {
     let document = try DocumentOpener().open(path)
     var content = ViewerContent()
-    #expect(document.load.waitUntilStopped(timeout: 120))
-    _ = content.absorb(document.load.take())
+    _ = content.absorb(try #require(document.load.takeUntilStopped(timeout: 120)))
     return (document, content)
   }
 

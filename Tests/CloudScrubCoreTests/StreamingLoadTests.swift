@@ -81,6 +81,28 @@ import Testing
     #expect(load.take().isEmpty)
   }
 
+  /// The inbox holds at most its limit: frames of 4 points under a limit of 9 wait
+  /// two at a time, and a frame larger than the limit goes alone into an empty inbox.
+  @Test func theInboxHoldsNoMoreThanItsLimit() throws {
+    let load = StreamingLoad(
+      recording: RecordingLoader(source: Self.recording()), inboxLimitPoints: 9)
+    var frames: [LoadedFrame] = []
+    while load.waitForFrames(timeout: 30) {
+      #expect(load.pendingPoints <= 8)
+      // One frame at a time, so the load waits for room again and again.
+      let taken = load.take(maxFrames: 1)
+      if taken.isEmpty { break }
+      frames += taken
+    }
+    #expect(frames.map(\.frameIndex) == [0, 1, 2])
+    #expect(load.status == .finished(frames: 3))
+    let tight = StreamingLoad(
+      recording: RecordingLoader(source: Self.recording()), inboxLimitPoints: 3)
+    let all = try #require(tight.takeUntilStopped(timeout: 60))
+    #expect(all.map(\.points.count) == [4, 4, 4])
+    #expect(tight.pendingPoints == 0)
+  }
+
   @Test func cancellingStopsDelivery() {
     // The recording holds its frames back until the test has cancelled, so the load
     // cannot finish first, however the threads are scheduled.

@@ -45,12 +45,16 @@ public enum LoadStatus: Equatable, Sendable {
 
 /// Loads a recording on background threads and hands its frames over in timeline
 /// order through an inbox that the window's frame loop empties, so the first frame is
-/// on screen at once and the loop never waits for decoding.
+/// on screen at once and the loop never waits for decoding. A recording's inbox is
+/// bounded (`inboxLimitPoints`): frames decoded faster than they are taken wait, so what
+/// is held does not grow with the capture's length.
 ///
 /// The loading runs as a `BackgroundWork` job; `cancel()` ends its generation.
 public final class StreamingLoad: @unchecked Sendable {
   private let lock = NSCondition()
   private var inbox: [LoadedFrame] = []
+  /// The points the inbox holds.
+  private var inboxPoints = 0
   private var currentStatus: LoadStatus
   private var cancelled = false
   private var loadNotes: [String] = []
@@ -63,6 +67,7 @@ public final class StreamingLoad: @unchecked Sendable {
   /// A load of `total` units that `start(_:)` sets going (a huge PLY cloud).
   init(total: Int, ingestMergeMeters: Float?) {
     currentStatus = .loading(framesDone: 0, framesTotal: total)
+    inboxLimitPoints = Self.defaultInboxLimitPoints
     self.ingestMergeMeters = ingestMergeMeters
   }
 
@@ -76,11 +81,24 @@ public final class StreamingLoad: @unchecked Sendable {
     assert(started, "a load starts once")
   }
 
+  /// The points a recording's inbox holds by default before the load waits for them
+  /// to be taken: 4 Mi points, 64 MB.
+  public static let defaultInboxLimitPoints = 4 << 20
+  /// The points the inbox of a recording's load holds before the load waits: a frame
+  /// goes in when it fits, or alone into an empty inbox.
+  public let inboxLimitPoints: Int
+
   /// Starts loading `loader`'s frames in the background.
   ///
-  /// - Parameter memory: its merge is applied to the loader, and the load stops with
-  ///   a `.failed` status naming what would fit once more points than its limit came.
-  public init(recording loader: RecordingLoader, memory: ViewerMemoryPlan? = nil) {
+  /// - Parameters:
+  ///   - memory: its merge is applied to the loader, and the load stops with a
+  ///     `.failed` status naming what would fit once more points than its limit came.
+  ///   - inboxLimitPoints: the points frames not yet taken may hold.
+  public init(
+    recording loader: RecordingLoader, memory: ViewerMemoryPlan? = nil,
+    inboxLimitPoints: Int = StreamingLoad.defaultInboxLimitPoints
+  ) {
+    self.inboxLimitPoints = max(1, inboxLimitPoints)
     let total = loader.selection.indices(frameCount: loader.source.frameCount).count
     currentStatus = .loading(framesDone: 0, framesTotal: total)
     var merging = loader
@@ -93,7 +111,9 @@ public final class StreamingLoad: @unchecked Sendable {
   /// A load that is already done: one frame holding a whole cloud, or, for a cloud
   /// whose points carry a `frame` attribute, its frames (`CloudTimeline`).
   public init(cloud: PointCloud) {
+    inboxLimitPoints = Self.defaultInboxLimitPoints
     inbox = CloudTimeline.frames(of: cloud)
+    inboxPoints = inbox.reduce(0) { $0 + $1.points.count }
     ingestMergeMeters = nil
     currentStatus = .finished(frames: inbox.count)
   }
@@ -122,10 +142,36 @@ public final class StreamingLoad: @unchecked Sendable {
     return true
   }
 
+  /// Takes every frame until the load has stopped, for a consumer that wants them
+  /// all (tests, and callers with nothing else to do): a recording's load waits while
+  /// its inbox is full, so waiting for it to stop without taking would not end.
+  ///
+  /// - Returns: the frames, oldest first; nil when `timeout` seconds passed first.
+  public func takeUntilStopped(timeout: TimeInterval) -> [LoadedFrame]? {
+    let deadline = Date().addingTimeInterval(timeout)
+    var frames: [LoadedFrame] = []
+    while true {
+      let left = deadline.timeIntervalSinceNow
+      guard left > 0, waitForFrames(timeout: left) else { return nil }
+      frames += take()
+      guard case .loading = status else {
+        frames += take()
+        return job.waitUntilIdle(seconds: max(0, deadline.timeIntervalSinceNow)) ? frames : nil
+      }
+    }
+  }
+
   public var status: LoadStatus {
     lock.lock()
     defer { lock.unlock() }
     return currentStatus
+  }
+
+  /// The points of the frames delivered and not yet taken.
+  public var pendingPoints: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return inboxPoints
   }
 
   /// Whether frames are still to come: the load is running, or has delivered frames
@@ -145,6 +191,7 @@ public final class StreamingLoad: @unchecked Sendable {
     let count = min(maxFrames, inbox.count)
     let taken = Array(inbox.prefix(count))
     inbox.removeFirst(count)
+    inboxPoints -= taken.reduce(0) { $0 + $1.points.count }
     lock.broadcast()
     return taken
   }
@@ -155,7 +202,7 @@ public final class StreamingLoad: @unchecked Sendable {
   func waitForRoom(maxPoints: Int) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    while !cancelled, inbox.reduce(0, { $0 + $1.points.count }) >= maxPoints { lock.wait() }
+    while !cancelled, inboxPoints >= maxPoints { lock.wait() }
     return !cancelled
   }
 
@@ -184,7 +231,11 @@ public final class StreamingLoad: @unchecked Sendable {
         let points = frame
         lock.lock()
         defer { lock.unlock() }
+        while !cancelled, inboxPoints > 0, inboxPoints + points.count > inboxLimitPoints {
+          lock.wait()
+        }
         guard !cancelled else { return false }
+        inboxPoints += points.count
         inbox.append(
           LoadedFrame(
             frameIndex: frameIndex, timestampSeconds: info.timestampSeconds, info: info,
@@ -208,6 +259,7 @@ public final class StreamingLoad: @unchecked Sendable {
     guard !cancelled else { return false }
     if let frame {
       inbox.append(frame)
+      inboxPoints += frame.points.count
       lock.broadcast()
     }
     currentStatus = .loading(framesDone: done, framesTotal: total)

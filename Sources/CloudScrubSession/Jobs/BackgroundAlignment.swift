@@ -23,6 +23,8 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// The errors mapped to the loaded frames, and how many frames they were made for.
   private var mapped: (frames: Int, errors: FrameAlignmentErrors)?
   private let options: CloudScrubCore.AlignmentOptions
+  /// The fraction of frames the running pass has measured.
+  private let fraction = Fraction()
 
   public init(options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()) {
     self.options = options
@@ -56,6 +58,12 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
     return errors
   }
 
+  /// The fraction measured while a pass runs, so the window can say that it works.
+  public var progress: Double? {
+    guard work.isBusy, result == nil else { return nil }
+    return fraction.value
+  }
+
   public func takeFailure() -> String? {
     defer { failure = nil }
     return failure
@@ -66,10 +74,13 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// - Returns: false when the job of an earlier generation has not ended yet.
   private func start(_ source: any RecordingSource) -> Bool {
     let options = options
-    return work.startStoppable { isStale in
+    fraction.value = 0
+    return work.startStoppable { [fraction] isStale in
       Result {
-        try DriftAlignment.run(source, options: options, refine: false, isCancelled: isStale)
-          .errors
+        try DriftAlignment.run(
+          source, options: options, refine: false,
+          progress: { done in fraction.value = done }, isCancelled: isStale
+        ).errors
       }
     }
   }
@@ -77,5 +88,16 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// Waits until the pass has ended; false when it did not within `timeout` seconds.
   public func waitForPass(timeout: TimeInterval) -> Bool {
     work.waitUntilIdle(seconds: timeout)
+  }
+}
+
+/// A fraction one thread writes and another reads.
+private final class Fraction: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = 0.0
+
+  var value: Double {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }

@@ -130,10 +130,9 @@ public final class BackgroundFusion: @unchecked Sendable {
     throws -> Bool
   {
     let writer = try MeshExport.writer(for: path, formatName: nil)
-    nonisolated(unsafe) let unsafeWriter = writer
     return saving.start {
       do {
-        try MeshExport.write(result, to: path, writer: unsafeWriter, recordingPath: recordingPath)
+        try MeshExport.write(result, to: path, writer: writer, recordingPath: recordingPath)
         return .success(
           "wrote \(result.mesh.vertexCount) vertices, \(result.mesh.triangles.count) triangles "
             + "to \(path)")

@@ -14,8 +14,12 @@ public protocol FrameAlignmentProvider: AnyObject {
 
   /// Why the errors could not be measured, handed out once; nil when nothing failed.
   func takeFailure() -> String?
+
+  /// The fraction of frames the pass under way has measured; nil when none runs.
+  var progress: Double? { get }
 }
 
 extension FrameAlignmentProvider {
   public func takeFailure() -> String? { nil }
+  public var progress: Double? { nil }
 }
