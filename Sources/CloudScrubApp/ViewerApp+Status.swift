@@ -19,9 +19,15 @@ extension ViewerApp {
     FileHandle.standardError.write(Data("cloudscrub: \(failure)\n".utf8))
   }
 
-  /// What the panel says of the drawing: the budget, the points drawn, and how far the
-  /// picture has refined.
+  /// What the panel says of the drawing: the budget, the points drawn, how far the
+  /// picture has refined, and why the points look as they do when the viewer chose it.
   func drawingLine() -> String {
+    let line = refinementLine()
+    guard let note = session.state.display.lookNote else { return line }
+    return line + "; " + note
+  }
+
+  private func refinementLine() -> String {
     let (drawn, total) = refinement.progress
     let budget = Self.rounded(refinement.budgetPoints)
     var sorting = ""

@@ -42,6 +42,15 @@ enum HeadlessRenderer {
     ).image
   }
 
+  /// Whether `command` picks the points' look (`--color`, `--edl`), so that no note on
+  /// the look the viewer chose applies.
+  static func picksLook(_ command: ViewerCommand) -> Bool {
+    switch command {
+    case .display(.setColorMode), .display(.setEyeDomeLighting): return true
+    default: return false
+    }
+  }
+
   /// `render`, with what it took.
   static func draw(
     content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
@@ -50,6 +59,9 @@ enum HeadlessRenderer {
     var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
     for command in commands { state.apply(command) }
     if mesh != nil { state.apply(.display(.setSurface(request.surface ?? .mesh))) }
+    if let note = state.display.lookNote, !request.commands.contains(where: Self.picksLook) {
+      Terminal.error("note: \(note)")
+    }
     state.apply(.playback(.jumpToEnd))
     for command in request.commands { state.apply(command) }
     switch request.camera {

@@ -109,7 +109,8 @@ enum OptionTable {
       "size", "WxH", default: "1280x800", "window size in pixels, at least 320x240",
       commands: ["view"]),
     .value(
-      "color", "rgb|height|depth|confidence|frame|error", default: "rgb",
+      "color", "rgb|height|depth|confidence|frame|error",
+      default: "rgb; height, with eye-dome lighting, for points with no colour",
       "what colours the points (error: each frame's alignment error, as `info --alignment` "
         + "measures it, blue to red)", commands: ["render"], window: "keys 1–6"),
     .value(

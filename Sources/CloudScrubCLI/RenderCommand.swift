@@ -83,7 +83,7 @@ package struct RenderRequest {
     if let level = try parsed.level("min-confidence") {
       commands.append(.display(.setMinConfidence(level)))
     }
-    if parsed.has("edl") { commands.append(.display(.toggleEyeDomeLighting)) }
+    if parsed.has("edl") { commands.append(.display(.setEyeDomeLighting(true))) }
     if try parsed.onOff("overlays") == false {
       commands += [
         .display(.toggleGrid), .display(.toggleAxes), .display(.toggleTrajectory),

@@ -10,6 +10,9 @@ public struct ViewerContent: Sendable {
   public private(set) var frameInfos: [FrameInfo?] = []
   /// The world's up axis, told to the state with the first frames.
   public var worldUp: WorldUp
+  /// Whether the first frame with points has chosen the first look (by height with
+  /// eye-dome lighting when it has no colour).
+  private var lookChosen = false
   /// The worker that grows the spatial level of detail over `store`, when the content
   /// keeps one (the window does; `render` does not); `withLevelOfDetail` reads it.
   private var builderOwner: BuilderOwner?
@@ -107,7 +110,22 @@ public struct ViewerContent: Sendable {
     }
     let loaded: [ViewerCommand] =
       timestamps.isEmpty ? [] : [.playback(.framesLoaded(timestampsSeconds: timestamps))]
-    return first + [.sceneAppended(grown)] + loaded
+    var look: [ViewerCommand] = []
+    if !lookChosen, let sample = frames.first(where: { !$0.points.positions.isEmpty }) {
+      lookChosen = true
+      if Self.hasNoColor(sample.points) { look = [.display(.showWithoutColor)] }
+    }
+    return first + [.sceneAppended(grown)] + loaded + look
+  }
+
+  /// Whether a frame's points carry no colour: every one of up to about 4,000 evenly
+  /// spaced points is the grey given to points without a colour (`FramePoints.noColor`).
+  static func hasNoColor(_ points: FramePoints) -> Bool {
+    guard !points.colors.isEmpty else { return true }
+    let step = max(1, points.colors.count / 4096)
+    return stride(from: 0, to: points.colors.count, by: step).allSatisfy {
+      points.colors[$0] == FramePoints.noColor
+    }
   }
 
   /// A frame's extent without its stray points: the 1st to 99th percentile along

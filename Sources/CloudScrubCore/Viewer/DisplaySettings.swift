@@ -50,6 +50,10 @@ public struct DisplaySettings: Equatable, Sendable {
   public var showFrustum: Bool = true
   /// Whether the points, the mesh or both show, when there is a mesh.
   public var surface: SurfaceShown = .points
+  /// Why the points look as they do when the viewer chose it, not the user (a capture
+  /// with no colour opens by height with eye-dome lighting); nil once the user picks a
+  /// colour mode or lighting.
+  public var lookNote: String?
   /// Background brightness, 0 black … 1 white.
   public var backgroundGray: Float = 0.1
 
@@ -58,6 +62,11 @@ public struct DisplaySettings: Equatable, Sendable {
 
   /// Applies one command.
   public mutating func apply(_ command: DisplayCommand) {
+    switch command {
+    case .setColorMode, .cycleColorMode, .toggleEyeDomeLighting, .setEyeDomeLighting:
+      lookNote = nil
+    default: break
+    }
     switch command {
     case .setColorMode(let mode): colorMode = mode
     case .cycleColorMode:
@@ -68,6 +77,11 @@ public struct DisplaySettings: Equatable, Sendable {
     case .changePointSize(let delta): pointSizePixels += delta
     case .setRoundPoints(let round): roundPoints = round
     case .toggleEyeDomeLighting: eyeDomeLighting.toggle()
+    case .setEyeDomeLighting(let on): eyeDomeLighting = on
+    case .showWithoutColor:
+      colorMode = .height
+      eyeDomeLighting = true
+      lookNote = "coloured by height, with eye-dome lighting: the points have no colour"
     case .setMinConfidence(let level): minConfidence = level
     case .toggleGrid: showGrid.toggle()
     case .toggleAxes: showAxes.toggle()
@@ -96,6 +110,10 @@ public enum DisplayCommand: Equatable, Sendable {
   case changePointSize(by: Float)
   case setRoundPoints(Bool)
   case toggleEyeDomeLighting
+  case setEyeDomeLighting(Bool)
+  /// The first look of points with no colour: by height, with eye-dome lighting, and a
+  /// note saying why.
+  case showWithoutColor
   case setMinConfidence(ConfidenceLevel)
   case toggleGrid
   case toggleAxes

@@ -1,0 +1,38 @@
+import CloudScrubCore
+import CloudScrubFormats
+import Foundation
+import TestSupport
+import Testing
+
+/// `render` of points with no colour draws them by height with eye-dome lighting and
+/// says so; `--color` or `--edl` is the user's choice, and no note is printed.
+@Suite struct RenderFirstLookTests {
+  @Test func pointsWithNoColourAreDrawnByHeightAndSaySo() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cloud = folder.appendingPathComponent("grey.xyz").path
+    let rows = (0..<400).map { "\(Double($0 % 20) * 0.05) \(Double($0 / 20) * 0.05) 0" }
+    try rows.joined(separator: "\n").write(toFile: cloud, atomically: true, encoding: .utf8)
+    let output = folder.appendingPathComponent("grey.png").path
+    func render(_ options: [String]) throws -> (note: Bool, image: RGBImage) {
+      let run = try CommandRunner.run(
+        ["render", cloud, "-o", output, "--size", "160x120", "--point-size", "6"] + options)
+      #expect(run.status == 0, "\(run.standardError)")
+      let image = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+      return (run.standardError.contains("coloured by height, with eye-dome lighting"), image)
+    }
+    let first = try render([])
+    let grey = try render(["--color", "rgb"])
+    #expect(first.note)
+    #expect(!grey.note)
+    #expect(!(try render(["--edl"])).note)
+    // By height the points take the ramp's colours; as stored, they are all one grey.
+    let colours = { (image: RGBImage) in
+      Set(
+        stride(from: 0, to: image.pixels.count, by: 3).map {
+          [image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]]
+        })
+    }
+    #expect(colours(first.image).count > colours(grey.image).count + 10)
+  }
+}
