@@ -44,6 +44,15 @@ struct ModelPanel {
         actions.append(.model(.cancel))
       }
     } else if canFuse {
+      // Millimetres, 0 for the automatic size.
+      var millimetres = Int32(((model.voxelMeters ?? 0) * 1000).rounded())
+      csui_set_next_item_width(-1)
+      if csui_slider_int(
+        "##voxel", &millimetres, 0, 100, millimetres == 0 ? "voxel: automatic" : "voxel %d mm")
+      {
+        actions.append(
+          .command(.model(.setVoxel(millimetres > 0 ? Float(millimetres) / 1000 : nil))))
+      }
       let again = model.shown?.inputs != nil
       if csui_button(again ? "Fuse again" : "Fuse shown frames into a mesh") {
         actions.append(.model(.fuse))

@@ -40,7 +40,7 @@ extension ViewerApp {
         for: document,
         frames: indices[inputs.frames.lowerBound]...indices[inputs.frames.upperBound],
         minConfidence: inputs.minConfidence, poses: inputs.refinement?.trajectory.poses)
-      guard work.fusion.start(loader, inputs: inputs) else {
+      guard work.fusion.start(loader, inputs: inputs, voxelMeters: state.model.voxelMeters) else {
         session.message = .error("a fusion is running; wait for it or cancel it first")
         return
       }

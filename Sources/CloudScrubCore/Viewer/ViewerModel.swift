@@ -42,6 +42,8 @@ public struct ViewerModel: Equatable, Sendable {
   public private(set) var fusing: ModelInputs?
   /// Why the last fusion failed, until another starts.
   public private(set) var failure: String?
+  /// The voxel size the next fusion uses; nil: the automatic size (`FusionOptions`).
+  public private(set) var voxelMeters: Float?
 
   public init() {}
 
@@ -67,6 +69,8 @@ public struct ViewerModel: Equatable, Sendable {
       fusing = nil
     case .meshOpened(let summary):
       shown = summary
+    case .setVoxel(let meters):
+      voxelMeters = meters.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
   }
 }
@@ -81,4 +85,7 @@ public enum ModelCommand: Equatable, Sendable {
   case fuseCancelled
   /// The document opened is a mesh file: its triangles are the scene's mesh.
   case meshOpened(ModelSummary)
+  /// The voxel size of the next fusion, metres; nil (or not a positive number): the
+  /// automatic size.
+  case setVoxel(Float?)
 }

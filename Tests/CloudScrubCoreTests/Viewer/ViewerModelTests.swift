@@ -65,6 +65,17 @@ import Testing
     #expect(state.model.fusing == nil)
   }
 
+  @Test func theVoxelSizeIsChosenOrAutomatic() {
+    var state = Self.loaded()
+    #expect(state.model.voxelMeters == nil)
+    state.apply(.model(.setVoxel(0.015)))
+    #expect(state.model.voxelMeters == 0.015)
+    for refused: Float in [0, -1, .nan, .infinity] {
+      state.apply(.model(.setVoxel(refused)))
+      #expect(state.model.voxelMeters == nil)
+    }
+  }
+
   @Test func aMeshFileIsNeverStale() {
     var state = Self.loaded(frames: 1)
     state.apply(.model(.meshOpened(Self.summary(nil))))
