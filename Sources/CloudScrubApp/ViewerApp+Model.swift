@@ -8,8 +8,9 @@ import Foundation
 struct ShownModel {
   let scene: SceneMesh
   let fusion: RecordingFusion.Result?
-  /// Counts the meshes a document has shown, for the scene's signature.
-  let revision: Int
+
+  /// Which mesh this is, for the scene's signature.
+  var identity: ObjectIdentifier { ObjectIdentifier(scene) }
 }
 
 // The Model section's work: fusing the shown frames in the background, taking the
@@ -32,14 +33,11 @@ extension ViewerApp {
       return
     }
     let indices = session.content.frameIndices
-    guard indices.indices.contains(inputs.frames.lowerBound),
-      indices.indices.contains(inputs.frames.upperBound)
-    else { return }
+    guard inputs.frames.upperBound < indices.count else { return }
     do {
       let loader = try BackgroundFusion.loader(
-        for: document,
-        frames: indices[inputs.frames.lowerBound]...indices[inputs.frames.upperBound],
-        minConfidence: inputs.minConfidence, poses: inputs.refinement?.trajectory.poses)
+        for: document, frames: indices[inputs.frames], minConfidence: inputs.minConfidence,
+        poses: inputs.refinement?.trajectory.poses)
       guard work.fusion.start(loader, inputs: inputs, voxelMeters: state.model.voxelMeters) else {
         session.message = .error("a fusion is running; wait for it or cancel it first")
         return
@@ -67,9 +65,7 @@ extension ViewerApp {
     switch outcome {
     case .fused(let result, let inputs):
       let mesh = result.mesh
-      work.model = ShownModel(
-        scene: SceneMesh(mesh, backend: backend), fusion: result,
-        revision: (work.model?.revision ?? 0) + 1)
+      work.model = ShownModel(scene: SceneMesh(mesh, backend: backend), fusion: result)
       session.message = .info(
         String(
           format: "fused %d frames into %@ triangles at %.0f mm voxels in %.1f s",
@@ -97,7 +93,7 @@ extension ViewerApp {
     guard work.model == nil, session.state.model.shown == nil,
       case .cloud(let cloud) = session.document?.kind, let mesh = cloud.mesh
     else { return [] }
-    work.model = ShownModel(scene: SceneMesh(mesh, backend: backend), fusion: nil, revision: 1)
+    work.model = ShownModel(scene: SceneMesh(mesh, backend: backend), fusion: nil)
     panelFramesLeft = 3
     return [
       .model(

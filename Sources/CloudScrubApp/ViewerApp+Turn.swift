@@ -93,7 +93,7 @@ extension ViewerApp {
       wholeFrame: replacement == nil ? nil : work.wholeFrame.shownFrame,
       frameErrors: session.state.display.colorMode == .alignmentError
         ? session.alignmentErrors : nil,
-      corrections: shownRefinement?.matrices, mesh: work.model?.revision)
+      corrections: shownRefinement?.matrices, mesh: work.model?.identity)
     let fusionJob = fusionJob()
     let panelSignature = PanelSignature(
       loading: session.isLoading, message: session.message.map { "\($0)" },

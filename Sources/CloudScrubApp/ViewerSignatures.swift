@@ -16,8 +16,8 @@ struct SceneSignature: Equatable {
   var frameErrors: FrameAlignmentErrors?
   /// The pose corrections drawn, nil: the recording's poses.
   var corrections: [Matrix4]?
-  /// The scene's mesh (`ShownModel.revision`), nil: none.
-  var mesh: Int?
+  /// The scene's mesh (`ShownModel.identity`), nil: none.
+  var mesh: ObjectIdentifier?
 
   /// The parts of `ViewerState` that the scene is drawn from.
   struct View: Equatable {

@@ -64,9 +64,11 @@ enum ImageBaseline {
       && comparison.meanDifference <= meanChannelDifference
   }
 
-  static func compare(_ a: RGBImage, _ b: RGBImage) -> (
-    differingFraction: Double, meanDifference: Double
-  ) {
+  /// The fraction of pixels whose largest channel difference exceeds
+  /// `channelThreshold`, and the mean channel difference.
+  static func compare(
+    _ a: RGBImage, _ b: RGBImage, channelThreshold: Int = differingChannelThreshold
+  ) -> (differingFraction: Double, meanDifference: Double) {
     var differing = 0
     var total = 0
     for pixel in 0..<(a.width * a.height) {
@@ -76,7 +78,7 @@ enum ImageBaseline {
         total += d
         largest = max(largest, d)
       }
-      if largest > differingChannelThreshold { differing += 1 }
+      if largest > channelThreshold { differing += 1 }
     }
     let pixels = Double(max(1, a.width * a.height))
     return (Double(differing) / pixels, Double(total) / (pixels * 3))

@@ -55,11 +55,7 @@ import Testing
     let cpu = try picture(["--renderer", "cpu"])
     let points = try picture(["--renderer", "cpu", "--surface", "points"])
     func differing(_ a: RGBImage, _ b: RGBImage) -> Double {
-      let pixels = a.width * a.height
-      let count = (0..<pixels).filter { pixel in
-        (0..<3).contains { abs(Int(a.pixels[pixel * 3 + $0]) - Int(b.pixels[pixel * 3 + $0])) > 8 }
-      }.count
-      return Double(count) / Double(pixels)
+      ImageBaseline.compare(a, b, channelThreshold: 8).differingFraction
     }
     #expect(differing(gl, cpu) <= 0.01)
     // The room's walls fill most of the view as triangles; as 2-pixel points, at 3 cm

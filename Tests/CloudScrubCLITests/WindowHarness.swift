@@ -214,6 +214,18 @@ final class ViewerProcess {
 
   var isRunning: Bool { process.isRunning }
 
+  /// Waits for the window of `withSmallRecording`'s 12 frames and for all of them to
+  /// have loaded, and returns the window.
+  func waitUntilSmallRecordingLoaded(_ x: XDoTool) throws -> String {
+    let alive = { self.isRunning }
+    let window = try x.waitForWindow(
+      named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
+    try x.waitForName(of: window, timeout: 120, stillRunning: alive, "fully loaded title") {
+      !$0.hasSuffix(" — loading") && $0.contains("/12")
+    }
+    return window
+  }
+
   /// What the viewer wrote to standard output and standard error so far.
   var output: String {
     (try? String(contentsOf: logURL, encoding: .utf8)) ?? "(no output file)"

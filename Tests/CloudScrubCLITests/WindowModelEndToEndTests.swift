@@ -36,11 +36,7 @@ struct WindowModelEndToEndTests {
       viewer, display, _ in
       let x = XDoTool(display: display)
       let alive = { viewer.isRunning }
-      let window = try x.waitForWindow(
-        named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
-      try x.waitForName(of: window, timeout: 120, stillRunning: alive, "fully loaded title") {
-        !$0.hasSuffix(" — loading") && $0.contains("/12")
-      }
+      let window = try viewer.waitUntilSmallRecordingLoaded(x)
       let points = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
       try scrollControlsDown(x, display: display)
       try WindowScreen.click(x, at: modelHeader, display: display)

@@ -24,11 +24,7 @@ struct WindowRefineEndToEndTests {
       viewer, display, folder in
       let x = XDoTool(display: display)
       let alive = { viewer.isRunning }
-      let window = try x.waitForWindow(
-        named: "^CloudScrub — small\\.csrec", timeout: 60, stillRunning: alive)
-      try x.waitForName(of: window, timeout: 120, stillRunning: alive, "fully loaded title") {
-        !$0.hasSuffix(" — loading") && $0.contains("/12")
-      }
+      let window = try viewer.waitUntilSmallRecordingLoaded(x)
       let recorded = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
 
       // ImGui takes a press only once a frame has seen the pointer over the button, and

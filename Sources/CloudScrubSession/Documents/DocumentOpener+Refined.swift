@@ -15,12 +15,8 @@ extension DocumentOpener {
     _ request: WindowExportRequest, poses: [CameraPose], source: any RecordingSource,
     job: ExportJob, writer: any CloudFormatWriter, progress: ExportProgress
   ) throws -> String {
-    let refined: PosesReplacedRecording
-    do {
-      refined = try PosesReplacedRecording(source, poses: poses)
-    } catch {
-      throw TrajectoryError(error, path: request.document.path)
-    }
+    let refined = try InputLoader.replacingPoses(
+      of: source, with: poses, naming: request.document.path)
     let selection =
       job.recordedFrames?.selection ?? FrameSelection(range: shownFrameRange(request))
     let unprojection = job.recordedFrames?.unprojection ?? UnprojectionOptions()

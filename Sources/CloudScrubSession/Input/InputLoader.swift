@@ -188,9 +188,18 @@ public enum InputLoader {
   static func replacingPoses(of source: any RecordingSource, withPosesFrom path: String) throws
     -> any RecordingSource
   {
-    let trajectory = try TUMTrajectory.read(path: path)
+    try replacingPoses(of: source, with: TUMTrajectory.read(path: path).poses, naming: path)
+  }
+
+  /// `source` with its poses replaced by `poses` (one a recording frame: refined ones).
+  ///
+  /// - Throws: `TrajectoryError` naming `path` when the poses do not match the
+  ///   recording's frames.
+  public static func replacingPoses(
+    of source: any RecordingSource, with poses: [CameraPose], naming path: String
+  ) throws -> PosesReplacedRecording {
     do {
-      return try PosesReplacedRecording(source, poses: trajectory.poses)
+      return try PosesReplacedRecording(source, poses: poses)
     } catch {
       throw TrajectoryError(error, path: path)
     }

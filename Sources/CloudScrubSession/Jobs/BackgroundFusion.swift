@@ -40,33 +40,31 @@ public final class BackgroundFusion: @unchecked Sendable {
     lock.withLock { cancelRequested } && fusing.isBusy
   }
 
-  /// The loader that fuses the recording frames `frames` of `document` (a recording)
-  /// with its filters, at least `minConfidence`, and under `poses` when given (the
-  /// refined poses of every recording frame).
+  /// The loader that fuses the shown recording frames `frames` of `document` (a
+  /// recording), selected and filtered as the window's export selects them
+  /// (`ExportJob.RecordedFrames.shown`), under `poses` when given (the refined poses of
+  /// every recording frame).
   ///
   /// - Throws: `UsageError` for a document that is not a recording, `TrajectoryError`
   ///   for poses that do not fit the recording.
   public static func loader(
-    for document: ViewerDocument, frames: ClosedRange<Int>, minConfidence: ConfidenceLevel,
+    for document: ViewerDocument, frames: some Collection<Int>, minConfidence: ConfidenceLevel,
     poses: [CameraPose]?
   ) throws -> RecordingLoader {
-    guard let base = document.loader else {
+    guard var loader = document.loader else {
       throw UsageError("only a recording's frames can be fused into a model")
     }
-    var selection = base.selection
-    selection.range = frames
-    var unprojection = base.unprojection
-    unprojection.minConfidence = max(unprojection.minConfidence, minConfidence)
-    var source = base.source
+    let shown = ExportJob.RecordedFrames.shown(
+      frames, loadedWith: loader.selection, unprojection: loader.unprojection,
+      minConfidence: minConfidence)
+    loader.selection = shown.selection
+    loader.unprojection = shown.unprojection
+    loader.ingestMergeMeters = nil
     if let poses {
-      do {
-        source = try PosesReplacedRecording(base.source, poses: poses)
-      } catch {
-        throw TrajectoryError(error, path: document.path)
-      }
+      loader.source = try InputLoader.replacingPoses(
+        of: loader.source, with: poses, naming: document.path)
     }
-    return RecordingLoader(
-      source: source, selection: selection, unprojection: unprojection, decoder: base.decoder)
+    return loader
   }
 
   /// Starts fusing `loader`'s frames at `voxelMeters` (nil: the automatic size), for a
