@@ -5,3 +5,4 @@
 #include <libswscale/swscale.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/error.h>
+#include <libavutil/log.h>

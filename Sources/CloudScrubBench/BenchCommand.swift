@@ -27,6 +27,11 @@ package enum BenchCommand {
         ).run()
       }
     },
+    "video": { parsed in
+      try inScratchFolder("video") { folder in
+        try VideoBenchmark(path: recording(parsed), folder: folder).run()
+      }
+    },
     "clean": { parsed in
       try inScratchFolder("clean") { folder in
         try CleanBenchmark(

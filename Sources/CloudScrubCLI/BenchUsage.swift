@@ -20,6 +20,7 @@ package enum BenchUsage {
     ("drift", "bench drift [RECORDING] [--repeat R]"),
     ("cancel", "bench cancel [RECORDING]"),
     ("fuse", "bench fuse [RECORDING] [--voxel SIZE_M] [--repeat R] [--open3d-script PATH]"),
+    ("video", "bench video [RECORDING]"),
   ]
 
   /// Usage and prose of `bench --help`; the options are `OptionTable`'s rows.
@@ -102,6 +103,11 @@ package enum BenchUsage {
       tensor VoxelBlockGrid on the same filtered frames (bench/open3d_fuse.py; target:
       integration ≥ 5× Open3D's, storage ≤ Open3D's, the meshes ≤ 2 mm apart, ours
       covering ≥ 90 % of Open3D's surface).
+
+      video: videos of RECORDING (default ../shared/data/record3d-exr-desk) at 1280×720 and
+      30 frames a second with the CPU renderer: the timeline in each format, frames per
+      second with encoding (target ≥ 30 for MP4) beside drawing alone in the same run;
+      the follow and capture cameras; a turntable, which draws every point each frame.
 
       lzfse: LZFSE decoding in MB/s of output on the test vectors (run from the project's
       root), beside liblzfse through Python (pip install pyliblzfse) when installed.

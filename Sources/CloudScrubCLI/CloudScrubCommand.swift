@@ -28,6 +28,10 @@ public enum CloudScrubCommand {
       ),
       ("view", "open the viewer window", true, ViewCommand.run),
       (
+        "video", "draw a timeline, turntable or camera path into a video, with no display", true,
+        VideoCommand.run
+      ),
+      (
         "refine", "refine a recording's poses and write them as a trajectory", true,
         RefineCommand.run
       ),

@@ -56,39 +56,11 @@ enum HeadlessRenderer {
     content: ViewerContent, commands: [ViewerCommand], request: RenderRequest,
     frameErrors: FrameAlignmentErrors? = nil, mesh: TriangleMesh? = nil
   ) throws -> Picture {
-    var state = ViewerState(viewportWidth: request.width, viewportHeight: request.height)
-    for command in commands { state.apply(command) }
-    if mesh != nil { state.apply(.display(.setSurface(request.surface ?? .mesh))) }
-    if let note = state.display.lookNote, !request.commands.contains(where: Self.picksLook) {
-      Terminal.error("note: \(note)")
-    }
-    state.apply(.playback(.jumpToEnd))
-    for command in request.commands { state.apply(command) }
-    switch request.camera {
-    case .fit:
-      break
-    case .orbit(let azimuth, let elevation, let distance):
-      let degrees = Float.pi / 180
-      let orbit = CameraCommand.orbit(
-        azimuthRadians: azimuth * degrees, elevationRadians: elevation * degrees,
-        distanceMeters: distance > 0 ? distance : nil)
-      state.apply(.camera(orbit))
-    case .capture(let frame):
-      guard let position = content.frameIndices.firstIndex(of: frame) else {
-        throw UsageError("--camera capture:\(frame): frame \(frame) is not among the frames drawn")
-      }
-      state.apply(.playback(.seek(frame: position)))
-      state.apply(.camera(.lookThroughCaptureCamera))
-    }
-    let context = try EGLHeadlessContext()
-    let backend = try GLBackend()
-    backend.pointDrawer = request.renderer.resolved(glRenderer: GLBackend.rendererString)
-      .makeDrawer()
-    let target = try OffscreenTarget(width: request.width, height: request.height)
-    backend.outputFramebuffer = target.framebuffer
-    let renderer = SceneRenderer(backend: backend)
-    renderer.nodeCache.limitBytes = request.gpuCacheBytes
-    let sceneMesh = mesh.map { SceneMesh($0, backend: backend) }
+    let state = try Self.state(
+      content: content, commands: commands, request: request, hasMesh: mesh != nil)
+    let surface = try Surface(width: request.width, height: request.height, request: request)
+    let renderer = surface.renderer
+    let sceneMesh = mesh.map { SceneMesh($0, backend: surface.backend) }
     var picture = Picture(image: RGBImage(width: 0, height: 0, pixels: []))
     if let budget = request.budgetPoints {
       // Pass after pass, each over the last, as the window refines a picture.
@@ -114,11 +86,75 @@ enum HeadlessRenderer {
         state: state, store: content.store, frameErrors: frameErrors, mesh: sceneMesh)
       picture.drawnPoints = content.store.count
     }
-    // A scene framebuffer that could not be made drew nothing: no picture to write.
-    if let failure = backend.sceneTargetError { throw failure }
-    if let failure = renderer.takeOverlayFailure() { throw RenderError(failure) }
-    picture.image = target.readPixels()
-    withExtendedLifetime((context, sceneMesh)) {}
+    picture.image = try surface.readPicture()
+    withExtendedLifetime((surface, sceneMesh)) {}
     return picture
+  }
+
+  /// The state `request` draws: the load's commands, the mesh shown, the playhead at
+  /// the end, the request's own commands and its camera.
+  ///
+  /// - Parameter viewport: the 3D view's size, when not the request's picture size.
+  static func state(
+    content: ViewerContent, commands: [ViewerCommand], request: RenderRequest, hasMesh: Bool,
+    viewport: (width: Int, height: Int)? = nil
+  ) throws -> ViewerState {
+    var state = ViewerState(
+      viewportWidth: viewport?.width ?? request.width,
+      viewportHeight: viewport?.height ?? request.height)
+    for command in commands { state.apply(command) }
+    if hasMesh { state.apply(.display(.setSurface(request.surface ?? .mesh))) }
+    if let note = state.display.lookNote, !request.commands.contains(where: Self.picksLook) {
+      Terminal.error("note: \(note)")
+    }
+    state.apply(.playback(.jumpToEnd))
+    for command in request.commands { state.apply(command) }
+    switch request.camera {
+    case .fit:
+      break
+    case .orbit(let azimuth, let elevation, let distance):
+      let degrees = Float.pi / 180
+      let orbit = CameraCommand.orbit(
+        azimuthRadians: azimuth * degrees, elevationRadians: elevation * degrees,
+        distanceMeters: distance > 0 ? distance : nil)
+      state.apply(.camera(orbit))
+    case .capture(let frame):
+      guard let position = content.frameIndices.firstIndex(of: frame) else {
+        throw UsageError("--camera capture:\(frame): frame \(frame) is not among the frames drawn")
+      }
+      state.apply(.playback(.seek(frame: position)))
+      state.apply(.camera(.lookThroughCaptureCamera))
+    }
+    return state
+  }
+
+  /// An offscreen picture of one size and what draws into it: an EGL context, the
+  /// OpenGL backend with the point drawer `--renderer` picks, the scene renderer.
+  final class Surface {
+    let context: EGLHeadlessContext
+    let backend: GLBackend
+    let target: OffscreenTarget
+    let renderer: SceneRenderer
+
+    init(width: Int, height: Int, request: RenderRequest) throws {
+      context = try EGLHeadlessContext()
+      backend = try GLBackend()
+      backend.pointDrawer = request.renderer.resolved(glRenderer: GLBackend.rendererString)
+        .makeDrawer()
+      target = try OffscreenTarget(width: width, height: height)
+      backend.outputFramebuffer = target.framebuffer
+      renderer = SceneRenderer(backend: backend)
+      renderer.nodeCache.limitBytes = request.gpuCacheBytes
+    }
+
+    /// The picture drawn last.
+    ///
+    /// - Throws: `RenderError` when the scene framebuffer could not be made (nothing was
+    ///   drawn) or overlay points could not be uploaded.
+    func readPicture() throws -> RGBImage {
+      if let failure = backend.sceneTargetError { throw failure }
+      if let failure = renderer.takeOverlayFailure() { throw RenderError(failure) }
+      return target.readPixels()
+    }
   }
 }

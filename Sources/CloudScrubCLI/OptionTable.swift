@@ -5,19 +5,19 @@
 /// the command.
 enum OptionTable {
   /// The subcommands that load a recording, and so take every recording option.
-  static let loading: Set<String> = ["export", "render", "view", "mesh"]
+  static let loading: Set<String> = ["export", "render", "view", "mesh", "video"]
   /// The subcommands that take every cleaning option (`view` seeds its cleaning panel
   /// with them).
-  static let cleaning: Set<String> = ["export", "render", "view"]
+  static let cleaning: Set<String> = ["export", "render", "view", "video"]
 
   static let rows: [OptionRow] =
-    arguments + outputs + recording + fusion + cleaningRows + drawing + others
+    arguments + outputs + video + recording + fusion + cleaningRows + drawing + others
 
   /// The positional arguments.
   static let arguments: [OptionRow] = [
     .positional(
       "PATH", "a PLY file or a recording, detected by content",
-      commands: ["info", "export", "render"]),
+      commands: ["info", "export", "render", "video"]),
     .positional(
       "PATH", "a PLY file or a recording; the synthetic sample recording when absent",
       commands: ["view"], optional: true),
@@ -28,10 +28,11 @@ enum OptionTable {
     .positional(
       "KIND",
       "ply (the default), ingest, clean, view, render, lzfse, formats, scale, lod, e57, drift,"
-        + " cancel or fuse",
+        + " cancel, fuse or video",
       commands: ["bench"], optional: true),
     .positional(
-      "RECORDING", "the recording that ingest, view, scale, lod, drift, cancel and fuse measure",
+      "RECORDING",
+      "the recording that ingest, view, scale, lod, drift, cancel, fuse and video measure",
       commands: ["bench"],
       optional: true),
   ]
@@ -57,7 +58,7 @@ enum OptionTable {
       "use this TUM trajectory (as `refine` writes it) instead of the recording's poses;"
         + " frames matched by line order, and its pose count must equal the recording's"
         + " frame count (view: for the recording named on the command line)",
-      commands: ["export", "render", "view", "info", "refine", "mesh"]),
+      commands: ["export", "render", "view", "info", "refine", "mesh", "video"]),
     .flag(
       "refine",
       "refine the recording's poses first (as `cloudscrub refine` does, starting from"
@@ -104,7 +105,7 @@ enum OptionTable {
   static let drawing: [OptionRow] = [
     .value(
       "size", "WxH", default: "1280x720", "picture size in pixels, each side 16 to 8192",
-      commands: ["render"]),
+      commands: ["render", "video"]),
     .value(
       "size", "WxH", default: "1280x800", "window size in pixels, at least 320x240",
       commands: ["view"]),
@@ -112,9 +113,10 @@ enum OptionTable {
       "color", "rgb|height|depth|confidence|frame|error",
       default: "rgb; height, with eye-dome lighting, for points with no colour",
       "what colours the points (error: each frame's alignment error, as `info --alignment` "
-        + "measures it, blue to red)", commands: ["render"], window: "keys 1–6"),
+        + "measures it, blue to red)", commands: ["render", "video"], window: "keys 1–6"),
     .value(
-      "point-size", "PX", default: "2", "point size in pixels, 1 to 32", commands: ["render"],
+      "point-size", "PX", default: "2", "point size in pixels, 1 to 32",
+      commands: ["render", "video"],
       window: "Points › size (px); +/− keys"),
     .value(
       "camera", "orbit:AZIMUTH,ELEVATION[,DISTANCE]|capture:N", default: "fit the cloud",
@@ -122,10 +124,12 @@ enum OptionTable {
         + " (DISTANCE 0 or absent: fit the cloud), or through frame N's capture camera",
       commands: ["render"], window: "mouse drags; View › Capture (C)"),
     .flag(
-      "edl", "eye-dome lighting", commands: ["render"], window: "Points › eye-dome lighting; E key"),
+      "edl", "eye-dome lighting", commands: ["render", "video"],
+      window: "Points › eye-dome lighting; E key"),
     .value(
       "overlays", "on|off", default: "on", "grid, axes, trajectory and frustum",
-      commands: ["render"], window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
+      commands: ["render", "video"],
+      window: "View › grid, axes, trajectory, frustum; G, A, T, K keys"),
     .value(
       "budget", "POINTS", default: "every point in one pass",
       "draw through a level of detail in passes of at most this many points, coarse first,"
@@ -135,12 +139,12 @@ enum OptionTable {
     .value(
       "surface", "points|mesh|both", default: "mesh",
       "what a mesh file (OBJ, glTF) shows: its triangles, its vertices as points, or both",
-      commands: ["render"], window: "Model › points, mesh, both; S key"),
+      commands: ["render", "video"], window: "Model › points, mesh, both; S key"),
     .value(
       "renderer", "auto|gl|cpu",
       default: "auto: the CPU when OpenGL is a software renderer such as Mesa's llvmpipe",
       "who draws the points: OpenGL, or the CPU point rasterizer",
-      commands: ["render", "view"], window: "the OpenGL / CPU switch"),
+      commands: ["render", "view", "video"], window: "the OpenGL / CPU switch"),
     .value(
       "level-of-detail", "on|off", default: "on",
       "draw through a spatial level of detail built while the points load (nodes in view by"
@@ -152,7 +156,7 @@ enum OptionTable {
       "GPU memory the level of detail's nodes may hold (K, M, G suffixes: 512M, 2G); past it"
         + " the least recently used nodes are evicted and uploaded again when needed; at least"
         + " 1M",
-      commands: ["view", "render"]),
+      commands: ["view", "render", "video"]),
     .flag(
       "exit-after-first-frame",
       "print how long the first frame with points took to reach the screen, then close (for"
@@ -210,7 +214,7 @@ enum OptionTable {
       "the Open3D side", commands: ["bench"]),
     .flag(
       "help", short: "h", "show this help",
-      commands: ["info", "export", "render", "view", "refine", "mesh", "synth", "bench"]),
+      commands: ["info", "export", "render", "view", "refine", "mesh", "video", "synth", "bench"]),
   ]
 
   /// The subcommands' usage lines and prose, by name.
@@ -223,13 +227,14 @@ enum OptionTable {
     case "synth": return SynthCommand.spec
     case "refine": return RefineCommand.spec
     case "mesh": return MeshCommand.spec
+    case "video": return VideoCommand.spec
     default: return BenchUsage.spec
     }
   }
 
   /// The names of the subcommands with options, in the order help lists them.
   static let commandNames = [
-    "info", "export", "render", "view", "refine", "mesh", "synth", "bench",
+    "info", "export", "render", "view", "refine", "mesh", "video", "synth", "bench",
   ]
 
   /// Every subcommand's table as Markdown, what `cloudscrub help --markdown` prints

@@ -40,7 +40,7 @@ enum RenderCommand {
 /// The render command's choices, parsed.
 package struct RenderRequest {
   /// The recording and cleaning options: which points are loaded, as `export` loads them.
-  var load = LoadChoices()
+  package var load = LoadChoices()
   var width = 1280
   var height = 720
   var commands: [ViewerCommand] = []
@@ -64,7 +64,9 @@ package struct RenderRequest {
     case capture(frame: Int)
   }
 
-  init(_ parsed: ParsedArguments) throws {
+  /// - Parameter command: the command parsed; `video` reads `--camera capture` and
+  ///   `--camera follow` itself.
+  init(_ parsed: ParsedArguments, command: String = "render") throws {
     load = try LoadChoices(parsed)
     if let size = try parsed.size("size", widths: 16...8192, heights: 16...8192) {
       (width, height) = size
@@ -90,7 +92,11 @@ package struct RenderRequest {
         .display(.toggleFrustum),
       ]
     }
-    if let text = parsed.value("camera") { camera = try Self.camera(text) }
+    if let text = parsed.value("camera"),
+      command != "video" || VideoShot.Camera(rawValue: text) == nil
+    {
+      camera = try Self.camera(text)
+    }
     renderer = try parsed.choice("renderer", of: PointRendererChoice.self) ?? .auto
     surface = try parsed.choice("surface", of: SurfaceShown.self)
   }
@@ -129,12 +135,14 @@ package struct RenderRequest {
 
   /// What `render` draws: the points, the commands their load produced, and a mesh
   /// file's triangles.
-  struct Input {
-    var content: ViewerContent
-    var commands: [ViewerCommand]
+  package struct Input {
+    package var content: ViewerContent
+    package var commands: [ViewerCommand]
     /// The mesh of an OBJ or glTF file (its vertices are the content's points); nil for
     /// any other input, or when cleaning changed the points.
-    var mesh: TriangleMesh?
+    package var mesh: TriangleMesh?
+    /// The recording the points came from; nil for a point-cloud file.
+    package var source: (any RecordingSource)?
   }
 
   /// `loadInput`'s points and commands.
@@ -148,7 +156,7 @@ package struct RenderRequest {
   /// vertices, and its triangles), or a recording's selected frames filtered as
   /// `export` filters them; then cleaned, when a cleaning step was asked for, by the
   /// same pipeline as `export`.
-  static func loadInput(_ path: String, choices: LoadChoices) throws -> Input {
+  package static func loadInput(_ path: String, choices: LoadChoices) throws -> Input {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
     var mesh: TriangleMesh?
@@ -183,7 +191,7 @@ package struct RenderRequest {
         decoder: TurboJPEGDecoder(), ingestMergeMeters: choices.mergeMeters)
       if choices.cleans {
         let cleaned = try loadCleaned(loader, path: recordingPath, choices, into: &content)
-        return Input(content: content, commands: cleaned)
+        return Input(content: content, commands: cleaned, source: source)
       }
       let progress = Terminal.progress("loading \(recordingPath)")
       defer { progress?.finish() }
@@ -203,6 +211,7 @@ package struct RenderRequest {
         return true
       }
       commands += content.absorb(batch)
+      return Input(content: content, commands: commands, source: source)
     }
     return Input(content: content, commands: commands, mesh: mesh)
   }

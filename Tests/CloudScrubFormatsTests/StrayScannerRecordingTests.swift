@@ -156,13 +156,13 @@ import Testing
     #expect(recording.description.notes.contains { $0.contains("rgb.mp4 has 4 frames") })
     #expect(try recording.frame(at: 3).color != nil)
     #expect(
-      throws: StrayVideoError(.missingFrame(index: 5, decodedFrames: 4), path: folder + "/rgb.mp4")
+      throws: VideoError(.missingFrame(index: 5, decodedFrames: 4), path: folder + "/rgb.mp4")
     ) {
       try recording.frame(at: 5)
     }
     // Still usable afterwards, backwards and at the end again.
     #expect(try recording.frame(at: 0).color != nil)
-    #expect(throws: StrayVideoError.self) { try recording.frame(at: 4) }
+    #expect(throws: VideoError.self) { try recording.frame(at: 4) }
   }
 
   @Test func randomOrderRequestsGiveTheSameFramesAsInOrderOnes() throws {
@@ -171,7 +171,7 @@ import Testing
     let inOrder = try (0..<6).map { try StrayScannerRecording(folder: folder).frame(at: $0).color }
     // A small ring forces real rewinds as well as ring hits.
     let recording = try StrayScannerRecording(folder: folder)
-    let decoder = try StrayVideoDecoder(path: folder + "/rgb.mp4", ringCapacity: 2)
+    let decoder = try VideoDecoder(path: folder + "/rgb.mp4", ringCapacity: 2)
     for index in [5, 0, 3, 3, 1, 4, 2, 0, 5, 1] {
       #expect(try recording.frame(at: index).color == inOrder[index], "frame \(index)")
       #expect(try decoder.frame(at: index) == inOrder[index], "frame \(index), small ring")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import CloudScrubFormats
 
-/// `StrayVideoDecoder` on small videos made with `StrayVideoEncoder`.
+/// `VideoDecoder` on small videos made with `VideoEncoder`.
 @Suite struct StrayScannerVideoTests {
   /// Four flat-coloured 64×48 frames, each a different colour.
   static let colours: [RGB8] = [
@@ -15,7 +15,7 @@ import Testing
   func video(pixelFormat: AVPixelFormat) throws -> String {
     let folder = try CaptureFixtures.folder()
     let path = folder + "/rgb.mp4"
-    let encoder = try StrayVideoEncoder(
+    let encoder = try VideoEncoder(
       path: path, width: 64, height: 48, framesPerSecond: 30, pixelFormat: pixelFormat)
     for colour in Self.colours {
       let pixels = (0..<64 * 48).flatMap { _ in [colour.r, colour.g, colour.b] }
@@ -29,7 +29,7 @@ import Testing
     switch image {
     case .rgb(let rgb): return rgb.pixel(x: 32, y: 24)
     case .yCbCr420(let planes): return StrayScannerWriter.rgb(of: planes).pixel(x: 32, y: 24)
-    default: throw StrayVideoError(.badFrame("unexpected colour form"), path: "")
+    default: throw VideoError(.badFrame("unexpected colour form"), path: "")
     }
   }
 
@@ -43,7 +43,7 @@ import Testing
     defer {
       try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
-    let decoder = try StrayVideoDecoder(path: path)
+    let decoder = try VideoDecoder(path: path)
     #expect(decoder.width == 64 && decoder.height == 48)
     #expect(decoder.framesPerSecond == 30)
     #expect(decoder.declaredFrameCount == 4)
@@ -63,7 +63,7 @@ import Testing
     defer {
       try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
-    let decoder = try StrayVideoDecoder(path: path)
+    let decoder = try VideoDecoder(path: path)
     for index in [0, 1, 2, 3, 1] {
       let image = try decoder.frame(at: index)
       guard case .rgb = image else {
@@ -72,7 +72,7 @@ import Testing
       }
       expectClose(try centre(image), Self.colours[index], "frame \(index)")
     }
-    #expect(throws: StrayVideoError(.missingFrame(index: 4, decodedFrames: 4), path: path)) {
+    #expect(throws: VideoError(.missingFrame(index: 4, decodedFrames: 4), path: path)) {
       try decoder.frame(at: 4)
     }
   }
@@ -82,7 +82,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/rgb.mp4"
     try CaptureFixtures.write(Array("not a video at all".utf8), to: path)
-    let error = #expect(throws: StrayVideoError.self) { try StrayVideoDecoder(path: path) }
+    let error = #expect(throws: VideoError.self) { try VideoDecoder(path: path) }
     #expect(error?.path == path)
     #expect(error?.description.hasSuffix(": " + path) == true)
     guard case .ffmpeg(let call, _, let message) = error?.reason else {

@@ -18,6 +18,9 @@ public enum CameraCommand: Equatable, Sendable {
   /// Orbit about the scene's centre at these angles, at this distance (nil: the
   /// distance that fits the scene). Leaves the capture camera view.
   case orbit(azimuthRadians: Float, elevationRadians: Float, distanceMeters: Float?)
+  /// The orbit camera exactly as given (a video's moving camera), its far plane still
+  /// widened for the whole scene. Leaves the capture camera view.
+  case place(OrbitCamera)
 }
 
 /// Where the view comes from.

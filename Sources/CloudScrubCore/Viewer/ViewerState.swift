@@ -142,6 +142,12 @@ public struct ViewerState: Equatable, Sendable {
       camera.elevationRadians = elevation
       if let bounds = scene.bounds { camera.fit(bounds: bounds, aspect: aspect) }
       if let distance { camera.distanceMeters = distance }
+    case .place(let placed):
+      cameraFollowsScene = false
+      viewMode = .orbit
+      let radius = camera.sceneRadiusMeters
+      camera = placed
+      camera.sceneRadiusMeters = max(radius, placed.sceneRadiusMeters)
     case .setViewport(let width, let height):
       viewportWidth = max(1, width)
       viewportHeight = max(1, height)

@@ -27,7 +27,7 @@ public struct StrayScannerRecording: RecordingSource {
   public let description: RecordingDescription
   public var frameCount: Int { frames.count }
   /// The decoder of `rgb.mp4`, or `nil` when the export has none.
-  let video: StrayVideoDecoder?
+  let video: VideoDecoder?
 
   /// Whether `folder` has `odometry.csv`, `camera_matrix.csv` and a `depth` folder.
   /// Reads no file.
@@ -42,7 +42,7 @@ public struct StrayScannerRecording: RecordingSource {
   /// opens the video.
   ///
   /// - Throws: `CaptureFolderError` naming the file and line at fault, or
-  ///   `StrayVideoError` when `rgb.mp4` exists but cannot be opened.
+  ///   `VideoError` when `rgb.mp4` exists but cannot be opened.
   public init(folder: String) throws {
     self.folder = folder
     guard CaptureFolderFiles.isFolder(folder) else {
@@ -73,7 +73,7 @@ public struct StrayScannerRecording: RecordingSource {
     if hasVideo, try InputDetector.regularFileOrFolder(videoPath) {
       throw FileError(.notARegularFile, path: videoPath)
     }
-    video = hasVideo ? try StrayVideoDecoder(path: videoPath) : nil
+    video = hasVideo ? try VideoDecoder(path: videoPath) : nil
     if let video,
       let problem = ImageSizeLimits.colorProblem(width: video.width, height: video.height)
     {
@@ -156,7 +156,7 @@ public struct StrayScannerRecording: RecordingSource {
   /// (YCbCr 4:2:0 as decoded).
   ///
   /// - Throws: `CaptureFolderError` naming a missing, damaged or wrongly sized depth or
-  ///   confidence file, or `StrayVideoError` when the video lacks the frame.
+  ///   confidence file, or `VideoError` when the video lacks the frame.
   public func frame(at index: Int) throws -> CapturedFrame {
     let info = try frameInfo(at: index)
     let frame = frames[index]

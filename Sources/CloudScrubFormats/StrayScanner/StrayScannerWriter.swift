@@ -45,11 +45,11 @@ public struct StrayScannerWriter: Sendable {
   /// `000000`. Frames without colour get no video; all colour images must share one
   /// even size.
   ///
-  /// - Throws: what reading a frame throws, `StrayVideoError` when encoding fails, or an
+  /// - Throws: what reading a frame throws, `VideoError` when encoding fails, or an
   ///   error when a file cannot be written.
   public func write(_ source: any RecordingSource, to folder: String) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var encoder: StrayVideoEncoder?
+    var encoder: VideoEncoder?
     var header = "timestamp, frame, x, y, z, qx, qy, qz, qw"
     if writesPerFrameIntrinsics { header += ", fx, fy, cx, cy" }
     var odometry = header + "\n"
@@ -59,9 +59,9 @@ public struct StrayScannerWriter: Sendable {
       var intrinsics = frame.intrinsics
       if let image = try rgb(frame.color) {
         if encoder == nil {
-          encoder = try StrayVideoEncoder(
+          encoder = try VideoEncoder(
             path: path(folder, "rgb.mp4"), width: image.width, height: image.height,
-            framesPerSecond: framesPerSecond, encoderNames: videoEncoders)
+            framesPerSecond: framesPerSecond, format: .mp4, encoderNames: videoEncoders)
         }
         try encoder?.append(image)
         intrinsics = intrinsics.scaled(toWidth: image.width, height: image.height)
@@ -129,7 +129,7 @@ public struct StrayScannerWriter: Sendable {
   }
 
   /// BT.601 YCbCr 4:2:0 to RGB, as the unprojector converts it.
-  static func rgb(of image: YCbCrImage) -> RGBImage {
+  public static func rgb(of image: YCbCrImage) -> RGBImage {
     var pixels = [UInt8]()
     pixels.reserveCapacity(image.width * image.height * 3)
     func clamp(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }

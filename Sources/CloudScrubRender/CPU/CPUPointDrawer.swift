@@ -39,6 +39,9 @@ public final class CPUPointDrawer: StorePointDrawer {
       return
     }
     drawing = rasterizer.widthPixels == size.x && rasterizer.heightPixels == size.y
+    // The scene target gets the picture again even when the pass adds no point: what
+    // the last pass drew over it (the overlays) must not stay.
+    pending = drawing
   }
 
   public func draw(

@@ -2,7 +2,8 @@ import CFFmpeg
 import CloudScrubCore
 import Foundation
 
-/// Decodes a Stray Scanner `rgb.mp4` frame by frame index, with FFmpeg.
+/// Decodes a video (a Stray Scanner `rgb.mp4`, a video `cloudscrub video` wrote) frame by
+/// frame index, with FFmpeg.
 ///
 /// Video frames can only be decoded in order from a keyframe, so the decoder stays
 /// positioned after the last frame it produced and decodes forward to the next one
@@ -11,7 +12,7 @@ import Foundation
 /// otherwise seeks back to the start and decodes forward again: correct for any order,
 /// fast for the usual one. One lock serialises all access, as FFmpeg's contexts are not
 /// thread-safe.
-public final class StrayVideoDecoder: @unchecked Sendable {
+public final class VideoDecoder: @unchecked Sendable {
   /// The video file.
   public let path: String
   /// The size of the decoded frames.
@@ -43,7 +44,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
   /// Opens the video and its decoder.
   ///
   /// - Parameter ringCapacity: how many recent frames to keep for out-of-order requests.
-  /// - Throws: `StrayVideoError` naming the failing FFmpeg call, or when the file has no
+  /// - Throws: `VideoError` naming the failing FFmpeg call, or when the file has no
   ///   video stream FFmpeg can decode.
   public init(path: String, ringCapacity: Int = 8) throws {
     self.path = path
@@ -53,7 +54,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
     var packet: UnsafeMutablePointer<AVPacket>?
     var frame: UnsafeMutablePointer<AVFrame>?
     // Every failure below releases what was set up so far; success hands it all over.
-    func fail(_ error: StrayVideoError) -> StrayVideoError {
+    func fail(_ error: VideoError) -> VideoError {
       Self.release(format: &format, codec: &codec, packet: &packet, frame: &frame)
       return error
     }
@@ -68,7 +69,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
     var decoder: UnsafePointer<AVCodec>?
     let index = av_find_best_stream(openFormat, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
     guard index >= 0, let decoder, let stream = openFormat.pointee.streams[Int(index)] else {
-      throw fail(StrayVideoError(.noVideoStream, path: path))
+      throw fail(VideoError(.noVideoStream, path: path))
     }
     codec = avcodec_alloc_context3(decoder)
     packet = av_packet_alloc()
@@ -88,7 +89,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
     let height = Int(openCodec.pointee.height)
     guard width > 0, height > 0 else {
       throw fail(
-        StrayVideoError(.badFrame("the stream claims \(width)×\(height) pixels"), path: path))
+        VideoError(.badFrame("the stream claims \(width)×\(height) pixels"), path: path))
     }
     self.width = width
     self.height = height
@@ -123,23 +124,23 @@ public final class StrayVideoDecoder: @unchecked Sendable {
   /// Video frame `index` (0-based, in presentation order): YCbCr 4:2:0 planes for
   /// 4:2:0 video, converted to RGB for any other pixel format.
   ///
-  /// - Throws: `StrayVideoError.missingFrame` when the video ends before `index`, or
+  /// - Throws: `VideoError.missingFrame` when the video ends before `index`, or
   ///   an FFmpeg error naming the call.
   public func frame(at index: Int) throws -> ColorImage {
     lock.lock()
     defer { lock.unlock() }
     if let cached = ring.first(where: { $0.index == index }) { return cached.image }
     if let endIndex, index >= endIndex {
-      throw StrayVideoError(.missingFrame(index: index, decodedFrames: endIndex), path: path)
+      throw VideoError(.missingFrame(index: index, decodedFrames: endIndex), path: path)
     }
     guard index >= 0 else {
-      throw StrayVideoError(.missingFrame(index: index, decodedFrames: nextIndex), path: path)
+      throw VideoError(.missingFrame(index: index, decodedFrames: nextIndex), path: path)
     }
     if index < nextIndex { try rewind() }
     while true {
       guard let image = try decodeNext() else {
         endIndex = nextIndex
-        throw StrayVideoError(.missingFrame(index: index, decodedFrames: nextIndex), path: path)
+        throw VideoError(.missingFrame(index: index, decodedFrames: nextIndex), path: path)
       }
       let produced = nextIndex
       nextIndex += 1
@@ -204,7 +205,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
     let f = frame.pointee
     let w = Int(f.width)
     let h = Int(f.height)
-    guard w > 0, h > 0 else { throw StrayVideoError(.badFrame("\(w)×\(h) pixels"), path: path) }
+    guard w > 0, h > 0 else { throw VideoError(.badFrame("\(w)×\(h) pixels"), path: path) }
     let pixelFormat = AVPixelFormat(rawValue: f.format)
     if pixelFormat == AV_PIX_FMT_YUV420P || pixelFormat == AV_PIX_FMT_YUVJ420P,
       let yPlane = f.data.0, let uPlane = f.data.1, let vPlane = f.data.2
@@ -240,7 +241,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
       scaler, f.width, f.height, pixelFormat, f.width, f.height, AV_PIX_FMT_RGB24, SWS_BILINEAR,
       nil, nil, nil)
     guard let scaler else {
-      throw StrayVideoError(
+      throw VideoError(
         .badFrame("libswscale cannot convert pixel format \(f.format) to RGB"), path: path)
     }
     var pixels = [UInt8](repeating: 0, count: w * h * 3)
@@ -255,7 +256,7 @@ public final class StrayVideoDecoder: @unchecked Sendable {
       return sws_scale(scaler, sources, strides, 0, f.height, targets, targetStrides)
     }
     guard rows == f.height else {
-      throw StrayVideoError(.badFrame("libswscale converted \(rows) of \(h) rows"), path: path)
+      throw VideoError(.badFrame("libswscale converted \(rows) of \(h) rows"), path: path)
     }
     return .rgb(RGBImage(width: w, height: h, pixels: pixels))
   }

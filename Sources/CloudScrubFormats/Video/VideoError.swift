@@ -1,13 +1,14 @@
 import CFFmpeg
 import CloudScrubCore
 
-/// What went wrong reading or writing a Stray Scanner `rgb.mp4`, and which file.
+/// What went wrong reading or writing a video (a Stray Scanner `rgb.mp4`, a video
+/// `cloudscrub video` writes), and which file.
 ///
 /// The message names the frame or the FFmpeg call at fault, and ends with the path.
-public typealias StrayVideoError = InputFileError<StrayVideoErrorReason>
+public typealias VideoError = InputFileError<VideoErrorReason>
 
 /// What went wrong, without the path.
-public enum StrayVideoErrorReason: Equatable, Sendable {
+public enum VideoErrorReason: Equatable, Sendable {
   /// An FFmpeg call failed; `message` is `av_strerror`'s text for `code`.
   case ffmpeg(call: String, code: Int32, message: String)
   /// The file holds no video stream, or none FFmpeg can decode.
@@ -16,11 +17,13 @@ public enum StrayVideoErrorReason: Equatable, Sendable {
   case missingFrame(index: Int, decodedFrames: Int)
   /// A frame's size or pixel layout cannot be used.
   case badFrame(String)
-  /// No encoder for writing (neither libx264, mpeg4 nor h264).
-  case noEncoder
+  /// The output's name says no video format.
+  case unknownFormat
+  /// No encoder for writing: FFmpeg has none of those tried.
+  case noEncoder(tried: [String])
 }
 
-extension StrayVideoErrorReason: CustomStringConvertible {
+extension VideoErrorReason: CustomStringConvertible {
   public var description: String {
     switch self {
     case .ffmpeg(let call, let code, let message): "\(call) failed (\(code)): \(message)"
@@ -28,7 +31,10 @@ extension StrayVideoErrorReason: CustomStringConvertible {
     case .missingFrame(let index, let decodedFrames):
       "the video has no frame \(index) (it ends after \(decodedFrames) frames)"
     case .badFrame(let message): "unusable video frame: \(message)"
-    case .noEncoder: "no video encoder available (tried libx264, mpeg4, h264)"
+    case .unknownFormat:
+      "a video's name ends in .mp4, .webm, .mkv or .gif, or in / for a folder of PNG pictures"
+    case .noEncoder(let tried):
+      "no video encoder available (tried \(tried.joined(separator: ", ")))"
     }
   }
 }
@@ -61,7 +67,7 @@ enum FFmpegConstants {
   }
 
   /// A typed error for a failed call.
-  static func error(_ call: String, _ code: Int32, path: String) -> StrayVideoError {
-    StrayVideoError(.ffmpeg(call: call, code: code, message: message(code)), path: path)
+  static func error(_ call: String, _ code: Int32, path: String) -> VideoError {
+    VideoError(.ffmpeg(call: call, code: code, message: message(code)), path: path)
   }
 }
