@@ -10,6 +10,7 @@ extension ViewerApp {
     switch event {
     case .key(let key, let shift):
       guard !csui_wants_keyboard() else { return }
+      if key == .letter("v") || key == .letter("V") { return toggleViewRecording() }
       input.pending += input.mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
       guard !csui_wants_mouse() else { return }
@@ -106,6 +107,8 @@ extension ViewerApp {
       case .refinement(let action):
         perform(action)
       case .model(let action):
+        perform(action)
+      case .record(let action):
         perform(action)
       case .setRenderer(let choice):
         rendererSwitch.choose(choice)

@@ -70,6 +70,7 @@ extension ViewerApp {
       if session.isLoading { text += " — loading" }
       text += posesLine().isEmpty ? "" : " — " + posesLine()
       text += modelLine().isEmpty ? "" : " — " + modelLine()
+      text += recordLine().isEmpty ? "" : " — " + recordLine()
     }
     if case .error = session.message { text += " — error" }
     if text != title {

@@ -101,7 +101,7 @@ extension ViewerApp {
       refining: refinement.isRefining, export: exportLine(), poses: posesLine(),
       model: fusionJob, modelStale: session.state.modelIsStale,
       savingModel: work.fusion.isSaving,
-      measuring: session.alignmentProgress.map { Int($0 * 100) })
+      measuring: session.alignmentProgress.map { Int($0 * 100) }, record: recordJob())
     let step = sceneStep(for: signature, corrections: shownRefinement?.corrections)
     return ViewerTurn(
       step: step, signature: signature, preview: preview, lines: lines,
@@ -182,6 +182,7 @@ extension ViewerApp {
     panels.exportStatus = work.exports.status
     panels.model.job = fusionJob()
     panels.model.saving = work.fusion.isSaving
+    panels.record.job = recordJob()
     let size = window.framebufferSize
     let actions = panels.draw(
       session: session, previews: work.previews, cleaning: &cleaning,

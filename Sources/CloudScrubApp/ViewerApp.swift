@@ -33,6 +33,8 @@ public final class ViewerApp {
   var lastTime = 0.0
   var title = ""
   var reportedSceneTarget: String?
+  /// The Record section's video, recorded or drawn.
+  let recorder = WindowRecorder()
 
   // MARK: - The open document: replaced or reset by `open`
 
@@ -100,6 +102,8 @@ public final class ViewerApp {
   /// document before stop, its GPU copies and background results go, and its session
   /// and input start anew; the cleaning settings carry over as the new edits' start.
   func open(_ path: String) {
+    if recorder.progress != nil { recorder.cancel() }
+    if recorder.kind == .view { finishRecording() }
     session.document?.load.cancel()
     session.content.stopLevelOfDetail()
     renderer.mirror.reset()
@@ -137,6 +141,7 @@ public final class ViewerApp {
       advance(to: now, joinDue: joinDue)
       syncUploads()
       let turn = plan(now: now)
+      drawVideoFrame()
       guard turn.drawsAnything || csui_wants_keyboard() else {
         updateTitle()
         continue
@@ -144,6 +149,7 @@ public final class ViewerApp {
       panelFramesLeft = max(0, panelFramesLeft - 1)
       lastPanelSignature = turn.panelSignature
       drawScene(turn)
+      recordView()
       let actions = drawPanels()
       window.swapBuffers()
       // The title follows the picture: a script that reads a new title (the window
@@ -158,7 +164,8 @@ public final class ViewerApp {
   /// How long the loop may sleep waiting for events: not at all while something moves
   /// or the picture refines, briefly while frames load or background work runs.
   private func waitSeconds(joinDue: Bool) -> Double {
-    let moving = session.state.playback.isPlaying || input.isDragging
+    let moving =
+      session.state.playback.isPlaying || input.isDragging || recorder.progress != nil
     // The level of detail grows on its own worker: the loop only looks in on it.
     let growing = !session.content.levelOfDetailIsComplete
     let loading = session.isLoading

@@ -15,6 +15,7 @@ enum PanelAction {
   case selection(SelectionCommand)
   case refinement(RefinementAction)
   case model(ModelAction)
+  case record(RecordAction)
 }
 
 /// The panels laid over the 3D view: controls on the left, the current frame's images
@@ -35,6 +36,8 @@ struct ViewerPanels {
   var exportStatus: BackgroundExport.Status?
   /// The Model section, with the fusion's progress the frame loop sets each turn.
   var model = ModelPanel()
+  /// The Record section, with the video under way the frame loop sets each turn.
+  var record = RecordPanel()
   /// The export path's field, showing `ViewerState.fileNames.exportPath`.
   private var exportField = TextField()
   private var openField = TextField()
@@ -235,6 +238,9 @@ struct ViewerPanels {
     let canFuse = session.document?.recording != nil && !session.isLoading
     if canFuse || state.model.shown != nil, csui_collapsing_header("Model", false) {
       actions += model.draw(state: state, canFuse: canFuse)
+    }
+    if session.document != nil, csui_collapsing_header("Record", false) {
+      actions += record.draw(state: state, hasTimeline: session.document?.recording != nil)
     }
   }
 

@@ -57,4 +57,6 @@ struct PanelSignature: Equatable {
   var savingModel = false
   /// The alignment pass's whole percent, while it runs.
   var measuring: Int? = nil
+  /// The video being recorded or drawn.
+  var record: RecordPanel.Job? = nil
 }

@@ -48,7 +48,7 @@ import Testing
       #expect(
         "\(error)"
           == "bench runs one of ply, ingest, clean, view, render, lzfse, formats, clouds, e57, "
-          + "scale, lod, huge, drift, cancel, fuse, not 'nosuchmode'")
+          + "scale, lod, huge, drift, cancel, fuse, video, not 'nosuchmode'")
     }
   }
 }

@@ -13,8 +13,8 @@ import Testing
 struct WindowModelEndToEndTests {
   /// The Model header with the controls scrolled to the bottom, and the Fuse button
   /// once the section is open (checked on screenshots of the 12-frame capture).
-  static let modelHeader = (x: 55, y: 688)
-  static let fuseButton = (x: 120, y: 658)
+  static let modelHeader = (x: 55, y: 665)
+  static let fuseButton = (x: 120, y: 635)
   /// Where the pointer rests to scroll the controls: over text, not a widget.
   static let scrollSpot = (x: 200, y: 240)
 

@@ -1,10 +1,11 @@
 import Foundation
 
 /// The files the viewer writes to: where "Export" writes the shown points, where
-/// "Save poses" writes a refined trajectory, and where "Export mesh" writes the model.
+/// "Save poses" writes a refined trajectory, where "Export mesh" writes the model, and
+/// where the Record section writes videos.
 ///
 /// All start beside the open document (`NAME-export.ply`, `NAME-poses.txt`,
-/// `NAME-mesh.ply`) when it opens (`ViewerCommand.documentOpened`) and then follow what
+/// `NAME-mesh.ply`, `NAME.mp4`) when it opens (`ViewerCommand.documentOpened`) and then follow what
 /// the user types, so the panels' text fields show this value and never keep a name of
 /// their own.
 public struct FileNames: Equatable, Sendable {
@@ -14,15 +15,18 @@ public struct FileNames: Equatable, Sendable {
   public private(set) var posesPath: String
   /// Where the fused mesh is written (PLY, OBJ or glTF by the extension).
   public private(set) var meshPath: String
+  /// Where a video is written (MP4, WebM, Matroska, GIF or a folder, by the name).
+  public private(set) var videoPath: String
 
   /// The names used before any document opens.
   public init(
     exportPath: String = "cloud.ply", posesPath: String = "poses.txt",
-    meshPath: String = "mesh.ply"
+    meshPath: String = "mesh.ply", videoPath: String = "video.mp4"
   ) {
     self.exportPath = exportPath
     self.posesPath = posesPath
     self.meshPath = meshPath
+    self.videoPath = videoPath
   }
 
   /// The names beside the document at `documentPath`.
@@ -30,6 +34,7 @@ public struct FileNames: Equatable, Sendable {
     exportPath = Self.defaultExportPath(for: documentPath)
     posesPath = Self.defaultPosesPath(for: documentPath)
     meshPath = Self.beside(documentPath, suffix: "-mesh.ply")
+    videoPath = Self.beside(documentPath, suffix: ".mp4")
   }
 
   /// The default export path beside `input`: `NAME-export.ply`.
@@ -54,6 +59,7 @@ public struct FileNames: Equatable, Sendable {
     case .setExportPath(let path): exportPath = path
     case .setPosesPath(let path): posesPath = path
     case .setMeshPath(let path): meshPath = path
+    case .setVideoPath(let path): videoPath = path
     }
   }
 }
@@ -63,4 +69,5 @@ public enum FileNamesCommand: Equatable, Sendable {
   case setExportPath(String)
   case setPosesPath(String)
   case setMeshPath(String)
+  case setVideoPath(String)
 }

@@ -36,13 +36,23 @@ public final class OffscreenTarget {
 
   /// The picture, top row first, three bytes a pixel.
   public func readPixels() -> RGBImage {
+    Self.readPixels(of: framebuffer, x: 0, y: 0, width: width, height: height)
+  }
+
+  /// A rectangle of `framebuffer`'s picture (its lower-left corner at `x`, `y` in GL's
+  /// bottom-up pixels), top row first, three bytes a pixel: what the window's recorder
+  /// takes of the 3D view.
+  public static func readPixels(
+    of framebuffer: GLuint, x: Int, y: Int, width: Int, height: Int
+  ) -> RGBImage {
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
     glFinish()
     var rgba = [UInt8](repeating: 0, count: width * height * 4)
     glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
     glReadPixels(
-      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &rgba)
-    return Self.flippedRGB(rgba, width: width, height: height)
+      GLint(x), GLint(y), GLsizei(width), GLsizei(height), GLenum(GL_RGBA),
+      GLenum(GL_UNSIGNED_BYTE), &rgba)
+    return flippedRGB(rgba, width: width, height: height)
   }
 
   /// GL's rows run bottom-up and carry alpha; images run top-down with three bytes.

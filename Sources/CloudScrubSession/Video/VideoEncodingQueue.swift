@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import Foundation
 
 /// Hands a video's frames to its sink on a thread of its own, so that drawing the next
@@ -28,6 +29,27 @@ public final class VideoEncodingQueue: @unchecked Sendable {
       run()
       return true
     }
+  }
+
+  /// A queue writing `path` (its name chooses the format, `VideoOutput`), for frames of
+  /// `width` × `height` at `framesPerSecond`.
+  ///
+  /// - Throws: `VideoError` for a name that is no video format or when FFmpeg cannot
+  ///   encode, `FileError` when the file cannot be written or is one of `inputs`.
+  public static func writing(
+    _ path: String, width: Int, height: Int, framesPerSecond: Int, protecting inputs: [String]
+  ) throws -> VideoEncodingQueue {
+    VideoEncodingQueue(
+      sink: try VideoOutput.open(
+        path, width: width, height: height, framesPerSecond: framesPerSecond,
+        protecting: inputs))
+  }
+
+  /// Whether `append` would not wait.
+  public var hasRoom: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return waiting.count < depth || failure != nil || stopped
   }
 
   /// Frames the sink has taken.
