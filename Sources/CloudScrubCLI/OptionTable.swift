@@ -111,7 +111,9 @@ enum OptionTable {
       commands: ["view"]),
     .value(
       "color", "rgb|height|depth|confidence|frame|error",
-      default: "rgb; height, with eye-dome lighting, for points with no colour",
+      default:
+        "rgb; height, with eye-dome lighting, for points with no colour; grey by intensity for"
+        + " points with intensity and no colour",
       "what colours the points (error: each frame's alignment error, as `info --alignment` "
         + "measures it, blue to red)", commands: ["render", "video"], window: "keys 1–6"),
     .value(

@@ -24,16 +24,20 @@ public enum CloudTimeline {
   /// (ascending; points keep their file order within a frame), each frame indexed by
   /// its value and timed at value / `framesPerSecond`; otherwise the whole cloud as
   /// frame 0. Colours and confidence come along (unknown confidence without a
-  /// `confidence` attribute).
+  /// `confidence` attribute); a cloud with intensity and no colour gets its intensity
+  /// as greys (`IntensityGreys`).
   public static func frames(of cloud: PointCloud) -> [LoadedFrame] {
     let confidence = StreamingLoad.confidence(of: cloud)
-    let colors = cloud.colors
+    let greys = cloud.colors == nil ? IntensityGreys.colors(of: cloud) : nil
+    let colors = cloud.colors ?? greys
     guard let values = frameValues(of: cloud) else {
       var points = FramePoints()
       points.positions = cloud.positions
       points.colors = colors ?? Array(repeating: FramePoints.noColor, count: cloud.count)
       points.confidence = confidence
-      return [LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)]
+      var frame = LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)
+      frame.colorsFromIntensity = greys != nil
+      return [frame]
     }
     // A stable counting sort by frame value.
     let distinct = Array(Set(values)).sorted()
@@ -47,9 +51,11 @@ public enum CloudTimeline {
       groups[position].confidence.append(confidence[index])
     }
     return zip(distinct, groups).map { value, points in
-      LoadedFrame(
+      var frame = LoadedFrame(
         frameIndex: value, timestampSeconds: Double(value) / framesPerSecond, info: nil,
         points: points)
+      frame.colorsFromIntensity = greys != nil
+      return frame
     }
   }
 }

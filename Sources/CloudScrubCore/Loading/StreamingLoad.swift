@@ -11,6 +11,9 @@ public struct LoadedFrame: Sendable {
   /// Whether these points are a whole frame or a piece of one that arrives in pieces
   /// (a huge PLY cloud: its even sample first, then the rest).
   public var piece: Piece
+  /// Whether the points' colours are greys made from their intensity (a cloud with
+  /// intensity and no colour, `IntensityGreys`).
+  public var colorsFromIntensity = false
 
   /// How a delivery relates to the frames before it.
   public enum Piece: Sendable {

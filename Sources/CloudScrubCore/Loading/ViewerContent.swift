@@ -113,7 +113,11 @@ public struct ViewerContent: Sendable {
     var look: [ViewerCommand] = []
     if !lookChosen, let sample = frames.first(where: { !$0.points.positions.isEmpty }) {
       lookChosen = true
-      if Self.hasNoColor(sample.points) { look = [.display(.showWithoutColor)] }
+      if sample.colorsFromIntensity {
+        look = [.display(.showIntensity)]
+      } else if Self.hasNoColor(sample.points) {
+        look = [.display(.showWithoutColor)]
+      }
     }
     return first + [.sceneAppended(grown)] + loaded + look
   }

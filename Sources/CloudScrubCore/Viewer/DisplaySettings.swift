@@ -82,6 +82,9 @@ public struct DisplaySettings: Equatable, Sendable {
       colorMode = .height
       eyeDomeLighting = true
       lookNote = "coloured by height, with eye-dome lighting: the points have no colour"
+    case .showIntensity:
+      colorMode = .rgb
+      lookNote = "grey by intensity: the points have no colour, only intensity"
     case .setMinConfidence(let level): minConfidence = level
     case .toggleGrid: showGrid.toggle()
     case .toggleAxes: showAxes.toggle()
@@ -114,6 +117,9 @@ public enum DisplayCommand: Equatable, Sendable {
   /// The first look of points with no colour: by height, with eye-dome lighting, and a
   /// note saying why.
   case showWithoutColor
+  /// The first look of points whose colours were made from their intensity (a cloud
+  /// with intensity and no colour): as they are, with a note saying why.
+  case showIntensity
   case setMinConfidence(ConfidenceLevel)
   case toggleGrid
   case toggleAxes

@@ -1,0 +1,35 @@
+/// The first look of a cloud with intensity and no colour (a LAS, E57 or PCD scan
+/// without RGB): each point grey by its intensity.
+///
+/// The intensity attribute is found by name (`intensity`, or CloudCompare's
+/// `scalar_intensity`, in any case). The greys span the 1st to the 99th percentile of
+/// the intensities (over at most about 65,000 evenly spaced points), black to white, so
+/// that a few saturated returns do not darken the rest; a cloud whose intensities are
+/// all equal (or none finite) gets no greys.
+public enum IntensityGreys {
+  /// The names an intensity attribute goes by, lowercased.
+  static let names: Set<String> = ["intensity", "scalar_intensity"]
+
+  /// The greys of `cloud`'s points, or nil when it has no usable intensity.
+  public static func colors(of cloud: PointCloud) -> [RGB8]? {
+    guard
+      let attribute = cloud.attributes.first(where: { names.contains($0.name.lowercased()) }),
+      attribute.values.count == cloud.count, cloud.count > 0
+    else { return nil }
+    let values = attribute.values
+    let step = max(1, cloud.count / 65_536)
+    let sample = stride(from: 0, to: cloud.count, by: step).map { values.double(at: $0) }
+      .filter(\.isFinite).sorted()
+    guard !sample.isEmpty else { return nil }
+    let low = sample[Int(Double(sample.count - 1) * 0.01)]
+    let high = sample[Int(Double(sample.count - 1) * 0.99)]
+    guard high > low else { return nil }
+    let scale = 255 / (high - low)
+    return (0..<cloud.count).map { index in
+      let value = values.double(at: index)
+      let level = value.isFinite ? min(255, max(0, (value - low) * scale)) : 0
+      let grey = UInt8(level.rounded())
+      return RGB8(grey, grey, grey)
+    }
+  }
+}
