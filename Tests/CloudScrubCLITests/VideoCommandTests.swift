@@ -25,19 +25,7 @@ import Testing
   /// Every frame of a video.
   static func frames(_ path: String) throws -> (decoder: VideoDecoder, images: [RGBImage]) {
     let decoder = try VideoDecoder(path: path)
-    var images: [RGBImage] = []
-    while true {
-      do {
-        switch try decoder.frame(at: images.count) {
-        case .rgb(let image): images.append(image)
-        case .yCbCr420(let planes): images.append(StrayScannerWriter.rgb(of: planes))
-        default: Issue.record("unexpected colour form")
-        }
-      } catch let error as VideoError {
-        guard case .missingFrame = error.reason else { throw error }
-        return (decoder, images)
-      }
-    }
+    return (decoder, try decoder.rgbFrames())
   }
 
   static func picture(_ path: String) throws -> RGBImage {

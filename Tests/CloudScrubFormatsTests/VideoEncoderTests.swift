@@ -25,19 +25,7 @@ import Testing
   /// Every frame of the video at `path`.
   static func decoded(_ path: String) throws -> (VideoDecoder, [RGBImage]) {
     let decoder = try VideoDecoder(path: path)
-    var images: [RGBImage] = []
-    while true {
-      do {
-        switch try decoder.frame(at: images.count) {
-        case .rgb(let image): images.append(image)
-        case .yCbCr420(let planes): images.append(StrayScannerWriter.rgb(of: planes))
-        default: throw VideoError(.badFrame("unexpected colour form"), path: path)
-        }
-      } catch let error as VideoError {
-        guard case .missingFrame = error.reason else { throw error }
-        return (decoder, images)
-      }
-    }
+    return (decoder, try decoder.rgbFrames())
   }
 
   static func write(_ frames: [RGBImage], to path: String, fps: Int) throws {

@@ -153,6 +153,26 @@ public final class VideoDecoder: @unchecked Sendable {
     }
   }
 
+  /// Every frame from the first, as RGB (4:2:0 converted as the unprojector converts
+  /// it): what checks of a written video compare.
+  ///
+  /// - Throws: an FFmpeg error naming the call.
+  public func rgbFrames() throws -> [RGBImage] {
+    var images: [RGBImage] = []
+    while true {
+      let image: ColorImage
+      do { image = try frame(at: images.count) } catch let error as VideoError {
+        guard case .missingFrame = error.reason else { throw error }
+        return images
+      }
+      switch image {
+      case .rgb(let rgb): images.append(rgb)
+      case .yCbCr420(let planes): images.append(StrayScannerWriter.rgb(of: planes))
+      default: throw VideoError(.badFrame("a frame neither RGB nor 4:2:0"), path: path)
+      }
+    }
+  }
+
   /// Seeks back to the first frame and resets the decoder.
   private func rewind() throws {
     guard let format, let codec else { return }
