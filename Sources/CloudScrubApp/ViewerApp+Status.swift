@@ -55,8 +55,10 @@ extension ViewerApp {
 
   /// The title says what is open and where the playhead is, so that scripts driving
   /// the window (the end-to-end test) can read the state: "CloudScrub — NAME — frame
-  /// K/N", with " — playing" while playback runs and " — loading" while frames are
-  /// still coming, then the poses' and the model's words (" — mesh").
+  /// K/N", with " — measuring" while the alignment pass runs, " — sorting" while the
+  /// level of detail grows, " — playing" while playback runs and " — loading" while
+  /// frames are still coming, then the poses', the model's and the video's words
+  /// (" — mesh", " — recording").
   func updateTitle() {
     var text = "CloudScrub"
     if let document = session.document {
@@ -65,6 +67,12 @@ extension ViewerApp {
       let frames = session.content.frameIndices
       if frames.indices.contains(playback.currentFrame) {
         text += " — frame \(frames[playback.currentFrame])/\(frames.count)"
+      }
+      // The passes that go on after loading, so that a script knows when the window
+      // rests (before "loading", which scripts read at the end).
+      if session.alignmentProgress != nil { text += " — measuring" }
+      if session.content.hasLevelOfDetail, !session.content.levelOfDetailIsComplete {
+        text += " — sorting"
       }
       if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }

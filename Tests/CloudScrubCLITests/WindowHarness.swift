@@ -214,6 +214,22 @@ final class ViewerProcess {
 
   var isRunning: Bool { process.isRunning }
 
+  /// The processor time the viewer has used so far, in clock ticks (user and system,
+  /// from /proc), nil when it cannot be read.
+  var processorTicks: Int? {
+    guard
+      let stat = try? String(
+        contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // Fields after the command name: state is field 3, utime 14 and stime 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      return nil
+    }
+    return user + system
+  }
+
   /// Waits for the window of `withSmallRecording`'s 12 frames and for all of them to
   /// have loaded, and returns the window.
   func waitUntilSmallRecordingLoaded(_ x: XDoTool) throws -> String {

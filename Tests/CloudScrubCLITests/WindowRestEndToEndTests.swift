@@ -1,0 +1,38 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A window whose background passes have ended rests: once the title says nothing is
+/// loading, measuring or sorting and the picture is drawn, the process uses (almost) no
+/// processor time.
+@Suite(
+  .serialized,
+  .enabled(
+    if: XTools.installed(["Xvfb", "xdotool", "xwd"]), "needs Xvfb, xdotool and xwd (x11-apps)"))
+struct WindowRestEndToEndTests {
+  /// Clock ticks a second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
+  static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+
+  @Test func aWindowWithNothingLeftToDoRests() throws {
+    try ViewerProcess.withSmallRecording(options: ["--renderer", "cpu"], alignment: true) {
+      viewer, display, _ in
+      let x = XDoTool(display: display)
+      let alive = { viewer.isRunning }
+      let window = try viewer.waitUntilSmallRecordingLoaded(x)
+      try x.waitForName(of: window, timeout: 300, stillRunning: alive, "every pass ended") {
+        !$0.contains(" — loading") && !$0.contains(" — measuring") && !$0.contains(" — sorting")
+      }
+      _ = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
+      // The pointer away from the window: hovering redraws the panels.
+      try x.moveMouse(x: 1279, y: 799)
+      _ = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
+      let before = try #require(viewer.processorTicks)
+      Thread.sleep(forTimeInterval: 3)
+      let after = try #require(viewer.processorTicks)
+      // Resting, the loop wakes twice a second to look for events: a generous bound of
+      // 5 % of a core over the 3 s.
+      #expect(after - before <= 3 * Self.ticksPerSecond / 20, "\(after - before) ticks in 3 s")
+      #expect(viewer.isRunning)
+    }
+  }
+}
