@@ -33,6 +33,14 @@ package enum VideoCommand {
     }
     let path = parsed.positionals[0]
     var request = try VideoRequest(parsed)
+    let (width, height) = (request.render.width, request.render.height)
+    if let format = VideoFormat(path: output), format == .mp4 || format == .webm,
+      width % 2 != 0 || height % 2 != 0
+    {
+      throw UsageError(
+        "--size: \(format.rawValue.uppercased()) video keeps colour at half resolution and"
+          + " needs even sides, not \(width)x\(height)")
+    }
     let input = try RenderRequest.loadInput(path, choices: request.render.load)
     try request.settle(isRecording: input.source != nil)
     let errors =

@@ -142,6 +142,7 @@ import Testing
     try refused(
       [recording, "-o", out, "--mode", "last:0"], saying: "--mode is up-to, frame or last:N")
     try refused([recording, "-o", out, "--fps", "500"], saying: "--fps")
+    try refused([recording, "-o", out, "--size", "321x240"], saying: "needs even sides")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 
