@@ -47,7 +47,8 @@ extension ViewerApp {
     guard recorder.progress != nil else { return }
     do {
       if try recorder.drawNext(
-        store: session.content.store, frameErrors: session.alignmentErrors)
+        store: session.content.store, frameErrors: session.alignmentErrors,
+        corrections: session.state.edits.shownRefinement?.matrices, mesh: work.model?.scene)
       {
         finishRecording()
       }

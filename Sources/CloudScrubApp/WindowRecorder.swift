@@ -115,12 +115,21 @@ final class WindowRecorder {
 
   /// Draws the drawn video's next frame, when the encoder has room; true once every
   /// frame is drawn.
-  func drawNext(store: PointStore, frameErrors: FrameAlignmentErrors?) throws -> Bool {
+  ///
+  /// - Parameters:
+  ///   - corrections: the refined poses shown, one transform a store frame.
+  ///   - mesh: the scene's mesh, drawn as the state's surface setting says.
+  func drawNext(
+    store: PointStore, frameErrors: FrameAlignmentErrors?, corrections: [Matrix4]?,
+    mesh: SceneMesh?
+  ) throws -> Bool {
     guard var director, var state, let drawer, let queue else { return true }
     guard framesWritten < director.frameCount else { return true }
     guard queue.hasRoom else { return false }
     for command in director.commands(forFrame: framesWritten) { state.apply(command) }
-    growing.draw(with: drawer.renderer, state: state, store: store, frameErrors: frameErrors)
+    growing.draw(
+      with: drawer.renderer, state: state, store: store, frameErrors: frameErrors,
+      mesh: mesh, corrections: corrections)
     if let failure = drawer.backend.sceneTargetError { throw failure }
     try queue.append(drawer.target.readPixels())
     framesWritten += 1

@@ -18,9 +18,13 @@ public struct GrowingPicture {
 
   /// Draws `state`'s picture of `store`, continuing the last one when that gives the
   /// same picture.
+  ///
+  /// - Parameter corrections: one model transform a store frame (the refined poses
+  ///   shown), as `SceneRenderer.draw` takes them; the same for every picture of a run.
   public mutating func draw(
     with renderer: SceneRenderer, state: ViewerState, store: PointStore,
-    frameErrors: FrameAlignmentErrors? = nil, mesh: SceneMesh? = nil
+    frameErrors: FrameAlignmentErrors? = nil, mesh: SceneMesh? = nil,
+    corrections: [Matrix4]? = nil
   ) {
     let range = state.drawRange(frameRanges: store.frameRanges)
     var still = state
@@ -32,9 +36,10 @@ public struct GrowingPicture {
       continuedCount += 1
       renderer.draw(
         state: state, store: store, pass: [last.range.upperBound..<range.upperBound],
-        continuing: true, frameErrors: frameErrors, mesh: mesh)
+        continuing: true, frameErrors: frameErrors, corrections: corrections, mesh: mesh)
       return
     }
-    renderer.draw(state: state, store: store, frameErrors: frameErrors, mesh: mesh)
+    renderer.draw(
+      state: state, store: store, frameErrors: frameErrors, corrections: corrections, mesh: mesh)
   }
 }
