@@ -56,7 +56,8 @@ extension ViewerApp {
   /// The title says what is open and where the playhead is, so that scripts driving
   /// the window (the end-to-end test) can read the state: "CloudScrub — NAME — frame
   /// K/N", with " — measuring" while the alignment pass runs, " — sorting" while the
-  /// level of detail grows, " — playing" while playback runs and " — loading" while
+  /// level of detail grows, " — drawing" while the picture still has passes to draw,
+  /// " — playing" while playback runs and " — loading" while
   /// frames are still coming, then the poses', the model's and the video's words
   /// (" — mesh", " — recording").
   func updateTitle() {
@@ -74,6 +75,7 @@ extension ViewerApp {
       if session.content.hasLevelOfDetail, !session.content.levelOfDetailIsComplete {
         text += " — sorting"
       }
+      if refinement.isRefining { text += " — drawing" }
       if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }
       text += posesLine().isEmpty ? "" : " — " + posesLine()

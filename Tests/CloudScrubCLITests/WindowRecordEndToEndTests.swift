@@ -32,18 +32,11 @@ struct WindowRecordEndToEndTests {
         $0.hasSuffix(" — recording")
       }
       try x.key("Left")
-      try x.waitForName(of: window, timeout: 30, stillRunning: alive, "frame 10") {
-        $0.contains("frame 10/12")
+      // The title says " — drawing" until the level of detail's last pass is on screen.
+      try x.waitForName(of: window, timeout: 60, stillRunning: alive, "frame 10 drawn") {
+        $0.contains("frame 10/12") && !$0.contains(" — drawing")
       }
-      // The level of detail refines the picture in passes, some longer than the 0.1 s
-      // between two screenshots: steady means the same after a pause too.
-      var screen = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
-      for _ in 0..<60 {
-        Thread.sleep(forTimeInterval: 1.5)
-        let again = try WindowScreen.waitForSteadyScreen(display: display, timeout: 60)
-        defer { screen = again }
-        if WindowScreen.changedPixels(screen, again, in: Layout.scene) == 0 { break }
-      }
+      let screen = try XWDImage.capture(display: display)
       try x.key("v")
       try x.waitForName(of: window, timeout: 60, stillRunning: alive, "recording stopped") {
         !$0.contains("recording")
@@ -66,16 +59,15 @@ struct WindowRecordEndToEndTests {
       let onScreen = RGBImage(width: Self.view.width, height: Self.view.height, pixels: pixels)
       #expect(VideoCommandTests.meanLumaDifference(last, onScreen) < 3)
 
+      try FileManager.default.removeItem(atPath: video)
       try WindowModelEndToEndTests.scrollControlsDown(x, display: display)
       try WindowScreen.click(x, at: Self.recordHeader, display: display)
       try WindowModelEndToEndTests.scrollControlsDown(x, display: display)
       try WindowScreen.click(x, at: Self.timelineButton, display: display)
-      // The drawn video replaces the recorded one when it is complete.
-      let drawnDeadline = Date().addingTimeInterval(300)
-      while (try? VideoDecoder(path: video))?.width != 1280 {
-        try #require(Date() < drawnDeadline && viewer.isRunning, "no drawn video appeared")
-        Thread.sleep(forTimeInterval: 0.2)
-      }
+      // The drawn video appears under the name only when complete.
+      let appeared = try FolderWatch.waitForEntry(
+        in: folder.path, prefix: "small.mp4", timeout: 300)
+      try #require(appeared, "no drawn video appeared")
       try x.waitForName(of: window, timeout: 30, stillRunning: alive, "the video done") {
         !$0.contains(" — video ")
       }
