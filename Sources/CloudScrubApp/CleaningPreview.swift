@@ -1,5 +1,6 @@
 import CloudScrubCore
 import CloudScrubRender
+import CloudScrubSession
 import Foundation
 
 /// What the window's cleaning preview shows: the shown points run through the
@@ -157,25 +158,19 @@ final class CleaningPreview {
   }
 
   /// The recording frames `frames` (recording indices, in order) unprojected again with
-  /// `poses` (one a recording frame) through `loader` (the document's, without its
-  /// merge), selected and filtered as the window's export selects them
-  /// (`ExportJob.RecordedFrames.shown`): the points the export with those poses writes
-  /// before its cleaning.
+  /// `poses` (one a recording frame) through `loader` (the document's), selected and
+  /// filtered as the window's export selects them (`InputLoader.shownFrames`): the points
+  /// the export with those poses writes before its cleaning.
   ///
-  /// - Throws: `PosesReplacedRecording`'s count mismatch, or the load's error.
+  /// - Throws: `TrajectoryError` for poses that do not fit, or the load's error.
   static func unprojectedAgain(
     _ loader: RecordingLoader, poses: [CameraPose], frames: ArraySlice<Int>,
     minConfidence: ConfidenceLevel
   ) throws -> PointCloud {
-    var refined = loader
-    refined.source = try PosesReplacedRecording(loader.source, poses: poses)
-    let shown = ExportJob.RecordedFrames.shown(
-      frames, loadedWith: loader.selection, unprojection: loader.unprojection,
-      minConfidence: minConfidence)
-    refined.selection = shown.selection
-    refined.unprojection = shown.unprojection
-    refined.ingestMergeMeters = nil
-    return try refined.load().cloud()
+    try InputLoader.shownFrames(
+      of: loader, frames: frames, minConfidence: minConfidence, poses: poses,
+      naming: "the refined poses"
+    ).load().cloud()
   }
 
   /// The cleaned points as the preview's store: grouped by their frame, one appended

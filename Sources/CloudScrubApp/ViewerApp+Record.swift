@@ -14,7 +14,7 @@ extension ViewerApp {
         guard !recorder.isRecording else { return }
         let scene = sceneRectangle()
         try recorder.startView(
-          path: path, width: scene.width, height: scene.height, now: glfwTime(),
+          path: path, width: scene.width, height: scene.height, now: recordingClock(),
           inputs: inputs)
         session.message = .info("recording the view to \(path)")
       case .stopView:
@@ -68,7 +68,7 @@ extension ViewerApp {
     do {
       try recorder.captureView(
         x: scene.x, y: size.height - scene.y - scene.height, width: scene.width,
-        height: scene.height, now: glfwTime())
+        height: scene.height, now: recordingClock())
     } catch {
       finishRecording(note: "\(error)")
     }
@@ -77,7 +77,7 @@ extension ViewerApp {
   /// Completes the video in hand and says so.
   func finishRecording(note: String? = nil) {
     do {
-      let line = try recorder.finish(now: glfwTime())
+      let line = try recorder.finish(now: recordingClock())
       session.message = .info(note.map { line + " (\($0))" } ?? line)
     } catch {
       session.message = .error("the video could not be written: \(error)")
@@ -101,5 +101,6 @@ extension ViewerApp {
     return "video \(progress.done)/\(progress.total)"
   }
 
-  private func glfwTime() -> Double { Date().timeIntervalSince(started) }
+  /// Seconds since the window started: the clock a recording of the view keeps.
+  private func recordingClock() -> Double { Date().timeIntervalSince(started) }
 }

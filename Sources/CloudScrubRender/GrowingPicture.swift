@@ -11,8 +11,6 @@ import CloudScrubCore
 public struct GrowingPicture {
   /// The last picture's state with its playhead at the start, and the points it drew.
   private var last: (state: ViewerState, range: Range<Int>)?
-  /// Pictures drawn by adding to the last, for tests and benchmarks.
-  public private(set) var continuedCount = 0
 
   public init() {}
 
@@ -33,7 +31,6 @@ public struct GrowingPicture {
     if renderer.backend.pointDrawer is CPUPointDrawer, let last, last.state == still,
       last.range.lowerBound == range.lowerBound, last.range.upperBound <= range.upperBound
     {
-      continuedCount += 1
       renderer.draw(
         state: state, store: store, pass: [last.range.upperBound..<range.upperBound],
         continuing: true, frameErrors: frameErrors, corrections: corrections, mesh: mesh)

@@ -47,8 +47,8 @@ public struct VideoDirector: Sendable {
   public let shot: VideoShot
   /// How many frames the video has.
   public let frameCount: Int
-  /// The timeline's frames' times, in seconds from the first shown frame.
-  private let frameTimes: [Double]
+  /// The timeline: frame times on the recording's clock (or its fallback rate's).
+  private let playback: Playback
   /// The first timeline position drawn (after hidden leading frames).
   private let firstFrame: Int
   /// The orbit the turntable starts from.
@@ -60,8 +60,9 @@ public struct VideoDirector: Sendable {
   public init(shot: VideoShot, state: ViewerState) {
     self.shot = shot
     let playback = state.playback
-    firstFrame = min(playback.hiddenLeadingFrames, max(0, playback.loadedFrameCount - 1))
-    frameTimes = Self.times(playback, from: firstFrame)
+    self.playback = playback
+    let first = min(playback.hiddenLeadingFrames, max(0, playback.loadedFrameCount - 1))
+    firstFrame = first
     startCamera = state.camera
     follow = VideoFollowCamera(scene: state.scene, framesPerSecond: shot.framesPerSecond)
     let fps = Double(shot.framesPerSecond)
@@ -69,7 +70,11 @@ public struct VideoDirector: Sendable {
     case .timeline(let speed):
       // The last video frame shows the capture's last frame, though it may come a
       // little after that frame's own time.
-      let seconds = (frameTimes.last ?? 0) / max(speed, 1e-6)
+      let span =
+        playback.lastFrame.map {
+          playback.timeSeconds(ofFrame: $0) - playback.timeSeconds(ofFrame: first)
+        } ?? 0
+      let seconds = span / max(speed, 1e-6)
       frameCount = Int((seconds * fps - 1e-6).rounded(.up)) + 1
     case .turntable(let seconds):
       frameCount = max(2, Int((seconds * fps).rounded())) + 1
@@ -80,31 +85,16 @@ public struct VideoDirector: Sendable {
     }
   }
 
-  /// Seconds from the first shown frame for each loaded frame from `first`: the
-  /// recording's timestamps when they increase, else frames at the fallback rate.
-  static func times(_ playback: Playback, from first: Int) -> [Double] {
-    let stamps = Array(playback.frameTimestampsSeconds.dropFirst(first))
-    let increasing =
-      stamps.allSatisfy(\.isFinite) && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }
-    guard increasing, let start = stamps.first else {
-      return stamps.indices.map { Double($0) / max(playback.fallbackFramesPerSecond, 1e-6) }
-    }
-    return stamps.map { $0 - start }
-  }
-
   /// The timeline position video frame `index` shows: the last frame whose time has
   /// come.
   public func timelinePosition(ofFrame index: Int) -> Int {
-    guard case .timeline(let speed) = shot.motion, !frameTimes.isEmpty else { return firstFrame }
-    let time = Double(index) / Double(shot.framesPerSecond) * speed + 1e-9
-    // The first frame time above `time`, minus one.
-    var low = 0
-    var high = frameTimes.count
-    while low < high {
-      let middle = (low + high) / 2
-      if frameTimes[middle] <= time { low = middle + 1 } else { high = middle }
+    guard case .timeline(let speed) = shot.motion, playback.loadedFrameCount > 0 else {
+      return firstFrame
     }
-    return firstFrame + max(0, low - 1)
+    let time =
+      playback.timeSeconds(ofFrame: firstFrame) + Double(index) / Double(shot.framesPerSecond)
+      * speed
+    return playback.lastFrame(atOrBefore: time, from: firstFrame)
   }
 
   /// The commands that make a state show video frame `index` (asked for in order).

@@ -204,4 +204,27 @@ public enum InputLoader {
       throw TrajectoryError(error, path: path)
     }
   }
+
+  /// `loader` (a document's) restricted to the shown recording frames `frames`, selected
+  /// and filtered as the window's export selects them (`ExportJob.RecordedFrames.shown`),
+  /// without the load's merge, under `poses` when given (one a recording frame: refined
+  /// ones). What the window's fusion and cleaning preview load again.
+  ///
+  /// - Throws: `TrajectoryError` naming `path` when the poses do not fit the recording.
+  public static func shownFrames(
+    of loader: RecordingLoader, frames: some Collection<Int>, minConfidence: ConfidenceLevel,
+    poses: [CameraPose]?, naming path: String
+  ) throws -> RecordingLoader {
+    var shownLoader = loader
+    let shown = ExportJob.RecordedFrames.shown(
+      frames, loadedWith: loader.selection, unprojection: loader.unprojection,
+      minConfidence: minConfidence)
+    shownLoader.selection = shown.selection
+    shownLoader.unprojection = shown.unprojection
+    shownLoader.ingestMergeMeters = nil
+    if let poses {
+      shownLoader.source = try replacingPoses(of: loader.source, with: poses, naming: path)
+    }
+    return shownLoader
+  }
 }

@@ -51,20 +51,12 @@ public final class BackgroundFusion: @unchecked Sendable {
     for document: ViewerDocument, frames: some Collection<Int>, minConfidence: ConfidenceLevel,
     poses: [CameraPose]?
   ) throws -> RecordingLoader {
-    guard var loader = document.loader else {
+    guard let loader = document.loader else {
       throw UsageError("only a recording's frames can be fused into a model")
     }
-    let shown = ExportJob.RecordedFrames.shown(
-      frames, loadedWith: loader.selection, unprojection: loader.unprojection,
-      minConfidence: minConfidence)
-    loader.selection = shown.selection
-    loader.unprojection = shown.unprojection
-    loader.ingestMergeMeters = nil
-    if let poses {
-      loader.source = try InputLoader.replacingPoses(
-        of: loader.source, with: poses, naming: document.path)
-    }
-    return loader
+    return try InputLoader.shownFrames(
+      of: loader, frames: frames, minConfidence: minConfidence, poses: poses,
+      naming: document.path)
   }
 
   /// Starts fusing `loader`'s frames at `voxelMeters` (nil: the automatic size), for a
