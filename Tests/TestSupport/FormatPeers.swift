@@ -17,10 +17,23 @@ public enum FormatPeers {
     return Set(result.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init))
   }()
 
+  /// `bench/laz_peers.py`: laspy with lazrs on LAZ files.
+  public static let lazScript = TestData.packageRoot.appendingPathComponent("bench/laz_peers.py")
+    .path
+
+  /// Whether laspy and lazrs import here.
+  public static let lazrs: Bool = {
+    guard let python,
+      let result = try? CommandRunner.run(
+        executable: URL(fileURLWithPath: python), [lazScript, "check"], timeoutSeconds: 120)
+    else { return false }
+    return result.standardOutput.contains("lazrs")
+  }()
+
   /// Runs the script with `arguments` and returns what it printed.
   ///
   /// - Throws: `PeerError` when python3 is missing or the script fails.
-  public static func run(_ arguments: [String]) throws -> String {
+  public static func run(_ arguments: [String], script: String = script) throws -> String {
     guard let python else { throw PeerError("python3 is not on PATH") }
     let result = try CommandRunner.run(
       executable: URL(fileURLWithPath: python), [script] + arguments, timeoutSeconds: 300)

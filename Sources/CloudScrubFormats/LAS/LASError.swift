@@ -11,8 +11,10 @@ public enum LASErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
   case shortHeader(bytes: Int, needed: Int)
   /// A version other than 1.0–1.4.
   case unsupportedVersion(major: Int, minor: Int)
-  /// LAZ (compressed LAS): no LAZ library is in Debian.
-  case compressed
+  /// A LAZ file whose compression cannot be read: what is wrong with it.
+  case laz(String)
+  /// A LAZ chunk that cannot be decoded: the chunk, the file's point index, the problem.
+  case lazChunk(chunk: Int, point: Int, problem: String)
   /// A point data record format other than 0–10.
   case unsupportedPointFormat(Int)
   /// A record length shorter than the point format's.
@@ -31,9 +33,9 @@ public enum LASErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
       return "LAS header is \(bytes) bytes, its version needs \(needed)"
     case .unsupportedVersion(let major, let minor):
       return "LAS version \(major).\(minor) is not one of 1.0–1.4"
-    case .compressed:
-      return "LAZ (compressed LAS) needs the LASzip library, which Debian does not package; "
-        + "decompress it first (for example laszip or pdal translate)"
+    case .laz(let problem): return "LAZ file: \(problem)"
+    case .lazChunk(let chunk, let point, let problem):
+      return "LAZ chunk \(chunk) is corrupt at point \(point): \(problem)"
     case .unsupportedPointFormat(let format):
       return "LAS point data record format \(format) is not one of 0–10"
     case .recordLength(let format, let length, let minimum):

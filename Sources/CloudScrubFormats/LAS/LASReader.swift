@@ -5,8 +5,8 @@ import Foundation
 /// (scaled and offset, then rounded once to `Float`), RGB where the format has it
 /// (16-bit values brought to 8 bits; files that store 8-bit values in the 16-bit
 /// fields are recognised by having none above 255), and the extra bytes described by a
-/// `LASF_Spec` record 4 VLR as attributes (`normal_x`…`normal_z` as normals). LAZ is
-/// refused with an error saying why.
+/// `LASF_Spec` record 4 VLR as attributes (`normal_x`…`normal_z` as normals). LAZ files
+/// read the same, their records decompressed first (`LAZDecompressor`).
 public enum LASReader {
   /// A LAS file's header, as `info` shows it.
   public struct Header: Equatable, Sendable {
@@ -18,6 +18,8 @@ public enum LASReader {
     public var scale: SIMD3<Double>
     public var offset: SIMD3<Double>
     public var software: String
+    /// Whether the points are compressed (LAZ).
+    public var compressed = false
     /// The text of a `CloudScrub` provenance VLR, if any.
     public var provenance: String?
   }
@@ -26,6 +28,8 @@ public enum LASReader {
   public struct Document: Sendable {
     public var header: Header
     public var cloud: PointCloud
+    /// What the reader noticed about the file (points missing, parts ignored).
+    public var notes: [String] = []
   }
 
   /// The bytes of a record of each point format before any extra bytes.
@@ -50,6 +54,19 @@ public enum LASReader {
   ///
   /// - Throws: `LASErrorReason` naming what is wrong and where.
   public static func read(bytes: UnsafeRawBufferPointer) throws(LASErrorReason) -> Document {
+    try withRecords(bytes) { header, vlrs, records, notes in
+      var document = interpret(records, header: header, vlrs: vlrs)
+      document.notes = notes
+      return document
+    }
+  }
+
+  /// Calls `body` with the file's header (its point count the records read), VLRs,
+  /// point records (decompressed, for LAZ) and notes on them.
+  static func withRecords<R>(
+    _ bytes: UnsafeRawBufferPointer,
+    _ body: (Header, LASVariableRecords, UnsafeRawBufferPointer, [String]) -> R
+  ) throws(LASErrorReason) -> R {
     guard bytes.count >= 4, bytes.starts(with: Array("LASF".utf8)) else { throw .notLAS }
     guard bytes.count >= 227 else { throw .shortHeader(bytes: bytes.count, needed: 227) }
     let major = Int(bytes[24])
@@ -63,7 +80,8 @@ public enum LASReader {
     let pointOffset = Int(bytes.littleEndian(at: 96, as: UInt32.self))
     let vlrCount = Int(bytes.littleEndian(at: 100, as: UInt32.self))
     let formatByte = Int(bytes[104])
-    if formatByte & 0xC0 != 0 { throw .compressed }
+    // LASzip marks compressed points with the format's top bit (old writers: the next).
+    let compressed = formatByte & 0xC0 != 0
     let format = formatByte & 0x3F
     guard format < recordSizes.count else { throw .unsupportedPointFormat(format) }
     let recordLength = Int(bytes.littleEndian(at: 105, as: UInt16.self))
@@ -88,18 +106,44 @@ public enum LASReader {
       decoding: UnsafeRawBufferPointer(rebasing: bytes[58..<90]).prefix { $0 != 0 },
       as: UTF8.self)
     let vlrs = try LASVariableRecords(bytes, from: headerSize, count: vlrCount, end: pointOffset)
-    if vlrs.isLAZ { throw .compressed }
+    var header = Header(
+      versionMajor: major, versionMinor: minor, pointFormat: format, recordLength: recordLength,
+      points: points, scale: scale, offset: offset, software: software,
+      compressed: compressed || vlrs.laszip != nil, provenance: vlrs.provenance)
+    if header.compressed {
+      guard let payload = vlrs.laszip else {
+        throw .laz("its point format byte says compressed, but it has no laszip record")
+      }
+      guard pointOffset <= bytes.count else {
+        throw .truncated(
+          what: "compressed points", offset: pointOffset, neededBytes: 8, fileBytes: bytes.count)
+      }
+      let records = try LAZDecompressor.records(
+        file: bytes, pointOffset: pointOffset, points: points, recordLength: recordLength,
+        parameters: LAZParameters(payload))
+      defer { records.deallocate() }
+      header.points = records.points
+      return body(header, vlrs, records.bytes, records.notes)
+    }
     let (size, overflow) = points.multipliedReportingOverflow(by: recordLength)
     guard !overflow, pointOffset <= bytes.count, size <= bytes.count - pointOffset else {
       throw .truncated(
         what: "point data (\(points) records of \(recordLength) bytes)", offset: pointOffset,
         neededBytes: overflow ? Int.max : size, fileBytes: bytes.count)
     }
-    let header = Header(
-      versionMajor: major, versionMinor: minor, pointFormat: format, recordLength: recordLength,
-      points: points, scale: scale, offset: offset, software: software,
-      provenance: vlrs.provenance)
     let records = UnsafeRawBufferPointer(rebasing: bytes[pointOffset..<(pointOffset + size)])
+    return body(header, vlrs, records, [])
+  }
+
+  /// The points of `header.points` records laid out as `header` says.
+  private static func interpret(
+    _ records: UnsafeRawBufferPointer, header: Header, vlrs: LASVariableRecords
+  ) -> Document {
+    let points = header.points
+    let recordLength = header.recordLength
+    let format = header.pointFormat
+    let scale = header.scale
+    let offset = header.offset
     var cloud = PointCloud()
     cloud.positions = (0..<points).map { index in
       let at = index * recordLength

@@ -6,8 +6,8 @@ struct LASVariableRecords {
   /// `LASF_Spec` record 4: one 192-byte descriptor an extra field.
   var extraBytes: [UInt8] = []
   var provenance: String?
-  /// A `laszip encoded` VLR: the points are compressed.
-  var isLAZ = false
+  /// The payload of a `laszip encoded` VLR: the points are compressed.
+  var laszip: [UInt8]?
 
   /// Reads `count` VLRs from `start`, each checked to end before `end` (the points).
   init(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, end: Int)
@@ -35,7 +35,7 @@ struct LASVariableRecords {
       switch (user, record) {
       case ("LASF_Spec", 4): extraBytes = content
       case ("CloudScrub", 1): provenance = String(decoding: content, as: UTF8.self)
-      case ("laszip encoded", _): isLAZ = true
+      case ("laszip encoded", 22204): laszip = content
       default: break
       }
       at = payload + length

@@ -1,0 +1,81 @@
+/// Where each chunk of a LAZ file's points starts and how many points it holds, from the
+/// chunk table LASzip writes after the points (itself arithmetic coded, each entry
+/// predicted from the one before).
+struct LAZChunkTable: Equatable {
+  struct Chunk: Equatable {
+    /// The chunk's first byte in the file, and its bytes.
+    var offset: Int
+    var bytes: Int
+    /// The chunk's first point, and its points.
+    var firstPoint: Int
+    var points: Int
+  }
+
+  var chunks: [Chunk]
+
+  /// Reads the table of a file whose compressed points start at `pointOffset` (with the
+  /// table's own offset there) and hold `points` points in chunks of `chunkSize`
+  /// (nil: each chunk's count is in the table).
+  ///
+  /// - Throws: `LASErrorReason.laz` saying what is wrong with the table.
+  init(
+    file: UnsafeRawBufferPointer, pointOffset: Int, points: Int, chunkSize: Int?
+  ) throws(LASErrorReason) {
+    guard pointOffset + 8 <= file.count else {
+      throw .laz("its points end before the chunk table's offset at byte \(pointOffset)")
+    }
+    var tableOffset = Int64(
+      littleEndian: file.loadUnaligned(fromByteOffset: pointOffset, as: Int64.self))
+    if tableOffset == -1, file.count >= 8 {
+      // A writer that could not seek back puts the offset at the end of the file.
+      tableOffset = Int64(
+        littleEndian: file.loadUnaligned(fromByteOffset: file.count - 8, as: Int64.self))
+    }
+    guard tableOffset >= pointOffset + 8, tableOffset <= file.count - 8 else {
+      throw .laz(
+        "its chunk table offset \(tableOffset) lies outside the file (\(file.count) bytes)")
+    }
+    let at = Int(tableOffset)
+    let version = UInt32(littleEndian: file.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    let count = Int(
+      UInt32(littleEndian: file.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+    guard version == 0 else { throw .laz("its chunk table has version \(version), not 0") }
+    // Each chunk holds a point and at least a byte, and each entry takes a bit at least.
+    let most = min(max(points, 1), at - pointOffset - 8, 8 * (file.count - at - 8) + 8)
+    guard count <= most else {
+      throw .laz("its chunk table lists \(count) chunks, more than the file can hold (\(most))")
+    }
+    var decoder = LAZArithmeticDecoder(UnsafeRawBufferPointer(rebasing: file[(at + 8)...]))
+    let entries = LAZIntegerDecompressor(bits: 32, contexts: 2)
+    var chunks: [Chunk] = []
+    chunks.reserveCapacity(count)
+    var lastPoints: Int32 = 0
+    var lastBytes: Int32 = 0
+    var offset = pointOffset + 8
+    var firstPoint = 0
+    for index in 0..<count {
+      var chunkPoints = min(chunkSize ?? 0, points - firstPoint)
+      if chunkSize == nil {
+        lastPoints = entries.decompress(lastPoints, context: 0, &decoder)
+        chunkPoints = Int(lastPoints)
+      }
+      lastBytes = entries.decompress(lastBytes, context: 1, &decoder)
+      let bytes = Int(lastBytes)
+      guard chunkPoints > 0, bytes > 0, bytes <= at - offset,
+        chunkPoints <= LAZDecompressor.mostPointsPerByte * bytes
+      else {
+        throw .laz(
+          "its chunk table's entry \(index) (\(chunkPoints) points in \(bytes) bytes at byte "
+            + "\(offset)) does not fit before the table at byte \(at)")
+      }
+      chunks.append(
+        Chunk(offset: offset, bytes: bytes, firstPoint: firstPoint, points: chunkPoints))
+      offset += bytes
+      firstPoint += chunkPoints
+    }
+    guard decoder.overrun == 0 else {
+      throw .laz("its chunk table is cut off at the end of the file")
+    }
+    self.chunks = chunks
+  }
+}

@@ -1,0 +1,90 @@
+import CloudScrubCore
+import Foundation
+
+/// Turns a LAZ file's compressed points back into the LAS point records they were, chunk
+/// by chunk on every core, so the LAS reader reads them as it reads any LAS file.
+enum LAZDecompressor {
+  /// More points than this a compressed byte are taken for a corrupt count: real
+  /// records take a byte or more each, and even a run of equal points takes more than
+  /// a bit (the coder spends a few hundredths of a bit on each of the seven or more
+  /// symbols a point costs at the least).
+  static let mostPointsPerByte = 64
+
+  /// The records decoded, and what the reader should say about them.
+  struct Records: @unchecked Sendable {
+    /// `points` records of `recordLength` bytes.
+    let storage: UnsafeMutableRawBufferPointer
+    var points: Int
+    var notes: [String] = []
+
+    var bytes: UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: storage[0..<(points * recordLength)])
+    }
+    let recordLength: Int
+
+    func deallocate() { storage.deallocate() }
+  }
+
+  /// Decodes `points` records of `recordLength` bytes compressed as `parameters` says,
+  /// starting at `pointOffset` in `file`.
+  ///
+  /// - Throws: `LASErrorReason.laz` for a file whose compression cannot be read, and
+  ///   `.lazChunk` naming the first chunk and point that cannot be decoded.
+  static func records(
+    file: UnsafeRawBufferPointer, pointOffset: Int, points: Int, recordLength: Int,
+    parameters: LAZParameters
+  ) throws(LASErrorReason) -> Records {
+    guard parameters.recordLength == recordLength else {
+      throw .laz(
+        "its laszip record's items make records of \(parameters.recordLength) bytes, the "
+          + "header says \(recordLength)")
+    }
+    if parameters.compressor == .layeredChunked {
+      throw .laz("layered compression (point formats 6–10) is not read yet")
+    }
+    try LAZPointwiseChunk.check(parameters.items)
+    let chunks: [LAZChunkTable.Chunk]
+    if parameters.compressor == .pointwise {
+      let bytes = file.count - pointOffset
+      guard bytes > 0, points <= mostPointsPerByte * bytes else {
+        throw .laz(
+          "it promises \(points) points, more than its \(max(bytes, 0)) bytes of points hold")
+      }
+      chunks = [
+        LAZChunkTable.Chunk(offset: pointOffset, bytes: bytes, firstPoint: 0, points: points)
+      ]
+    } else {
+      chunks = try LAZChunkTable(
+        file: file, pointOffset: pointOffset, points: points, chunkSize: parameters.chunkSize
+      ).chunks
+    }
+    let held = chunks.last.map { $0.firstPoint + $0.points } ?? 0
+    let total = min(points, held)
+    let storage = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(held, 1) * recordLength, alignment: 16)
+    if let base = storage.baseAddress { adviseHugePages(base, byteCount: storage.count) }
+    let problems = ParallelSlots<(point: Int, problem: String)?>(count: chunks.count, initial: nil)
+    let items = parameters.items
+    nonisolated(unsafe) let file = file
+    nonisolated(unsafe) let output = storage.baseAddress.unsafelyUnwrapped
+    DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+      let chunk = chunks[index]
+      let bytes = UnsafeRawBufferPointer(
+        rebasing: file[chunk.offset..<(chunk.offset + chunk.bytes)])
+      let start = output + chunk.firstPoint * recordLength
+      problems[index] = LAZPointwiseChunk.decode(
+        bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
+    }
+    var records = Records(storage: storage, points: total, recordLength: recordLength)
+    if held < points {
+      records.notes.append("the chunks hold \(held) of the \(points) points the header promises")
+    }
+    for index in 0..<chunks.count {
+      guard let problem = problems[index] else { continue }
+      let point = chunks[index].firstPoint + problem.point
+      storage.deallocate()
+      throw .lazChunk(chunk: index, point: point, problem: problem.problem)
+    }
+    return records
+  }
+}

@@ -1,0 +1,133 @@
+/// GPS times as LASzip codes them: the 64-bit pattern of the double as an integer, in up
+/// to four interleaved sequences (multiple-return and multi-channel data), each predicted
+/// from its last step times a small multiplier. `gpstime11` version 2 and the GPS layer
+/// of `point14` version 3 differ only in how "no change" is said.
+struct LAZGPSTimeSequences {
+  static let multi: Int32 = 500
+  static let multiMinus: Int32 = -10
+  /// Codes below this are multipliers of the last step.
+  static let multipliers = UInt32(multi - multiMinus + 1)
+
+  private var lastTime: [Int64] = [0, 0, 0, 0]
+  private var lastStep: [Int32] = [0, 0, 0, 0]
+  private var extremeCount: [Int32] = [0, 0, 0, 0]
+  private var last = 0
+  private var next = 0
+  private let multiModel: LAZSymbolModel
+  private let zeroStepModel: LAZSymbolModel
+  /// The code for "a new sequence"; the three after it switch sequences.
+  private let codeFull: UInt32
+  private let steps = LAZIntegerDecompressor(bits: 32, contexts: 9)
+  /// Version 2 codes "unchanged" (0 after a zero step, the code after the multipliers
+  /// otherwise);
+  /// version 3 says whether the time changed elsewhere and codes only changes.
+  private let codesUnchanged: Bool
+
+  init(first: Int64, codesUnchanged: Bool) {
+    lastTime[0] = first
+    self.codesUnchanged = codesUnchanged
+    zeroStepModel = LAZSymbolModel(symbols: codesUnchanged ? 6 : 5)
+    codeFull = Self.multipliers + (codesUnchanged ? 1 : 0)
+    multiModel = LAZSymbolModel(symbols: Int(codeFull) + 4)
+  }
+
+  /// The time the sequences are at now.
+  var current: Int64 { lastTime[last] }
+
+  /// Decodes the next time (a changed one, for version 3).
+  mutating func decode(_ decoder: inout LAZArithmeticDecoder) {
+    // A switch to another sequence is followed by that sequence's own code.
+    var switches = 0
+    while !decodeOnce(&decoder) && switches < 4 { switches += 1 }
+  }
+
+  /// Decodes one code; false when it switched sequences and a code follows.
+  private mutating func decodeOnce(_ decoder: inout LAZArithmeticDecoder) -> Bool {
+    if lastStep[last] == 0 {
+      var code = decoder.decodeSymbol(zeroStepModel)
+      if codesUnchanged {
+        if code == 0 { return true }
+        code -= 1
+      }
+      switch code {
+      case 0:
+        lastStep[last] = steps.decompress(0, context: 0, &decoder)
+        lastTime[last] &+= Int64(lastStep[last])
+        extremeCount[last] = 0
+      case 1: startNewSequence(&decoder)
+      default:
+        last = (last + Int(code) - 1) & 3
+        return false
+      }
+      return true
+    }
+    let code = decoder.decodeSymbol(multiModel)
+    if code == 1 {
+      lastTime[last] &+= Int64(steps.decompress(lastStep[last], context: 1, &decoder))
+      extremeCount[last] = 0
+    } else if code < Self.multipliers {
+      let step: Int32
+      if code == 0 {
+        step = steps.decompress(0, context: 7, &decoder)
+        noteExtreme(step)
+      } else if code < UInt32(Self.multi) {
+        step = steps.decompress(
+          Int32(code) &* lastStep[last], context: code < 10 ? 2 : 3, &decoder)
+      } else if code == UInt32(Self.multi) {
+        step = steps.decompress(Self.multi &* lastStep[last], context: 4, &decoder)
+        noteExtreme(step)
+      } else {
+        let multiplier = Self.multi - Int32(code)
+        if multiplier > Self.multiMinus {
+          step = steps.decompress(multiplier &* lastStep[last], context: 5, &decoder)
+        } else {
+          step = steps.decompress(Self.multiMinus &* lastStep[last], context: 6, &decoder)
+          noteExtreme(step)
+        }
+      }
+      lastTime[last] &+= Int64(step)
+    } else if code == codeFull {
+      startNewSequence(&decoder)
+    } else if code > codeFull {
+      last = (last + Int(code - codeFull)) & 3
+      return false
+    }
+    return true
+  }
+
+  /// A step far from the usual: after more than three in a row it becomes the usual.
+  private mutating func noteExtreme(_ step: Int32) {
+    extremeCount[last] += 1
+    if extremeCount[last] > 3 {
+      lastStep[last] = step
+      extremeCount[last] = 0
+    }
+  }
+
+  /// A time too far from this sequence's: its high half predicted, its low half raw.
+  private mutating func startNewSequence(_ decoder: inout LAZArithmeticDecoder) {
+    next = (next + 1) & 3
+    let high = steps.decompress(
+      Int32(truncatingIfNeeded: lastTime[last] >> 32), context: 8, &decoder)
+    let low = decoder.readInt()
+    lastTime[next] = Int64(bitPattern: UInt64(UInt32(bitPattern: high)) << 32 | UInt64(low))
+    last = next
+    lastStep[last] = 0
+    extremeCount[last] = 0
+  }
+}
+
+/// The `gpstime11` item, version 2: the 8-byte GPS time of LAS formats 1, 3, 4 and 5.
+final class LAZGPSTime11Decoder: LAZItemDecoder {
+  private var sequences: LAZGPSTimeSequences
+
+  init(first: UnsafeRawPointer) {
+    let bits = UInt64(littleEndian: first.loadUnaligned(as: UInt64.self))
+    sequences = LAZGPSTimeSequences(first: Int64(bitPattern: bits), codesUnchanged: true)
+  }
+
+  func decode(into item: UnsafeMutableRawPointer, _ decoder: inout LAZArithmeticDecoder) {
+    sequences.decode(&decoder)
+    item.storeBytes(of: UInt64(bitPattern: sequences.current).littleEndian, as: UInt64.self)
+  }
+}

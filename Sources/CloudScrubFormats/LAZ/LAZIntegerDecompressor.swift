@@ -1,0 +1,125 @@
+/// LASzip's integer decompressor: a value is its prediction plus a corrector, coded as
+/// the corrector's bit length `k` (under one of `contexts` models) and then its bits
+/// (the top `bitsHigh` of them under a model for that length, the rest raw).
+final class LAZIntegerDecompressor {
+  private let correctorBits: UInt32
+  private let correctorRange: UInt32
+  private let correctorMin: Int32
+  private let bitsHigh: UInt32
+  private let lengthModels: [LAZSymbolModel]
+  private let zeroModel = LAZBitModel()
+  /// The model of a corrector of each bit length 1…`correctorBits` at index length − 1.
+  private let correctorModels: [LAZSymbolModel]
+  /// The bit length of the last corrector (`k`), a context for the next fields.
+  private(set) var k: UInt32 = 0
+
+  /// Values of `bits` bits (32: any `Int32`), `contexts` length models.
+  init(bits: UInt32 = 16, contexts: Int = 1, bitsHigh: UInt32 = 8) {
+    if bits > 0 && bits < 32 {
+      correctorBits = bits
+      correctorRange = 1 << bits
+      correctorMin = -Int32(correctorRange / 2)
+    } else {
+      correctorBits = 32
+      correctorRange = 0
+      correctorMin = Int32.min
+    }
+    self.bitsHigh = bitsHigh
+    let lengths = Int(correctorBits) + 1
+    lengthModels = (0..<contexts).map { _ in LAZSymbolModel(symbols: lengths) }
+    correctorModels = (1...correctorBits).map { bits in
+      LAZSymbolModel(symbols: 1 << Int(min(bits, bitsHigh)))
+    }
+  }
+
+  /// The value predicted as `prediction` in `context`.
+  @inline(__always) func decompress(
+    _ prediction: Int32, context: Int = 0, _ decoder: inout LAZArithmeticDecoder
+  ) -> Int32 {
+    var real = prediction &+ corrector(lengthModels[context], &decoder)
+    if real < 0 {
+      real &+= Int32(bitPattern: correctorRange)
+    } else if UInt32(bitPattern: real) >= correctorRange {
+      real &-= Int32(bitPattern: correctorRange)
+    }
+    return real
+  }
+
+  @inline(__always) private func corrector(
+    _ lengths: LAZSymbolModel, _ decoder: inout LAZArithmeticDecoder
+  ) -> Int32 {
+    k = decoder.decodeSymbol(lengths)
+    guard k != 0 else { return Int32(bitPattern: decoder.decodeBit(zeroModel)) }
+    guard k < 32 else { return correctorMin }
+    var c: UInt32
+    if k <= bitsHigh {
+      c = decoder.decodeSymbol(correctorModels[Int(k) - 1])
+    } else {
+      let rawBits = k - bitsHigh
+      c = decoder.decodeSymbol(correctorModels[Int(k) - 1])
+      c = (c << rawBits) | decoder.readBits(rawBits)
+    }
+    let corrector = Int32(bitPattern: c)
+    if c >= (1 << (k - 1)) { return corrector &+ 1 }
+    return corrector &- Int32(bitPattern: (1 << k) &- 1)
+  }
+}
+
+/// The median of the last five values, kept by insertion (LASzip's predictor of a
+/// coordinate's step).
+struct LAZMedian5 {
+  private var values: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
+  private var high = true
+
+  var median: Int32 { values.2 }
+
+  mutating func add(_ v: Int32) {
+    if high {
+      if v < values.2 {
+        values.4 = values.3
+        values.3 = values.2
+        if v < values.0 {
+          values.2 = values.1
+          values.1 = values.0
+          values.0 = v
+        } else if v < values.1 {
+          values.2 = values.1
+          values.1 = v
+        } else {
+          values.2 = v
+        }
+      } else {
+        if v < values.3 {
+          values.4 = values.3
+          values.3 = v
+        } else {
+          values.4 = v
+        }
+        high = false
+      }
+    } else {
+      if values.2 < v {
+        values.0 = values.1
+        values.1 = values.2
+        if values.4 < v {
+          values.2 = values.3
+          values.3 = values.4
+          values.4 = v
+        } else if values.3 < v {
+          values.2 = values.3
+          values.3 = v
+        } else {
+          values.2 = v
+        }
+      } else {
+        if values.1 < v {
+          values.0 = values.1
+          values.1 = v
+        } else {
+          values.0 = v
+        }
+        high = true
+      }
+    }
+  }
+}

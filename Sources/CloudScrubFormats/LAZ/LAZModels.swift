@@ -1,0 +1,145 @@
+/// The adaptive probability models of LASzip's arithmetic coder: a model counts the
+/// symbols it has seen and, every so often (more seldom as it learns), turns the counts
+/// into the cumulative distribution the coder divides its interval by.
+///
+/// Every mutable word lives behind one pointer, so decoding touches no class property
+/// (no exclusivity checks in the inner loop). A model belongs to one chunk's decoder, on
+/// one thread.
+final class LAZSymbolModel {
+  /// Probabilities are held in 15 bits.
+  static let lengthShift: UInt32 = 15
+  static let maxCount: UInt32 = 1 << 15
+
+  let symbols: UInt32
+  let lastSymbol: UInt32
+  /// log2 of the lookup table's size (0: no table, a binary search over all symbols).
+  let tableShift: UInt32
+  let tableSize: UInt32
+  /// `symbols` distribution words, `symbols` counts, `tableSize + 2` table entries.
+  let distribution: UnsafeMutablePointer<UInt32>
+  let counts: UnsafeMutablePointer<UInt32>
+  let table: UnsafeMutablePointer<UInt32>?
+  /// total count, update cycle, symbols until the next update.
+  private let state: UnsafeMutablePointer<UInt32>
+
+  /// A model of `symbols` symbols (2…2048), all equally likely at first.
+  init(symbols: Int) {
+    precondition(symbols >= 2 && symbols <= 2048)
+    self.symbols = UInt32(symbols)
+    lastSymbol = UInt32(symbols - 1)
+    if symbols > 16 {
+      var bits: UInt32 = 3
+      while UInt32(symbols) > (1 << (bits + 2)) { bits += 1 }
+      tableSize = 1 << bits
+      tableShift = Self.lengthShift - bits
+    } else {
+      tableSize = 0
+      tableShift = 0
+    }
+    let words = 2 * symbols + (tableSize > 0 ? Int(tableSize) + 2 : 0)
+    distribution = .allocate(capacity: words)
+    distribution.initialize(repeating: 0, count: words)
+    counts = distribution + symbols
+    table = tableSize > 0 ? counts + symbols : nil
+    state = .allocate(capacity: 3)
+    state.initialize(repeating: 0, count: 3)
+    for k in 0..<symbols { counts[k] = 1 }
+    state[1] = UInt32(symbols)
+    update()
+    state[1] = (UInt32(symbols) + 6) >> 1
+    state[2] = state[1]
+  }
+
+  deinit {
+    distribution.deallocate()
+    state.deallocate()
+  }
+
+  /// Counts one more `symbol`, and renews the distribution when it is due.
+  @inline(__always) func count(_ symbol: UInt32) {
+    counts[Int(symbol)] &+= 1
+    state[2] &-= 1
+    if state[2] == 0 { update() }
+  }
+
+  private func update() {
+    state[0] &+= state[1]
+    if state[0] > Self.maxCount {
+      var total: UInt32 = 0
+      for k in 0..<Int(symbols) {
+        counts[k] = (counts[k] + 1) >> 1
+        total &+= counts[k]
+      }
+      state[0] = total
+    }
+    let scale = 0x8000_0000 / max(state[0], 1)
+    var sum: UInt32 = 0
+    if let table {
+      var s: UInt32 = 0
+      for k in 0..<Int(symbols) {
+        distribution[k] = (scale &* sum) >> (31 - Self.lengthShift)
+        sum &+= counts[k]
+        let w = distribution[k] >> tableShift
+        while s < w {
+          s += 1
+          table[Int(s)] = UInt32(k) &- 1
+        }
+      }
+      table[0] = 0
+      while s <= tableSize {
+        s += 1
+        table[Int(s)] = symbols - 1
+      }
+    } else {
+      for k in 0..<Int(symbols) {
+        distribution[k] = (scale &* sum) >> (31 - Self.lengthShift)
+        sum &+= counts[k]
+      }
+    }
+    var cycle = (5 * state[1]) >> 2
+    let most = (symbols + 6) << 3
+    if cycle > most { cycle = most }
+    state[1] = cycle
+    state[2] = cycle
+  }
+}
+
+/// A model of one yes/no question: the chance of a 0 in 13 bits.
+final class LAZBitModel {
+  static let lengthShift: UInt32 = 13
+  static let maxCount: UInt32 = 1 << 13
+
+  /// zeros seen, all seen, chance of a zero, update cycle, bits until the next update.
+  private let state: UnsafeMutablePointer<UInt32>
+
+  init() {
+    state = .allocate(capacity: 5)
+    state.initialize(from: [1, 2, 1 << (Self.lengthShift - 1), 4, 4], count: 5)
+  }
+
+  deinit { state.deallocate() }
+
+  @inline(__always) var zeroChance: UInt32 { state[2] }
+
+  /// Counts one more bit (a zero when `zero`), and renews the chance when it is due.
+  @inline(__always) func count(zero: Bool) {
+    if zero { state[0] &+= 1 }
+    state[4] &-= 1
+    if state[4] == 0 { update() }
+  }
+
+  private func update() {
+    state[1] &+= state[3]
+    if state[1] > Self.maxCount {
+      state[1] = (state[1] + 1) >> 1
+      state[0] = (state[0] + 1) >> 1
+      if state[0] == state[1] { state[1] += 1 }
+    }
+    let scale = 0x8000_0000 / state[1]
+    state[2] = (state[0] &* scale) >> (31 - Self.lengthShift)
+    var cycle = (5 * state[3]) >> 2
+    if cycle > 64 { cycle = 64 }
+    state[3] = cycle
+    state[4] = cycle
+  }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""laspy with lazrs (LAZ through the LASzip format's Rust implementation) on LAZ files,
+for the LAZ tests and `bench clouds`.
+
+  laz_peers.py check                           prints "lazrs" when laspy and lazrs import
+  laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA]
+                                               COUNT points of point format FMT whose
+                                               every field varies the way scanners' do
+                                               (below), with EXTRA extra bytes, written
+                                               as LAZ by lazrs (chunks of 50,000 points)
+                                               and as uncompressed LAS
+  laz_peers.py records FILE OUT                the point records of a LAS or LAZ file as
+                                               lazrs decompresses them, raw, to OUT
+"""
+import sys
+
+
+def check():
+    try:
+        import laspy  # noqa: F401
+        import lazrs  # noqa: F401
+        print("lazrs")
+    except Exception:
+        print("")
+
+
+def random_points(point_format, count, seed, extra):
+    """Coordinates walk in small steps with jumps; returns come in pulses of 1 to n
+    returns (up to 15 in formats 6-10, over up to 4 scanner channels); GPS times rise in
+    steady steps, repeat within a pulse, interleave between channels and sometimes jump
+    far; colours drift with jumps; the other fields change now and then."""
+    import laspy
+    import numpy as np
+    rng = np.random.default_rng(int(seed))
+    header = laspy.LasHeader(point_format=int(point_format), version="1.4")
+    header.scales = np.array([0.001, 0.001, 0.001])
+    header.offsets = np.array([1000.0, 2000.0, 0.0])
+    for index in range(int(extra)):
+        header.add_extra_dim(laspy.ExtraBytesParams(name="extra%d" % index, type=np.uint8))
+    las = laspy.LasData(header)
+    n = int(count)
+    steps = rng.normal(0, 40, (n, 3)).astype(np.int64)
+    jumps = rng.random(n) < 0.01
+    steps[jumps] = rng.integers(-200000, 200000, (int(jumps.sum()), 3))
+    xyz = np.cumsum(steps, axis=0) + 500000
+    las.X, las.Y, las.Z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
+    extended = int(point_format) >= 6
+    most = 15 if extended else 7
+    returns = np.empty(n, dtype=np.int64)
+    numbers = np.empty(n, dtype=np.int64)
+    i = 0
+    while i < n:
+        pulse = int(rng.choice([1, 1, 1, 2, 3, rng.integers(1, most + 1)]))
+        for r in range(1, pulse + 1):
+            if i == n:
+                break
+            returns[i], numbers[i] = r, pulse
+            i += 1
+    odd = rng.random(n) < 0.02
+    returns[odd] = rng.integers(0, most + 1, int(odd.sum()))
+    numbers[odd] = rng.integers(0, most + 1, int(odd.sum()))
+    las.return_number = returns
+    las.number_of_returns = numbers
+    las.intensity = np.clip(np.cumsum(rng.normal(0, 300, n)) % 65536, 0, 65535).astype(np.uint16)
+    las.classification = np.where(rng.random(n) < 0.1, rng.integers(0, 32, n), 2)
+    las.scan_direction_flag = rng.random(n) < 0.5
+    las.edge_of_flight_line = rng.random(n) < 0.05
+    las.user_data = np.where(rng.random(n) < 0.05, rng.integers(0, 256, n), 7)
+    las.point_source_id = np.where(rng.random(n) < 0.02, rng.integers(0, 65536, n), 12)
+    if extended:
+        las.scan_angle = np.clip(np.cumsum(rng.integers(-3, 4, n)), -30000, 30000)
+        las.scanner_channel = np.where(rng.random(n) < 0.1, rng.integers(0, 4, n), 0)
+        las.synthetic = rng.random(n) < 0.05
+        las.overlap = rng.random(n) < 0.05
+    else:
+        las.scan_angle_rank = np.clip(np.cumsum(rng.integers(-1, 2, n)), -90, 90)
+    if "gps_time" in las.point_format.dimension_names:
+        new_pulse = returns <= 1
+        times = 1.0e8 + np.cumsum(np.where(new_pulse, 1e-5, 0.0)) + np.arange(n) * 1e-9 * 0
+        far = rng.random(n) < 0.005
+        times = times + np.cumsum(np.where(far, rng.normal(0, 1e4, n), 0.0))
+        other = rng.random(n) < 0.03
+        times[other] = times[other] - 37.0
+        las.gps_time = times
+    if "red" in las.point_format.dimension_names:
+        for name in ("red", "green", "blue"):
+            walk = np.cumsum(rng.integers(-600, 601, n)) + 30000
+            jump = rng.random(n) < 0.02
+            walk[jump] = rng.integers(0, 65536, int(jump.sum()))
+            setattr(las, name, np.clip(walk, 0, 65535))
+        grey = rng.random(n) < 0.05
+        las.green[grey] = las.red[grey]
+        las.blue[grey] = las.red[grey]
+    if "nir" in las.point_format.dimension_names:
+        las.nir = np.clip(np.cumsum(rng.integers(-500, 501, n)) + 20000, 0, 65535)
+    for index in range(int(extra)):
+        setattr(las, "extra%d" % index, np.where(rng.random(n) < 0.3, rng.integers(0, 256, n), index))
+    return las
+
+
+def random(point_format, count, seed, laz, las, extra="0"):
+    import laspy
+    data = random_points(point_format, count, seed, extra)
+    data.write(las, do_compress=False)
+    data.write(laz, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
+    print(len(data.points))
+
+
+def records(path, out):
+    import laspy
+    data = laspy.read(path, laz_backend=laspy.LazBackend.Lazrs)
+    with open(out, "wb") as f:
+        f.write(data.points.array.tobytes())
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    {"check": check, "random": random, "records": records}[command](*arguments)
