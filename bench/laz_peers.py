@@ -3,12 +3,14 @@
 for the LAZ tests and `bench clouds`.
 
   laz_peers.py check                           prints "lazrs" when laspy and lazrs import
-  laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA]
+  laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA] [CHANNELS]
                                                COUNT points of point format FMT whose
                                                every field varies the way scanners' do
-                                               (below), with EXTRA extra bytes, written
-                                               as LAZ by lazrs (chunks of 50,000 points)
-                                               and as uncompressed LAS
+                                               (below), with EXTRA extra bytes, on
+                                               CHANNELS scanner channels (formats 6-10,
+                                               default 4), written as LAZ by lazrs
+                                               (chunks of 50,000 points) and as
+                                               uncompressed LAS
   laz_peers.py records FILE OUT                the point records of a LAS or LAZ file as
                                                lazrs decompresses them, raw, to OUT
 """
@@ -24,7 +26,7 @@ def check():
         print("")
 
 
-def random_points(point_format, count, seed, extra):
+def random_points(point_format, count, seed, extra, channels):
     """Coordinates walk in small steps with jumps; returns come in pulses of 1 to n
     returns (up to 15 in formats 6-10, over up to 4 scanner channels); GPS times rise in
     steady steps, repeat within a pulse, interleave between channels and sometimes jump
@@ -69,7 +71,7 @@ def random_points(point_format, count, seed, extra):
     las.point_source_id = np.where(rng.random(n) < 0.02, rng.integers(0, 65536, n), 12)
     if extended:
         las.scan_angle = np.clip(np.cumsum(rng.integers(-3, 4, n)), -30000, 30000)
-        las.scanner_channel = np.where(rng.random(n) < 0.1, rng.integers(0, 4, n), 0)
+        las.scanner_channel = np.where(rng.random(n) < 0.1, rng.integers(0, int(channels), n), 0)
         las.synthetic = rng.random(n) < 0.05
         las.overlap = rng.random(n) < 0.05
     else:
@@ -98,9 +100,9 @@ def random_points(point_format, count, seed, extra):
     return las
 
 
-def random(point_format, count, seed, laz, las, extra="0"):
+def random(point_format, count, seed, laz, las, extra="0", channels="4"):
     import laspy
-    data = random_points(point_format, count, seed, extra)
+    data = random_points(point_format, count, seed, extra, channels)
     data.write(las, do_compress=False)
     data.write(laz, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
     print(len(data.points))

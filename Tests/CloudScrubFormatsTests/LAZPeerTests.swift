@@ -17,15 +17,16 @@ import Testing
     }
   }
 
-  /// `count` random points of `format` with `extra` extra bytes, as LAZ and LAS.
-  static func pair(format: Int, count: Int, extra: Int, seed: Int) throws -> (
-    laz: String, las: String, folder: URL
-  ) {
+  /// `count` random points of `format` with `extra` extra bytes on `channels` scanner
+  /// channels, as LAZ and LAS.
+  static func pair(
+    format: Int, count: Int, extra: Int, channels: Int = 1, seed: Int
+  ) throws -> (laz: String, las: String, folder: URL) {
     let folder = try TestData.makeTemporaryDirectory()
     let laz = folder.appendingPathComponent("points.laz").path
     let las = folder.appendingPathComponent("points.las").path
     _ = try FormatPeers.run(
-      ["random", "\(format)", "\(count)", "\(seed)", laz, las, "\(extra)"],
+      ["random", "\(format)", "\(count)", "\(seed)", laz, las, "\(extra)", "\(channels)"],
       script: FormatPeers.lazScript)
     return (laz, las, folder)
   }
@@ -48,11 +49,23 @@ import Testing
 
   @Test(
     .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"),
-    arguments: [(0, 0), (1, 0), (2, 0), (3, 0), (1, 3), (3, 5)])
-  func pointwiseFormatsDecodeToTheirRecords(_ format: Int, _ extra: Int) throws {
+    arguments: [
+      (0, 0), (1, 0), (2, 0), (3, 0), (1, 3), (3, 5), (6, 0), (7, 0), (8, 0), (6, 2), (8, 3),
+    ])
+  func everyFormatDecodesToItsRecords(_ format: Int, _ extra: Int) throws {
     // 120,000 points: two full chunks of 50,000 and a part one.
     let (laz, las, folder) = try Self.pair(
       format: format, count: 120_000, extra: extra, seed: format * 10 + extra)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Self.expectSameRecords(laz, las)
+  }
+
+  @Test(
+    .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"))
+  func pointsOnFourScannerChannelsDecodeToTheirRecords() throws {
+    // Each channel keeps its own models and last point; switches come every ten points.
+    let (laz, las, folder) = try Self.pair(
+      format: 6, count: 120_000, extra: 0, channels: 4, seed: 64)
     defer { try? FileManager.default.removeItem(at: folder) }
     try Self.expectSameRecords(laz, las)
   }

@@ -61,15 +61,18 @@ struct LAZChunkTable: Equatable {
       }
       lastBytes = entries.decompress(lastBytes, context: 1, &decoder)
       let bytes = Int(lastBytes)
-      guard chunkPoints > 0, bytes > 0, bytes <= at - offset,
+      guard chunkPoints >= 0, bytes >= 0, bytes <= at - offset,
         chunkPoints <= LAZDecompressor.mostPointsPerByte * bytes
       else {
         throw .laz(
           "its chunk table's entry \(index) (\(chunkPoints) points in \(bytes) bytes at byte "
             + "\(offset)) does not fit before the table at byte \(at)")
       }
-      chunks.append(
-        Chunk(offset: offset, bytes: bytes, firstPoint: firstPoint, points: chunkPoints))
+      // A writer may close an empty last chunk.
+      if chunkPoints > 0 {
+        chunks.append(
+          Chunk(offset: offset, bytes: bytes, firstPoint: firstPoint, points: chunkPoints))
+      }
       offset += bytes
       firstPoint += chunkPoints
     }

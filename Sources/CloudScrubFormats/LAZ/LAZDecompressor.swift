@@ -25,6 +25,14 @@ enum LAZDecompressor {
     func deallocate() { storage.deallocate() }
   }
 
+  /// Whether the LAS 1.4 records' scanner channel (bits 4–5 of byte 15) changes.
+  private static func switchesChannels(_ records: Records) -> Bool {
+    let bytes = records.bytes
+    guard records.points > 1 else { return false }
+    let first = bytes[15] & 0x30
+    return (1..<records.points).contains { bytes[$0 * records.recordLength + 15] & 0x30 != first }
+  }
+
   /// Decodes `points` records of `recordLength` bytes compressed as `parameters` says,
   /// starting at `pointOffset` in `file`.
   ///
@@ -39,10 +47,12 @@ enum LAZDecompressor {
         "its laszip record's items make records of \(parameters.recordLength) bytes, the "
           + "header says \(recordLength)")
     }
-    if parameters.compressor == .layeredChunked {
-      throw .laz("layered compression (point formats 6–10) is not read yet")
+    let layered = parameters.compressor == .layeredChunked
+    if layered {
+      try LAZLayeredChunk.check(parameters.items)
+    } else {
+      try LAZPointwiseChunk.check(parameters.items)
     }
-    try LAZPointwiseChunk.check(parameters.items)
     let chunks: [LAZChunkTable.Chunk]
     if parameters.compressor == .pointwise {
       let bytes = file.count - pointOffset
@@ -72,12 +82,22 @@ enum LAZDecompressor {
       let bytes = UnsafeRawBufferPointer(
         rebasing: file[chunk.offset..<(chunk.offset + chunk.bytes)])
       let start = output + chunk.firstPoint * recordLength
-      problems[index] = LAZPointwiseChunk.decode(
-        bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
+      problems[index] =
+        layered
+        ? LAZLayeredChunk.decode(
+          bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
+        : LAZPointwiseChunk.decode(
+          bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
     }
     var records = Records(storage: storage, points: total, recordLength: recordLength)
     if held < points {
       records.notes.append("the chunks hold \(held) of the \(points) points the header promises")
+    }
+    if layered, items.count > 1, Self.switchesChannels(records) {
+      records.notes.append(
+        "its points change scanner channel: their colours and extra bytes after a change are "
+          + "decoded as LASzip's layered codec is described, which no other reader has checked "
+          + "here")
     }
     for index in 0..<chunks.count {
       guard let problem = problems[index] else { continue }

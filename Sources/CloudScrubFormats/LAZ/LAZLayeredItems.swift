@@ -1,0 +1,152 @@
+/// An item after `point14` in a layered record: it decodes from its own layers, with
+/// models kept per scanner channel (the channel `point14` decoded for the point). A
+/// channel seen for the first time starts from the last values of the one before.
+protocol LAZLayeredItemDecoder: AnyObject {
+  func decode(into item: UnsafeMutableRawPointer, channel: Int)
+  /// Bytes the item's layers read past their ends.
+  var overrun: Int { get }
+}
+
+/// Per-channel state of a layered item: created on a channel's first point.
+///
+/// Which last values a point is predicted from follows LASzip's decoder: on a switch to
+/// a channel seen before, the point is predicted from (and updates) the last values of
+/// the channel before it, under the new channel's models; on a switch to a new channel,
+/// from that channel's own copy of the last values.
+struct LAZChannels<State: AnyObject> {
+  private var states: [State?] = [nil, nil, nil, nil]
+  private var current: State
+  private var currentChannel: Int
+  private let make: (State) -> State
+
+  init(first: State, channel: Int, make: @escaping (State) -> State) {
+    current = first
+    currentChannel = channel
+    states[channel] = first
+    self.make = make
+  }
+
+  /// The models of `channel`, and the state whose last values predict the point.
+  mutating func state(_ channel: Int) -> (models: State, last: State) {
+    var last = current
+    if channel != currentChannel {
+      if let known = states[channel] {
+        current = known
+      } else {
+        current = make(current)
+        states[channel] = current
+        last = current
+      }
+      currentChannel = channel
+    }
+    return (current, last)
+  }
+}
+
+/// The `rgb14` item (formats 7 and 8's colour) and `rgbnir14` (format 8's, with the
+/// near-infrared channel in a second layer), version 3.
+final class LAZRGB14Decoder: LAZLayeredItemDecoder {
+  private final class State {
+    var color: [UInt16]
+    var nir: UInt16
+    let colorModels = LAZColorPrediction()
+    let nirChanged = LAZSymbolModel(symbols: 4)
+    let nirBytes = [LAZSymbolModel(symbols: 256), LAZSymbolModel(symbols: 256)]
+
+    init(color: [UInt16], nir: UInt16) {
+      self.color = color
+      self.nir = nir
+    }
+  }
+
+  private var channels: LAZChannels<State>
+  private var colorLayer: LAZLayer
+  private var nirLayer: LAZLayer?
+
+  /// `layers`: the colour layer, and the NIR layer for `rgbnir14`.
+  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int) {
+    func load(_ index: Int) -> UInt16 {
+      UInt16(littleEndian: first.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
+    }
+    let state = State(color: [load(0), load(1), load(2)], nir: layers.count > 1 ? load(3) : 0)
+    channels = LAZChannels(first: state, channel: channel) { State(color: $0.color, nir: $0.nir) }
+    colorLayer = LAZLayer(layers[0])
+    nirLayer = layers.count > 1 ? LAZLayer(layers[1]) : nil
+  }
+
+  var overrun: Int { colorLayer.overrun + (nirLayer?.overrun ?? 0) }
+
+  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
+    let (models, last) = channels.state(channel)
+    if colorLayer.present {
+      last.color = models.colorModels.decode(after: last.color, &colorLayer.decoder)
+    }
+    for index in 0..<3 {
+      item.storeBytes(of: last.color[index].littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+    }
+    if var layer = nirLayer {
+      if layer.present {
+        let changed = layer.decoder.decodeSymbol(models.nirChanged)
+        var low = UInt32(last.nir & 0xFF)
+        var high = UInt32(last.nir >> 8)
+        if changed & 1 != 0 { low = (low + layer.decoder.decodeSymbol(models.nirBytes[0])) & 0xFF }
+        if changed & 2 != 0 {
+          high = (high + layer.decoder.decodeSymbol(models.nirBytes[1])) & 0xFF
+        }
+        last.nir = UInt16(high << 8 | low)
+        nirLayer = layer
+      }
+      item.storeBytes(of: last.nir.littleEndian, toByteOffset: 6, as: UInt16.self)
+    }
+  }
+}
+
+/// The `byte14` item, version 3: each extra byte in its own layer.
+final class LAZBytes14Decoder: LAZLayeredItemDecoder {
+  private final class State {
+    var bytes: [UInt8]
+    let models: [LAZSymbolModel]
+
+    init(bytes: [UInt8]) {
+      self.bytes = bytes
+      models = bytes.map { _ in LAZSymbolModel(symbols: 256) }
+    }
+  }
+
+  private var channels: LAZChannels<State>
+  private var layers: [LAZLayer]
+
+  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int) {
+    let bytes = (0..<layers.count).map { first.load(fromByteOffset: $0, as: UInt8.self) }
+    channels = LAZChannels(first: State(bytes: bytes), channel: channel) { State(bytes: $0.bytes) }
+    self.layers = layers.map(LAZLayer.init)
+  }
+
+  var overrun: Int { layers.reduce(0) { $0 + $1.overrun } }
+
+  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
+    let (models, last) = channels.state(channel)
+    for index in 0..<layers.count {
+      if layers[index].present {
+        last.bytes[index] &+= UInt8(layers[index].decoder.decodeSymbol(models.models[index]))
+      }
+      item.storeBytes(of: last.bytes[index], toByteOffset: index, as: UInt8.self)
+    }
+  }
+}
+
+/// The `wavepacket14` item: its layer is skipped (the waveforms are not read), and every
+/// record keeps the chunk's first record's packet description.
+final class LAZWavePacketSkipper: LAZLayeredItemDecoder {
+  private let first: [UInt8]
+
+  init(first: UnsafeRawPointer, size: Int) {
+    self.first = (0..<size).map { first.load(fromByteOffset: $0, as: UInt8.self) }
+  }
+
+  var overrun: Int { 0 }
+
+  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
+    item.copyMemory(from: first, byteCount: first.count)
+  }
+}

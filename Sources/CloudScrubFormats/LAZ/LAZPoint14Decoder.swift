@@ -1,0 +1,188 @@
+/// The models and last values of one scanner channel in a `point14` chunk.
+private final class LAZPoint14Context {
+  var last: LAZPoint14Fields
+  var xMedians = [LAZMedian5](repeating: LAZMedian5(), count: 12)
+  var yMedians = [LAZMedian5](repeating: LAZMedian5(), count: 12)
+  var lastZ: [Int32]
+  var lastIntensity: [UInt16]
+  var gps: LAZGPSTimeSequences
+  let changed = (0..<8).map { _ in LAZSymbolModel(symbols: 128) }
+  let scannerChannel = LAZSymbolModel(symbols: 3)
+  var returnsModels = [LAZSymbolModel?](repeating: nil, count: 16)
+  var returnNumberModels = [LAZSymbolModel?](repeating: nil, count: 16)
+  let returnNumberSameTime = LAZSymbolModel(symbols: 13)
+  let dx = LAZIntegerDecompressor(bits: 32, contexts: 2)
+  let dy = LAZIntegerDecompressor(bits: 32, contexts: 22)
+  let z = LAZIntegerDecompressor(bits: 32, contexts: 20)
+  var classificationModels = [LAZSymbolModel?](repeating: nil, count: 64)
+  var flagModels = [LAZSymbolModel?](repeating: nil, count: 64)
+  var userDataModels = [LAZSymbolModel?](repeating: nil, count: 64)
+  let intensity = LAZIntegerDecompressor(bits: 16, contexts: 4)
+  let scanAngle = LAZIntegerDecompressor(bits: 16, contexts: 2)
+  let pointSource = LAZIntegerDecompressor(bits: 16)
+
+  init(from item: LAZPoint14Fields) {
+    last = item
+    last.gpsTimeChanged = false
+    lastZ = Array(repeating: item.z, count: 8)
+    lastIntensity = Array(repeating: item.intensity, count: 8)
+    gps = LAZGPSTimeSequences(first: item.gpsTime, codesUnchanged: false)
+  }
+
+  static func model(
+    _ models: inout [LAZSymbolModel?], _ index: Int, symbols: Int
+  ) -> LAZSymbolModel {
+    if let model = models[index] { return model }
+    let model = LAZSymbolModel(symbols: symbols)
+    models[index] = model
+    return model
+  }
+}
+
+/// The `point14` item, version 3 (LAS formats 6–10): nine layers, each its own coded
+/// stream, with models kept per scanner channel. It tells the items after it which
+/// channel the point is on.
+final class LAZPoint14Decoder {
+  /// The layers in their order in the chunk.
+  static let layerCount = 9
+  private enum Layer: Int {
+    case channelReturnsXY, z, classification, flags, intensity, scanAngle, userData
+    case pointSource, gpsTime
+  }
+
+  private var layers: [LAZLayer]
+  private var contexts: [LAZPoint14Context?] = [nil, nil, nil, nil]
+  private var current: Int
+
+  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer]) {
+    self.layers = layers.map(LAZLayer.init)
+    let item = LAZPoint14Fields(record: first)
+    current = Int(item.scannerChannel)
+    contexts[current] = LAZPoint14Context(from: item)
+  }
+
+  /// The scanner channel of the chunk's first point.
+  var firstChannel: Int { current }
+
+  /// Bytes the layers read past their ends; the first layer must be there.
+  var overrun: Int {
+    layers.reduce(layers[0].present ? 0 : 1) { $0 + $1.overrun }
+  }
+
+  private func symbol(_ layer: Layer, _ model: LAZSymbolModel) -> UInt32 {
+    layers[layer.rawValue].decoder.decodeSymbol(model)
+  }
+
+  private func has(_ layer: Layer) -> Bool { layers[layer.rawValue].present }
+
+  /// Decodes the next record into `item`; `channel` is set to the point's channel.
+  func decode(into item: UnsafeMutableRawPointer, channel: inout Int) {
+    guard var context = contexts[current] else { return }
+    let lpr =
+      (context.last.returnNumber == 1 ? 1 : 0)
+      + (context.last.returnNumber >= context.last.returns ? 2 : 0)
+      + (context.last.gpsTimeChanged ? 4 : 0)
+    let changes = symbol(.channelReturnsXY, context.changed[lpr])
+    if changes & 64 != 0 {
+      let step = symbol(.channelReturnsXY, context.scannerChannel)
+      let next = (current + Int(step) + 1) % 4
+      let nextContext = contexts[next] ?? LAZPoint14Context(from: context.last)
+      contexts[next] = nextContext
+      current = next
+      context = nextContext
+      context.last.scannerChannel = UInt32(next)
+    }
+    channel = current
+    let sourceChanged = changes & 32 != 0
+    let timeChanged = changes & 16 != 0
+    let angleChanged = changes & 8 != 0
+    if changes & 4 != 0 {
+      let model = LAZPoint14Context.model(
+        &context.returnsModels, Int(context.last.returns), symbols: 16)
+      context.last.returns = symbol(.channelReturnsXY, model)
+    }
+    let n = context.last.returns
+    let lastR = context.last.returnNumber
+    switch changes & 3 {
+    case 1: context.last.returnNumber = (lastR + 1) % 16
+    case 2: context.last.returnNumber = (lastR + 15) % 16
+    case 3:
+      if timeChanged {
+        let model = LAZPoint14Context.model(&context.returnNumberModels, Int(lastR), symbols: 16)
+        context.last.returnNumber = symbol(.channelReturnsXY, model)
+      } else {
+        let step = symbol(.channelReturnsXY, context.returnNumberSameTime)
+        context.last.returnNumber = (lastR + step + 2) % 16
+      }
+    default: break
+    }
+    let r = context.last.returnNumber
+    let m = Int(LAZReturnContexts14.map[Int(n)][Int(r)])
+    let l = LAZReturnContexts14.level(n, r)
+    let cpr = (r == 1 ? 2 : 0) + (r >= n ? 1 : 0)
+    let single = n == 1 ? 1 : 0
+    let time = timeChanged ? 1 : 0
+    let medianIndex = m << 1 | time
+    let xy = Layer.channelReturnsXY.rawValue
+    let dx = context.dx.decompress(
+      context.xMedians[medianIndex].median, context: single, &layers[xy].decoder)
+    context.last.x &+= dx
+    context.xMedians[medianIndex].add(dx)
+    var kBits = context.dx.k
+    let dy = context.dy.decompress(
+      context.yMedians[medianIndex].median,
+      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy].decoder)
+    context.last.y &+= dy
+    context.yMedians[medianIndex].add(dy)
+    if has(.z) {
+      kBits = (context.dx.k + context.dy.k) / 2
+      context.last.z = context.z.decompress(
+        context.lastZ[l], context: single + Int(kBits < 18 ? kBits & ~1 : 18),
+        &layers[Layer.z.rawValue].decoder)
+      context.lastZ[l] = context.last.z
+    }
+    if has(.classification) {
+      let index = Int(context.last.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
+      let model = LAZPoint14Context.model(&context.classificationModels, index, symbols: 256)
+      context.last.classification = UInt8(symbol(.classification, model))
+    }
+    if has(.flags) {
+      let index = Int(
+        context.last.edgeOfFlightLine << 5 | context.last.scanDirection << 4
+          | context.last.classificationFlags)
+      let flags = symbol(.flags, LAZPoint14Context.model(&context.flagModels, index, symbols: 64))
+      context.last.edgeOfFlightLine = (flags >> 5) & 1
+      context.last.scanDirection = (flags >> 4) & 1
+      context.last.classificationFlags = flags & 15
+    }
+    if has(.intensity) {
+      let index = cpr << 1 | time
+      let value = context.intensity.decompress(
+        Int32(context.lastIntensity[index]), context: cpr,
+        &layers[Layer.intensity.rawValue].decoder)
+      context.lastIntensity[index] = UInt16(truncatingIfNeeded: value)
+      context.last.intensity = context.lastIntensity[index]
+    }
+    if angleChanged, has(.scanAngle) {
+      let value = context.scanAngle.decompress(
+        Int32(context.last.scanAngle), context: time, &layers[Layer.scanAngle.rawValue].decoder)
+      context.last.scanAngle = Int16(truncatingIfNeeded: value)
+    }
+    if has(.userData) {
+      let index = Int(context.last.userData / 4)
+      let model = LAZPoint14Context.model(&context.userDataModels, index, symbols: 256)
+      context.last.userData = UInt8(symbol(.userData, model))
+    }
+    if sourceChanged, has(.pointSource) {
+      let value = context.pointSource.decompress(
+        Int32(context.last.pointSource), &layers[Layer.pointSource.rawValue].decoder)
+      context.last.pointSource = UInt16(truncatingIfNeeded: value)
+    }
+    if timeChanged, has(.gpsTime) {
+      context.gps.decode(&layers[Layer.gpsTime.rawValue].decoder)
+      context.last.gpsTime = context.gps.current
+    }
+    context.last.store(item)
+    context.last.gpsTimeChanged = timeChanged
+  }
+}
