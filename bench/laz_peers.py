@@ -11,9 +11,13 @@ for the LAZ tests and `bench clouds`.
                                                default 4), written as LAZ by lazrs
                                                (chunks of 50,000 points) and as
                                                uncompressed LAS
-  laz_peers.py records FILE OUT                the point records of a LAS or LAZ file as
-                                               lazrs decompresses them, raw, to OUT
+  laz_peers.py compress LAS LAZ                lazrs compresses the LAS file's points
+  laz_peers.py bench LAZ [R]                   seconds (best of R) for lazrs to decompress
+                                               the file's points on every core and on one,
+                                               and for laspy to read it, as JSON
 """
+import io
+import json
 import sys
 
 
@@ -108,13 +112,46 @@ def random(point_format, count, seed, laz, las, extra="0", channels="4"):
     print(len(data.points))
 
 
-def records(path, out):
+def compress(las, laz):
     import laspy
-    data = laspy.read(path, laz_backend=laspy.LazBackend.Lazrs)
-    with open(out, "wb") as f:
-        f.write(data.points.array.tobytes())
+    laspy.read(las).write(laz, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
+
+
+def bench(laz, repeats="1"):
+    import time
+    import laspy
+    import lazrs
+    with laspy.open(laz) as reader:
+        header = reader.header
+    raw = open(laz, "rb").read()
+    # laspy keeps the laszip VLR to itself: read its payload from the file.
+    record = raw.find(b"laszip encoded", 0, header.offset_to_point_data) - 2
+    length = int.from_bytes(raw[record + 20:record + 22], "little")
+    vlr = raw[record + 54:record + 54 + length]
+    start = header.offset_to_point_data
+    size = header.point_format.size * header.point_count
+    result = {"version": "laspy %s, lazrs %s" % (laspy.__version__, getattr(lazrs, "__version__", "?"))}
+
+    def best(body):
+        times = []
+        for _ in range(int(repeats)):
+            start = time.perf_counter()
+            body()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    def decompress(parallel):
+        source = io.BytesIO(raw)
+        source.seek(start)
+        kind = lazrs.ParLasZipDecompressor if parallel else lazrs.LasZipDecompressor
+        kind(source, vlr).decompress_many(bytearray(size))
+
+    for name, parallel in (("laz decompress", True), ("laz decompress 1 core", False)):
+        result[name] = best(lambda: decompress(parallel))
+    result["laz read"] = best(lambda: laspy.read(laz, laz_backend=laspy.LazBackend.LazrsParallel))
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    {"check": check, "random": random, "records": records}[command](*arguments)
+    {"check": check, "random": random, "compress": compress, "bench": bench}[command](*arguments)

@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
-"""Writes the LAS twin of each LAZ fixture that has none, for the LAZ reader's tests.
-
-The LAZ files in Tests/CloudScrubFormatsTests/Fixtures/laz come from laspy's test suite
-(BSD licence, LICENSE-laspy.txt there). A twin holds the same header, records and VLRs,
-uncompressed, as laspy (with lazrs) decompresses them:
+"""Writes the LAZ reader's fixtures in Tests/CloudScrubFormatsTests/Fixtures/laz: small
+LAZ files of the point formats laspy's test suite has none of (random points, as
+bench/laz_peers.py makes them, compressed by lazrs), and the LAS twin of each LAZ file
+that has none (the same header, records and VLRs, uncompressed, as laspy with lazrs
+decompresses them). The other LAZ files there come from laspy's test suite (BSD
+licence, LICENSE-laspy.txt there).
 
     pip install laspy lazrs
     python3 scripts/make-laz-fixtures.py
 """
 import pathlib
+import sys
 
 import laspy
 
-folder = pathlib.Path(__file__).resolve().parent.parent / "Tests/CloudScrubFormatsTests/Fixtures/laz"
+root = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(root / "bench"))
+import laz_peers  # noqa: E402
+
+folder = root / "Tests/CloudScrubFormatsTests/Fixtures/laz"
+# (point format, points, extra bytes, scanner channels)
+for point_format, count, extra, channels in [
+        (0, 300, 0, 1), (1, 300, 0, 1), (2, 300, 0, 1), (8, 300, 2, 1), (6, 300, 0, 4)]:
+    name = "random-format%d%s.laz" % (point_format, "-channels" if channels > 1 else "")
+    if (folder / name).exists():
+        continue
+    data = laz_peers.random_points(point_format, count, point_format, extra, channels)
+    data.write(folder / name, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
+    print(name)
 for laz in sorted(folder.glob("*.laz")):
     twin = laz.with_suffix(".las")
     if twin.exists():

@@ -75,10 +75,10 @@ package enum BenchCommand {
     },
     "clouds": { parsed in
       try inScratchFolder("clouds") { folder in
-        try CloudFormatsBenchmark(
-          points: try parsed.count("points") ?? 10_000_000, repeats: try repeats(parsed),
-          folder: folder
-        ).run()
+        let points = try parsed.count("points") ?? 10_000_000
+        try CloudFormatsBenchmark(points: points, repeats: try repeats(parsed), folder: folder)
+          .run()
+        try LAZBenchmark(points: points, repeats: try repeats(parsed), folder: folder).run()
       }
     },
     "e57": { parsed in

@@ -8,6 +8,11 @@ struct BenchReport {
     text += "\n\(title)\n"
   }
 
+  /// A line of prose under the last section.
+  mutating func note(_ line: String) {
+    text += "  \(line)\n"
+  }
+
   mutating func row(
     _ name: String, _ value: String, _ detail: String = "", target: Bool? = nil, goal: String = ""
   ) {
@@ -57,8 +62,27 @@ struct PythonPeer {
   var install = "pip install open3d"
 
   func run(arguments: [String]) -> PeerResult {
+    let data: Data
+    switch output(arguments: arguments) {
+    case .failure(let failure): return .unavailable(failure.reason)
+    case .success(let printed): data = printed
+    }
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return .unavailable("\(name): not measured (\(install); the script printed no JSON)")
+    }
+    let version = object["version"] as? String ?? "?"
+    var figures: [String: Double] = [:]
+    for (key, value) in object where key != "version" {
+      if let number = value as? Double { figures[key] = number }
+    }
+    return .measured(name: "\(name) \(version) (same files, same run)", seconds: figures)
+  }
+
+  /// What the script printed, or why it did not run to the end.
+  func output(arguments: [String]) -> Result<Data, PeerFailure> {
     guard FileManager.default.fileExists(atPath: script) else {
-      return .unavailable("\(name): script \(script) not found (run from the project's root)")
+      return .failure(
+        PeerFailure("\(name): script \(script) not found (run from the project's root)"))
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -69,24 +93,23 @@ struct PythonPeer {
     do {
       try process.run()
     } catch {
-      return .unavailable("\(name): python3 could not be started (\(error))")
+      return .failure(PeerFailure("\(name): python3 could not be started (\(error))"))
     }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0,
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-    else {
-      return .unavailable(
-        "\(name): not measured (\(install); the script exited "
-          + "\(process.terminationStatus))")
+    guard process.terminationStatus == 0 else {
+      return .failure(
+        PeerFailure(
+          "\(name): not measured (\(install); the script exited \(process.terminationStatus))"))
     }
-    let version = object["version"] as? String ?? "?"
-    var figures: [String: Double] = [:]
-    for (key, value) in object where key != "version" {
-      if let number = value as? Double { figures[key] = number }
-    }
-    return .measured(name: "\(name) \(version) (same files, same run)", seconds: figures)
+    return .success(data)
   }
+}
+
+/// Why a peer's script gave no figures, in words.
+struct PeerFailure: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
 }
 
 /// Open3D's PLY reading and writing, through a Python script (for benchmarks only).

@@ -92,7 +92,9 @@ package enum BenchUsage {
       ASCII PCD, XYZ), numpy.loadtxt (XYZ) and laspy (LAS) (bench/format_peers.py) and
       pye57 (E57, bench/pye57_e57.py) on the same files.
 
-      clouds: only the point-cloud half of formats (no recording ingest).
+      clouds: only the point-cloud half of formats (no recording ingest), then LAZ
+      decompression of --points points in point formats 1, 3, 6 and 7 beside lazrs
+      (pip install laspy lazrs, which also writes the files; bench/laz_peers.py).
 
       e57: write and read speed of E57 on --points points (default 10000000), beside
       pye57 (pip install pye57) on the same files (bench/pye57_e57.py).

@@ -19,7 +19,10 @@ import Testing
     }
   }
 
-  @Test(arguments: ["simple", "extra", "1_4_w_evlr", "simple.copc"])
+  @Test(arguments: [
+    "simple", "extra", "1_4_w_evlr", "simple.copc", "random-format0", "random-format1",
+    "random-format2", "random-format8", "random-format6-channels",
+  ])
   func decodesToItsTwinsRecords(_ name: String) throws {
     let laz = try Self.records(name + ".laz")
     let las = try Self.records(name + ".las")
@@ -43,5 +46,81 @@ import Testing
     #expect(laz.cloud.attributes.map(\.name) == las.cloud.attributes.map(\.name))
     #expect(laz.cloud.attributes == las.cloud.attributes)
     #expect(laz.cloud.count == 1065)
+  }
+}
+
+/// What LAZ files say about themselves, and broken ones.
+@Suite struct LAZFileTests {
+  static func bytes(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: LAZFixtureTests.folder.appendingPathComponent(name)))
+  }
+
+  static func read(_ bytes: [UInt8]) throws(LASErrorReason) -> LASReader.Document {
+    let result = bytes.withUnsafeBytes { raw in
+      Result { () throws(LASErrorReason) -> LASReader.Document in try LASReader.read(bytes: raw) }
+    }
+    return try result.get()
+  }
+
+  @Test func copcSaysHowDeepItsOctreeIs() throws {
+    // laspy's CopcReader lists 65 hierarchy entries on levels 0–3.
+    let loaded = try CloudFileFormats.read(
+      LAZFixtureTests.folder.appendingPathComponent("simple.copc.laz").path)
+    #expect(loaded.format == "LAZ 1.4 point format 7, COPC octree of 4 levels, 65 nodes")
+    #expect(loaded.cloud.count == 1065)
+    let plain = try CloudFileFormats.read(
+      LAZFixtureTests.folder.appendingPathComponent("simple.laz").path)
+    #expect(plain.format == "LAZ 1.2 point format 3 (TerraScan)")
+  }
+
+  @Test func morePointsThanTheChunkHoldsNameTheChunkAndPoint() throws {
+    // simple.laz is one chunk of 1,065 points; a header promising 2,000 makes the
+    // decoder run out of bytes in chunk 0 after the real points.
+    var bytes = try Self.bytes("simple.laz")
+    bytes.withUnsafeMutableBytes {
+      $0.storeBytes(of: UInt32(2000).littleEndian, toByteOffset: 107, as: UInt32.self)
+    }
+    do {
+      _ = try Self.read(bytes)
+      Issue.record("read a file whose chunk holds fewer points than its header says")
+    } catch {
+      guard case .lazChunk(let chunk, let point, _) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(chunk == 0)
+      #expect(point >= 1065 && point < 1100, "point \(point)")
+      #expect(error.description.hasPrefix("LAZ chunk 0 is corrupt at point"))
+    }
+  }
+
+  @Test func aChunkTableOutsideTheFileIsNamed() throws {
+    var bytes = try Self.bytes("random-format1.laz")
+    let pointOffset = Int(
+      bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 96, as: UInt32.self) })
+    bytes.withUnsafeMutableBytes {
+      $0.storeBytes(of: Int64(1 << 40).littleEndian, toByteOffset: pointOffset, as: Int64.self)
+    }
+    #expect(
+      throws: LASErrorReason.laz(
+        "its chunk table offset 1099511627776 lies outside the file (\(bytes.count) bytes)")
+    ) {
+      try Self.read(bytes)
+    }
+  }
+
+  @Test func everyCutAndEveryFlippedByteIsAnErrorOrPointsNeverACrash() throws {
+    // Cut at every 397th byte and flip every 389th: each read returns or throws.
+    for name in ["random-format1.laz", "random-format8.laz", "simple.copc.laz"] {
+      let whole = try Self.bytes(name)
+      for cut in stride(from: 0, to: whole.count, by: 397) {
+        _ = try? Self.read(Array(whole.prefix(cut)))
+      }
+      for at in stride(from: 0, to: whole.count, by: 389) {
+        var flipped = whole
+        flipped[at] ^= 0xA5
+        _ = try? Self.read(flipped)
+      }
+    }
   }
 }

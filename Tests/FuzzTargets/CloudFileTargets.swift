@@ -6,7 +6,7 @@ import Foundation
 /// `binary_compressed`), LAS and XYZ/CSV text, each also through the content detection
 /// that picks it.
 enum CloudFileTargets {
-  static let all: [FuzzTarget] = [pcd, las, xyz]
+  static let all: [FuzzTarget] = [pcd, las, laz, xyz]
 
   /// Made afresh for each seed (a stored global would outlive the seed run, which
   /// LeakSanitizer reports when the binary exits after writing seeds).
@@ -67,6 +67,20 @@ enum CloudFileTargets {
     name: "las", maxLength: 1 << 16,
     run: { bytes in _ = bytes.withUnsafeBytes { try? LASReader.read(bytes: $0) } },
     seeds: { [encode(LASRecordEncoder.self)].compactMap { $0 } })
+
+  /// LAZ: the LAS reader on compressed points, seeded with the LAZ test files of every
+  /// point format (`Tests/CloudScrubFormatsTests/Fixtures/laz`).
+  static let laz = FuzzTarget(
+    name: "laz", maxLength: 1 << 16,
+    run: { bytes in _ = bytes.withUnsafeBytes { try? LASReader.read(bytes: $0) } },
+    seeds: {
+      let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CloudScrubFormatsTests/Fixtures/laz").standardized.path
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      return names.filter { $0.hasSuffix(".laz") }.sorted().compactMap { name in
+        FileManager.default.contents(atPath: folder + "/" + name).map { Array($0) }
+      }
+    })
 
   static let xyz = FuzzTarget(
     name: "xyz", maxLength: 1 << 14,

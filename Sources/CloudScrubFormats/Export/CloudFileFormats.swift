@@ -106,7 +106,7 @@ public enum PCDFileFormat: CloudFileFormat {
   }
 }
 
-/// LAS 1.0–1.4, uncompressed.
+/// LAS 1.0–1.4, and LAZ (LASzip-compressed LAS, COPC among them).
 public enum LASFileFormat: CloudFileFormat {
   public static let name = "LAS"
   public static let lookedFor = "a LAS file (signature 'LASF')"
@@ -117,10 +117,13 @@ public enum LASFileFormat: CloudFileFormat {
     let document = try LASReader.read(path: path)
     let h = document.header
     return LoadedCloud(
-      format: "LAS \(h.versionMajor).\(h.versionMinor) point format \(h.pointFormat)"
+      format: (h.compressed ? "LAZ" : "LAS")
+        + " \(h.versionMajor).\(h.versionMinor) point format \(h.pointFormat)"
+        + (h.copc.map { ", COPC octree of \($0.levels) levels, \($0.nodes) nodes" } ?? "")
         + (h.software.isEmpty ? "" : " (\(h.software))"),
       cloud: document.cloud,
-      comments: h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [],
+      comments: (h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [])
+        + document.notes,
       plyHeader: nil)
   }
 }

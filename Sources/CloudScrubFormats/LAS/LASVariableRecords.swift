@@ -1,13 +1,16 @@
 import CloudScrubCore
 
 /// The variable-length records between a LAS header and its points that the reader
-/// uses: the extra-bytes descriptors, CloudScrub's provenance, LASzip's marker.
+/// uses: the extra-bytes descriptors, CloudScrub's provenance, LASzip's parameters, COPC's
+/// info.
 struct LASVariableRecords {
   /// `LASF_Spec` record 4: one 192-byte descriptor an extra field.
   var extraBytes: [UInt8] = []
   var provenance: String?
   /// The payload of a `laszip encoded` VLR: the points are compressed.
   var laszip: [UInt8]?
+  /// The payload of a `copc` info VLR: the file is a cloud-optimised point cloud.
+  var copcInfo: [UInt8]?
 
   /// Reads `count` VLRs from `start`, each checked to end before `end` (the points).
   init(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, end: Int)
@@ -36,6 +39,7 @@ struct LASVariableRecords {
       case ("LASF_Spec", 4): extraBytes = content
       case ("CloudScrub", 1): provenance = String(decoding: content, as: UTF8.self)
       case ("laszip encoded", 22204): laszip = content
+      case ("copc", 1): copcInfo = content
       default: break
       }
       at = payload + length

@@ -46,7 +46,8 @@ struct LAZChunkTable: Equatable {
       throw .laz("its chunk table lists \(count) chunks, more than the file can hold (\(most))")
     }
     var decoder = LAZArithmeticDecoder(UnsafeRawBufferPointer(rebasing: file[(at + 8)...]))
-    let entries = LAZIntegerDecompressor(bits: 32, contexts: 2)
+    let arena = LAZArena()
+    let entries = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
     var chunks: [Chunk] = []
     chunks.reserveCapacity(count)
     var lastPoints: Int32 = 0

@@ -95,9 +95,8 @@ enum LAZDecompressor {
     }
     if layered, items.count > 1, Self.switchesChannels(records) {
       records.notes.append(
-        "its points change scanner channel: their colours and extra bytes after a change are "
-          + "decoded as LASzip's layered codec is described, which no other reader has checked "
-          + "here")
+        "its points change scanner channel: colours and extra bytes after a change may "
+          + "differ from what the writer stored (lazrs reads such points differently)")
     }
     for index in 0..<chunks.count {
       guard let problem = problems[index] else { continue }

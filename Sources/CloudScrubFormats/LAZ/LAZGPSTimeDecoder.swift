@@ -17,18 +17,19 @@ struct LAZGPSTimeSequences {
   private let zeroStepModel: LAZSymbolModel
   /// The code for "a new sequence"; the three after it switch sequences.
   private let codeFull: UInt32
-  private let steps = LAZIntegerDecompressor(bits: 32, contexts: 9)
+  private let steps: LAZIntegerDecompressor
   /// Version 2 codes "unchanged" (0 after a zero step, the code after the multipliers
   /// otherwise);
   /// version 3 says whether the time changed elsewhere and codes only changes.
   private let codesUnchanged: Bool
 
-  init(first: Int64, codesUnchanged: Bool) {
+  init(first: Int64, codesUnchanged: Bool, arena: LAZArena) {
     lastTime[0] = first
     self.codesUnchanged = codesUnchanged
-    zeroStepModel = LAZSymbolModel(symbols: codesUnchanged ? 6 : 5)
+    steps = LAZIntegerDecompressor(bits: 32, contexts: 9, in: arena)
+    zeroStepModel = LAZSymbolModel(symbols: codesUnchanged ? 6 : 5, in: arena)
     codeFull = Self.multipliers + (codesUnchanged ? 1 : 0)
-    multiModel = LAZSymbolModel(symbols: Int(codeFull) + 4)
+    multiModel = LAZSymbolModel(symbols: Int(codeFull) + 4, in: arena)
   }
 
   /// The time the sequences are at now.
@@ -121,9 +122,10 @@ struct LAZGPSTimeSequences {
 final class LAZGPSTime11Decoder: LAZItemDecoder {
   private var sequences: LAZGPSTimeSequences
 
-  init(first: UnsafeRawPointer) {
+  init(first: UnsafeRawPointer, arena: LAZArena) {
     let bits = UInt64(littleEndian: first.loadUnaligned(as: UInt64.self))
-    sequences = LAZGPSTimeSequences(first: Int64(bitPattern: bits), codesUnchanged: true)
+    sequences = LAZGPSTimeSequences(
+      first: Int64(bitPattern: bits), codesUnchanged: true, arena: arena)
   }
 
   func decode(into item: UnsafeMutableRawPointer, _ decoder: inout LAZArithmeticDecoder) {

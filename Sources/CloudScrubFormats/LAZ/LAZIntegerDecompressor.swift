@@ -1,20 +1,22 @@
 /// LASzip's integer decompressor: a value is its prediction plus a corrector, coded as
 /// the corrector's bit length `k` (under one of `contexts` models) and then its bits
 /// (the top `bitsHigh` of them under a model for that length, the rest raw).
-final class LAZIntegerDecompressor {
+struct LAZIntegerDecompressor {
   private let correctorBits: UInt32
   private let correctorRange: UInt32
   private let correctorMin: Int32
   private let bitsHigh: UInt32
-  private let lengthModels: [LAZSymbolModel]
-  private let zeroModel = LAZBitModel()
+  private let lengthModels: UnsafeMutablePointer<LAZSymbolModel>
+  private let zeroModel: LAZBitModel
   /// The model of a corrector of each bit length 1…`correctorBits` at index length − 1.
-  private let correctorModels: [LAZSymbolModel]
+  private let correctorModels: UnsafeMutablePointer<LAZSymbolModel>
+  private let lastLength: UnsafeMutablePointer<UInt32>
+
   /// The bit length of the last corrector (`k`), a context for the next fields.
-  private(set) var k: UInt32 = 0
+  var k: UInt32 { lastLength.pointee }
 
   /// Values of `bits` bits (32: any `Int32`), `contexts` length models.
-  init(bits: UInt32 = 16, contexts: Int = 1, bitsHigh: UInt32 = 8) {
+  init(bits: UInt32 = 16, contexts: Int = 1, bitsHigh: UInt32 = 8, in arena: LAZArena) {
     if bits > 0 && bits < 32 {
       correctorBits = bits
       correctorRange = 1 << bits
@@ -26,10 +28,16 @@ final class LAZIntegerDecompressor {
     }
     self.bitsHigh = bitsHigh
     let lengths = Int(correctorBits) + 1
-    lengthModels = (0..<contexts).map { _ in LAZSymbolModel(symbols: lengths) }
-    correctorModels = (1...correctorBits).map { bits in
-      LAZSymbolModel(symbols: 1 << Int(min(bits, bitsHigh)))
+    let template = LAZSymbolModel(symbols: 2, in: arena)
+    lengthModels = arena.buffer(contexts, template)
+    for index in 0..<contexts { lengthModels[index] = LAZSymbolModel(symbols: lengths, in: arena) }
+    correctorModels = arena.buffer(Int(correctorBits), template)
+    for bits in 1...correctorBits {
+      correctorModels[Int(bits) - 1] = LAZSymbolModel(
+        symbols: 1 << Int(min(bits, bitsHigh)), in: arena)
     }
+    zeroModel = LAZBitModel(in: arena)
+    lastLength = arena.words(1)
   }
 
   /// The value predicted as `prediction` in `context`.
@@ -48,7 +56,8 @@ final class LAZIntegerDecompressor {
   @inline(__always) private func corrector(
     _ lengths: LAZSymbolModel, _ decoder: inout LAZArithmeticDecoder
   ) -> Int32 {
-    k = decoder.decodeSymbol(lengths)
+    let k = decoder.decodeSymbol(lengths)
+    lastLength.pointee = k
     guard k != 0 else { return Int32(bitPattern: decoder.decodeBit(zeroModel)) }
     guard k < 32 else { return correctorMin }
     var c: UInt32

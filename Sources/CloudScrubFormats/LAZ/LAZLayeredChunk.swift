@@ -69,8 +69,9 @@ enum LAZLayeredChunk {
       at += size
     }
     let first = UnsafeRawPointer(records)
+    let arena = LAZArena()
     let point14 = LAZPoint14Decoder(
-      first: first, layers: Array(layerBytes[0..<LAZPoint14Decoder.layerCount]))
+      first: first, layers: Array(layerBytes[0..<LAZPoint14Decoder.layerCount]), arena: arena)
     var others: [(offset: Int, decoder: any LAZLayeredItemDecoder)] = []
     var offset = items[0].size
     var layer = LAZPoint14Decoder.layerCount
@@ -81,9 +82,11 @@ enum LAZLayeredChunk {
       let decoder: any LAZLayeredItemDecoder
       switch item.kind {
       case .rgb14, .rgbNIR14:
-        decoder = LAZRGB14Decoder(first: first + offset, layers: mine, channel: channel)
+        decoder = LAZRGB14Decoder(
+          first: first + offset, layers: mine, channel: channel, arena: arena)
       case .byte14:
-        decoder = LAZBytes14Decoder(first: first + offset, layers: mine, channel: channel)
+        decoder = LAZBytes14Decoder(
+          first: first + offset, layers: mine, channel: channel, arena: arena)
       default: decoder = LAZWavePacketSkipper(first: first + offset, size: item.size)
       }
       others.append((offset, decoder))

@@ -47,15 +47,18 @@ struct LAZChannels<State: AnyObject> {
 /// near-infrared channel in a second layer), version 3.
 final class LAZRGB14Decoder: LAZLayeredItemDecoder {
   private final class State {
-    var color: [UInt16]
+    var color: LAZColor
     var nir: UInt16
-    let colorModels = LAZColorPrediction()
-    let nirChanged = LAZSymbolModel(symbols: 4)
-    let nirBytes = [LAZSymbolModel(symbols: 256), LAZSymbolModel(symbols: 256)]
+    let colorModels: LAZColorPrediction
+    let nirChanged: LAZSymbolModel
+    let nirBytes: [LAZSymbolModel]
 
-    init(color: [UInt16], nir: UInt16) {
+    init(color: LAZColor, nir: UInt16, arena: LAZArena) {
       self.color = color
       self.nir = nir
+      colorModels = LAZColorPrediction(arena: arena)
+      nirChanged = LAZSymbolModel(symbols: 4, in: arena)
+      nirBytes = [LAZSymbolModel(symbols: 256, in: arena), LAZSymbolModel(symbols: 256, in: arena)]
     }
   }
 
@@ -64,12 +67,17 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
   private var nirLayer: LAZLayer?
 
   /// `layers`: the colour layer, and the NIR layer for `rgbnir14`.
-  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int) {
+  init(
+    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, arena: LAZArena
+  ) {
     func load(_ index: Int) -> UInt16 {
       UInt16(littleEndian: first.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
     }
-    let state = State(color: [load(0), load(1), load(2)], nir: layers.count > 1 ? load(3) : 0)
-    channels = LAZChannels(first: state, channel: channel) { State(color: $0.color, nir: $0.nir) }
+    let state = State(
+      color: LAZColor(record: first), nir: layers.count > 1 ? load(3) : 0, arena: arena)
+    channels = LAZChannels(first: state, channel: channel) {
+      State(color: $0.color, nir: $0.nir, arena: arena)
+    }
     colorLayer = LAZLayer(layers[0])
     nirLayer = layers.count > 1 ? LAZLayer(layers[1]) : nil
   }
@@ -81,9 +89,7 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
     if colorLayer.present {
       last.color = models.colorModels.decode(after: last.color, &colorLayer.decoder)
     }
-    for index in 0..<3 {
-      item.storeBytes(of: last.color[index].littleEndian, toByteOffset: 2 * index, as: UInt16.self)
-    }
+    last.color.store(item)
     if var layer = nirLayer {
       if layer.present {
         let changed = layer.decoder.decodeSymbol(models.nirChanged)
@@ -107,18 +113,22 @@ final class LAZBytes14Decoder: LAZLayeredItemDecoder {
     var bytes: [UInt8]
     let models: [LAZSymbolModel]
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], arena: LAZArena) {
       self.bytes = bytes
-      models = bytes.map { _ in LAZSymbolModel(symbols: 256) }
+      models = bytes.map { _ in LAZSymbolModel(symbols: 256, in: arena) }
     }
   }
 
   private var channels: LAZChannels<State>
   private var layers: [LAZLayer]
 
-  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int) {
+  init(
+    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, arena: LAZArena
+  ) {
     let bytes = (0..<layers.count).map { first.load(fromByteOffset: $0, as: UInt8.self) }
-    channels = LAZChannels(first: State(bytes: bytes), channel: channel) { State(bytes: $0.bytes) }
+    channels = LAZChannels(first: State(bytes: bytes, arena: arena), channel: channel) {
+      State(bytes: $0.bytes, arena: arena)
+    }
     self.layers = layers.map(LAZLayer.init)
   }
 

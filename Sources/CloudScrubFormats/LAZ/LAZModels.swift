@@ -2,10 +2,10 @@
 /// symbols it has seen and, every so often (more seldom as it learns), turns the counts
 /// into the cumulative distribution the coder divides its interval by.
 ///
-/// Every mutable word lives behind one pointer, so decoding touches no class property
-/// (no exclusivity checks in the inner loop). A model belongs to one chunk's decoder, on
-/// one thread.
-final class LAZSymbolModel {
+/// A model is a handful of pointers into its chunk's `LAZArena`, so passing one around
+/// costs no reference counting and updating it no exclusivity check. A model belongs to
+/// one chunk's decoder, on one thread, and lives as long as the arena.
+struct LAZSymbolModel {
   /// Probabilities are held in 15 bits.
   static let lengthShift: UInt32 = 15
   static let maxCount: UInt32 = 1 << 15
@@ -23,7 +23,7 @@ final class LAZSymbolModel {
   private let state: UnsafeMutablePointer<UInt32>
 
   /// A model of `symbols` symbols (2…2048), all equally likely at first.
-  init(symbols: Int) {
+  init(symbols: Int, in arena: LAZArena) {
     precondition(symbols >= 2 && symbols <= 2048)
     self.symbols = UInt32(symbols)
     lastSymbol = UInt32(symbols - 1)
@@ -36,23 +36,16 @@ final class LAZSymbolModel {
       tableSize = 0
       tableShift = 0
     }
-    let words = 2 * symbols + (tableSize > 0 ? Int(tableSize) + 2 : 0)
-    distribution = .allocate(capacity: words)
-    distribution.initialize(repeating: 0, count: words)
+    let words = 3 + 2 * symbols + (tableSize > 0 ? Int(tableSize) + 2 : 0)
+    state = arena.words(words)
+    distribution = state + 3
     counts = distribution + symbols
     table = tableSize > 0 ? counts + symbols : nil
-    state = .allocate(capacity: 3)
-    state.initialize(repeating: 0, count: 3)
     for k in 0..<symbols { counts[k] = 1 }
     state[1] = UInt32(symbols)
     update()
     state[1] = (UInt32(symbols) + 6) >> 1
     state[2] = state[1]
-  }
-
-  deinit {
-    distribution.deallocate()
-    state.deallocate()
   }
 
   /// Counts one more `symbol`, and renews the distribution when it is due.
@@ -105,19 +98,17 @@ final class LAZSymbolModel {
 }
 
 /// A model of one yes/no question: the chance of a 0 in 13 bits.
-final class LAZBitModel {
+struct LAZBitModel {
   static let lengthShift: UInt32 = 13
   static let maxCount: UInt32 = 1 << 13
 
   /// zeros seen, all seen, chance of a zero, update cycle, bits until the next update.
   private let state: UnsafeMutablePointer<UInt32>
 
-  init() {
-    state = .allocate(capacity: 5)
+  init(in arena: LAZArena) {
+    state = arena.words(5)
     state.initialize(from: [1, 2, 1 << (Self.lengthShift - 1), 4, 4], count: 5)
   }
-
-  deinit { state.deallocate() }
 
   @inline(__always) var zeroChance: UInt32 { state[2] }
 
@@ -142,4 +133,28 @@ final class LAZBitModel {
     state[3] = cycle
     state[4] = cycle
   }
+}
+
+/// The memory of one chunk's models and last values, freed all at once with the arena.
+final class LAZArena {
+  private var blocks: [UnsafeMutableRawPointer] = []
+
+  init() {}
+
+  deinit {
+    for block in blocks { block.deallocate() }
+  }
+
+  /// `count` values of a plain type (no references), each `value`, that live as long
+  /// as the arena.
+  func buffer<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+    precondition(_isPOD(T.self))
+    let block = UnsafeMutableRawPointer.allocate(
+      byteCount: max(count, 1) * MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
+    blocks.append(block)
+    return block.initializeMemory(as: T.self, repeating: value, count: count)
+  }
+
+  /// `count` zeroed words.
+  func words(_ count: Int) -> UnsafeMutablePointer<UInt32> { buffer(count, 0) }
 }

@@ -23,45 +23,65 @@ enum LAZReturnContexts {
 /// The `point10` item, version 2: x y z intensity, return bits, classification, scan
 /// angle, user data, point source (the first 20 bytes of LAS formats 0–5).
 final class LAZPoint10Decoder: LAZItemDecoder {
-  private var last = [UInt8](repeating: 0, count: 20)
-  private var lastIntensity = [UInt16](repeating: 0, count: 16)
-  private var xMedians = [LAZMedian5](repeating: LAZMedian5(), count: 16)
-  private var yMedians = [LAZMedian5](repeating: LAZMedian5(), count: 16)
-  private var lastHeight = [Int32](repeating: 0, count: 8)
-  private let changed = LAZSymbolModel(symbols: 64)
-  private let intensity = LAZIntegerDecompressor(bits: 16, contexts: 4)
-  private let scanAngle = [LAZSymbolModel(symbols: 256), LAZSymbolModel(symbols: 256)]
-  private let pointSource = LAZIntegerDecompressor(bits: 16)
-  private var bitByte = [LAZSymbolModel?](repeating: nil, count: 256)
-  private var classification = [LAZSymbolModel?](repeating: nil, count: 256)
-  private var userData = [LAZSymbolModel?](repeating: nil, count: 256)
-  private let dx = LAZIntegerDecompressor(bits: 32, contexts: 2)
-  private let dy = LAZIntegerDecompressor(bits: 32, contexts: 22)
-  private let z = LAZIntegerDecompressor(bits: 32, contexts: 20)
+  private let arena: LAZArena
+  /// The last record's 20 bytes.
+  private let last: UnsafeMutablePointer<UInt8>
+  private let lastIntensity: UnsafeMutablePointer<UInt16>
+  private let xMedians: UnsafeMutablePointer<LAZMedian5>
+  private let yMedians: UnsafeMutablePointer<LAZMedian5>
+  private let lastHeight: UnsafeMutablePointer<Int32>
+  private let changed: LAZSymbolModel
+  private let intensity: LAZIntegerDecompressor
+  private let scanAngle: [LAZSymbolModel]
+  private let pointSource: LAZIntegerDecompressor
+  /// Models made on first use, by the last value: bit byte, classification, user data.
+  private let bitByte: UnsafeMutablePointer<LAZSymbolModel?>
+  private let classification: UnsafeMutablePointer<LAZSymbolModel?>
+  private let userData: UnsafeMutablePointer<LAZSymbolModel?>
+  private let dx: LAZIntegerDecompressor
+  private let dy: LAZIntegerDecompressor
+  private let z: LAZIntegerDecompressor
 
   /// Starts from the chunk's first record, stored raw.
-  init(first: UnsafeRawPointer) {
-    for i in 0..<20 { last[i] = first.load(fromByteOffset: i, as: UInt8.self) }
+  init(first: UnsafeRawPointer, arena: LAZArena) {
+    self.arena = arena
+    last = arena.buffer(20, 0)
+    last.update(from: first.assumingMemoryBound(to: UInt8.self), count: 20)
     last[12] = 0
     last[13] = 0
+    lastIntensity = arena.buffer(16, 0)
+    xMedians = arena.buffer(16, LAZMedian5())
+    yMedians = arena.buffer(16, LAZMedian5())
+    lastHeight = arena.buffer(8, 0)
+    changed = LAZSymbolModel(symbols: 64, in: arena)
+    intensity = LAZIntegerDecompressor(bits: 16, contexts: 4, in: arena)
+    scanAngle = [LAZSymbolModel(symbols: 256, in: arena), LAZSymbolModel(symbols: 256, in: arena)]
+    pointSource = LAZIntegerDecompressor(bits: 16, in: arena)
+    bitByte = arena.buffer(256, nil)
+    classification = arena.buffer(256, nil)
+    userData = arena.buffer(256, nil)
+    dx = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
+    dy = LAZIntegerDecompressor(bits: 32, contexts: 22, in: arena)
+    z = LAZIntegerDecompressor(bits: 32, contexts: 20, in: arena)
   }
 
-  private static func model(_ models: inout [LAZSymbolModel?], _ index: UInt8) -> LAZSymbolModel {
+  @inline(__always) private func model(
+    _ models: UnsafeMutablePointer<LAZSymbolModel?>, _ index: UInt8
+  ) -> LAZSymbolModel {
     if let model = models[Int(index)] { return model }
-    let model = LAZSymbolModel(symbols: 256)
+    let model = LAZSymbolModel(symbols: 256, in: arena)
     models[Int(index)] = model
     return model
   }
 
-  private func int32(at offset: Int) -> Int32 {
+  @inline(__always) private func int32(at offset: Int) -> Int32 {
     Int32(
-      bitPattern: UInt32(last[offset]) | UInt32(last[offset + 1]) << 8
-        | UInt32(last[offset + 2]) << 16 | UInt32(last[offset + 3]) << 24)
+      littleEndian: UnsafeRawPointer(last).loadUnaligned(fromByteOffset: offset, as: Int32.self))
   }
 
-  private func store(_ value: Int32, at offset: Int) {
-    let bits = UInt32(bitPattern: value)
-    for i in 0..<4 { last[offset + i] = UInt8(truncatingIfNeeded: bits >> (8 * i)) }
+  @inline(__always) private func store(_ value: Int32, at offset: Int) {
+    UnsafeMutableRawPointer(last).storeBytes(
+      of: value.littleEndian, toByteOffset: offset, as: Int32.self)
   }
 
   func decode(into item: UnsafeMutableRawPointer, _ decoder: inout LAZArithmeticDecoder) {
@@ -71,25 +91,24 @@ final class LAZPoint10Decoder: LAZItemDecoder {
     var m = Int(LAZReturnContexts.map[returns][returnNumber])
     if changes != 0 {
       if changes & 32 != 0 {
-        last[14] = UInt8(decoder.decodeSymbol(Self.model(&bitByte, last[14])))
+        last[14] = UInt8(decoder.decodeSymbol(model(bitByte, last[14])))
         returnNumber = Int(last[14] & 7)
         returns = Int((last[14] >> 3) & 7)
         m = Int(LAZReturnContexts.map[returns][returnNumber])
       }
       if changes & 16 != 0 {
-        let value = intensity.decompress(
-          Int32(lastIntensity[m]), context: min(m, 3), &decoder)
+        let value = intensity.decompress(Int32(lastIntensity[m]), context: min(m, 3), &decoder)
         lastIntensity[m] = UInt16(truncatingIfNeeded: value)
       }
       if changes & 8 != 0 {
-        last[15] = UInt8(decoder.decodeSymbol(Self.model(&classification, last[15])))
+        last[15] = UInt8(decoder.decodeSymbol(model(classification, last[15])))
       }
       if changes & 4 != 0 {
         let step = decoder.decodeSymbol(scanAngle[Int(last[14] >> 6) & 1])
         last[16] = UInt8(truncatingIfNeeded: step &+ UInt32(last[16]))
       }
       if changes & 2 != 0 {
-        last[17] = UInt8(decoder.decodeSymbol(Self.model(&userData, last[17])))
+        last[17] = UInt8(decoder.decodeSymbol(model(userData, last[17])))
       }
       if changes & 1 != 0 {
         let source = Int32(last[18]) | Int32(last[19]) << 8

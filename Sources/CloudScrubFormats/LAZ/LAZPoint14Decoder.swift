@@ -1,39 +1,58 @@
 /// The models and last values of one scanner channel in a `point14` chunk.
 private final class LAZPoint14Context {
+  let arena: LAZArena
   var last: LAZPoint14Fields
-  var xMedians = [LAZMedian5](repeating: LAZMedian5(), count: 12)
-  var yMedians = [LAZMedian5](repeating: LAZMedian5(), count: 12)
-  var lastZ: [Int32]
-  var lastIntensity: [UInt16]
+  let xMedians: UnsafeMutablePointer<LAZMedian5>
+  let yMedians: UnsafeMutablePointer<LAZMedian5>
+  let lastZ: UnsafeMutablePointer<Int32>
+  let lastIntensity: UnsafeMutablePointer<UInt16>
   var gps: LAZGPSTimeSequences
-  let changed = (0..<8).map { _ in LAZSymbolModel(symbols: 128) }
-  let scannerChannel = LAZSymbolModel(symbols: 3)
-  var returnsModels = [LAZSymbolModel?](repeating: nil, count: 16)
-  var returnNumberModels = [LAZSymbolModel?](repeating: nil, count: 16)
-  let returnNumberSameTime = LAZSymbolModel(symbols: 13)
-  let dx = LAZIntegerDecompressor(bits: 32, contexts: 2)
-  let dy = LAZIntegerDecompressor(bits: 32, contexts: 22)
-  let z = LAZIntegerDecompressor(bits: 32, contexts: 20)
-  var classificationModels = [LAZSymbolModel?](repeating: nil, count: 64)
-  var flagModels = [LAZSymbolModel?](repeating: nil, count: 64)
-  var userDataModels = [LAZSymbolModel?](repeating: nil, count: 64)
-  let intensity = LAZIntegerDecompressor(bits: 16, contexts: 4)
-  let scanAngle = LAZIntegerDecompressor(bits: 16, contexts: 2)
-  let pointSource = LAZIntegerDecompressor(bits: 16)
+  let changed: [LAZSymbolModel]
+  let scannerChannel: LAZSymbolModel
+  let returnsModels: UnsafeMutablePointer<LAZSymbolModel?>
+  let returnNumberModels: UnsafeMutablePointer<LAZSymbolModel?>
+  let returnNumberSameTime: LAZSymbolModel
+  let dx: LAZIntegerDecompressor
+  let dy: LAZIntegerDecompressor
+  let z: LAZIntegerDecompressor
+  let classificationModels: UnsafeMutablePointer<LAZSymbolModel?>
+  let flagModels: UnsafeMutablePointer<LAZSymbolModel?>
+  let userDataModels: UnsafeMutablePointer<LAZSymbolModel?>
+  let intensity: LAZIntegerDecompressor
+  let scanAngle: LAZIntegerDecompressor
+  let pointSource: LAZIntegerDecompressor
 
-  init(from item: LAZPoint14Fields) {
+  init(from item: LAZPoint14Fields, arena: LAZArena) {
+    self.arena = arena
     last = item
     last.gpsTimeChanged = false
-    lastZ = Array(repeating: item.z, count: 8)
-    lastIntensity = Array(repeating: item.intensity, count: 8)
-    gps = LAZGPSTimeSequences(first: item.gpsTime, codesUnchanged: false)
+    xMedians = arena.buffer(12, LAZMedian5())
+    yMedians = arena.buffer(12, LAZMedian5())
+    lastZ = arena.buffer(8, item.z)
+    lastIntensity = arena.buffer(8, item.intensity)
+    gps = LAZGPSTimeSequences(first: item.gpsTime, codesUnchanged: false, arena: arena)
+    changed = (0..<8).map { _ in LAZSymbolModel(symbols: 128, in: arena) }
+    scannerChannel = LAZSymbolModel(symbols: 3, in: arena)
+    returnsModels = arena.buffer(16, nil)
+    returnNumberModels = arena.buffer(16, nil)
+    returnNumberSameTime = LAZSymbolModel(symbols: 13, in: arena)
+    dx = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
+    dy = LAZIntegerDecompressor(bits: 32, contexts: 22, in: arena)
+    z = LAZIntegerDecompressor(bits: 32, contexts: 20, in: arena)
+    classificationModels = arena.buffer(64, nil)
+    flagModels = arena.buffer(64, nil)
+    userDataModels = arena.buffer(64, nil)
+    intensity = LAZIntegerDecompressor(bits: 16, contexts: 4, in: arena)
+    scanAngle = LAZIntegerDecompressor(bits: 16, contexts: 2, in: arena)
+    pointSource = LAZIntegerDecompressor(bits: 16, in: arena)
   }
 
-  static func model(
-    _ models: inout [LAZSymbolModel?], _ index: Int, symbols: Int
+  /// The model at `index` of `models`, made on first use.
+  func model(
+    _ models: UnsafeMutablePointer<LAZSymbolModel?>, _ index: Int, symbols: Int
   ) -> LAZSymbolModel {
     if let model = models[index] { return model }
-    let model = LAZSymbolModel(symbols: symbols)
+    let model = LAZSymbolModel(symbols: symbols, in: arena)
     models[index] = model
     return model
   }
@@ -54,11 +73,14 @@ final class LAZPoint14Decoder {
   private var contexts: [LAZPoint14Context?] = [nil, nil, nil, nil]
   private var current: Int
 
-  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer]) {
+  private let arena: LAZArena
+
+  init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], arena: LAZArena) {
     self.layers = layers.map(LAZLayer.init)
+    self.arena = arena
     let item = LAZPoint14Fields(record: first)
     current = Int(item.scannerChannel)
-    contexts[current] = LAZPoint14Context(from: item)
+    contexts[current] = LAZPoint14Context(from: item, arena: arena)
   }
 
   /// The scanner channel of the chunk's first point.
@@ -86,7 +108,7 @@ final class LAZPoint14Decoder {
     if changes & 64 != 0 {
       let step = symbol(.channelReturnsXY, context.scannerChannel)
       let next = (current + Int(step) + 1) % 4
-      let nextContext = contexts[next] ?? LAZPoint14Context(from: context.last)
+      let nextContext = contexts[next] ?? LAZPoint14Context(from: context.last, arena: arena)
       contexts[next] = nextContext
       current = next
       context = nextContext
@@ -97,8 +119,8 @@ final class LAZPoint14Decoder {
     let timeChanged = changes & 16 != 0
     let angleChanged = changes & 8 != 0
     if changes & 4 != 0 {
-      let model = LAZPoint14Context.model(
-        &context.returnsModels, Int(context.last.returns), symbols: 16)
+      let model = context.model(
+        context.returnsModels, Int(context.last.returns), symbols: 16)
       context.last.returns = symbol(.channelReturnsXY, model)
     }
     let n = context.last.returns
@@ -108,7 +130,7 @@ final class LAZPoint14Decoder {
     case 2: context.last.returnNumber = (lastR + 15) % 16
     case 3:
       if timeChanged {
-        let model = LAZPoint14Context.model(&context.returnNumberModels, Int(lastR), symbols: 16)
+        let model = context.model(context.returnNumberModels, Int(lastR), symbols: 16)
         context.last.returnNumber = symbol(.channelReturnsXY, model)
       } else {
         let step = symbol(.channelReturnsXY, context.returnNumberSameTime)
@@ -143,14 +165,14 @@ final class LAZPoint14Decoder {
     }
     if has(.classification) {
       let index = Int(context.last.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
-      let model = LAZPoint14Context.model(&context.classificationModels, index, symbols: 256)
+      let model = context.model(context.classificationModels, index, symbols: 256)
       context.last.classification = UInt8(symbol(.classification, model))
     }
     if has(.flags) {
       let index = Int(
         context.last.edgeOfFlightLine << 5 | context.last.scanDirection << 4
           | context.last.classificationFlags)
-      let flags = symbol(.flags, LAZPoint14Context.model(&context.flagModels, index, symbols: 64))
+      let flags = symbol(.flags, context.model(context.flagModels, index, symbols: 64))
       context.last.edgeOfFlightLine = (flags >> 5) & 1
       context.last.scanDirection = (flags >> 4) & 1
       context.last.classificationFlags = flags & 15
@@ -170,7 +192,7 @@ final class LAZPoint14Decoder {
     }
     if has(.userData) {
       let index = Int(context.last.userData / 4)
-      let model = LAZPoint14Context.model(&context.userDataModels, index, symbols: 256)
+      let model = context.model(context.userDataModels, index, symbols: 256)
       context.last.userData = UInt8(symbol(.userData, model))
     }
     if sourceChanged, has(.pointSource) {

@@ -4,6 +4,14 @@
 enum LAZPointwiseChunk {
   /// Whether the items can be decoded here, or why not.
   static func check(_ items: [LAZParameters.Item]) throws(LASErrorReason) {
+    let order: [LAZParameters.Item.Kind] = [.point10, .gpsTime11, .rgb12, .byte]
+    let ranks = items.map { order.firstIndex(of: $0.kind) ?? order.count }
+    guard items.first?.kind == .point10, ranks == ranks.sorted(), Set(ranks).count == ranks.count
+    else {
+      throw .laz(
+        "its laszip record lists items \(items.map { "\($0.kind)" }), not point10 then any of "
+          + "gpstime11, rgb12 and byte in that order")
+    }
     for (index, item) in items.enumerated() {
       let name = "item \(index) (\(item.kind), version \(item.version))"
       switch item.kind {
@@ -32,26 +40,29 @@ enum LAZPointwiseChunk {
       return (0, "the chunk is \(chunk.count) bytes, shorter than its first record")
     }
     records.copyMemory(from: base, byteCount: recordLength)
-    var offsets: [Int] = []
-    var decoders: [any LAZItemDecoder] = []
-    var offset = 0
-    for item in items {
-      let first = UnsafeRawPointer(records + offset)
+    let arena = LAZArena()
+    let first = UnsafeRawPointer(records)
+    let point10 = LAZPoint10Decoder(first: first, arena: arena)
+    var offset = 20
+    var gps: (decoder: LAZGPSTime11Decoder, offset: Int)?
+    var color: (decoder: LAZRGB12Decoder, offset: Int)?
+    var bytes: (decoder: LAZBytesDecoder, offset: Int)?
+    for item in items.dropFirst() {
       switch item.kind {
-      case .point10: decoders.append(LAZPoint10Decoder(first: first))
-      case .gpsTime11: decoders.append(LAZGPSTime11Decoder(first: first))
-      case .rgb12: decoders.append(LAZRGB12Decoder(first: first))
-      default: decoders.append(LAZBytesDecoder(first: first, count: item.size))
+      case .gpsTime11: gps = (LAZGPSTime11Decoder(first: first + offset, arena: arena), offset)
+      case .rgb12: color = (LAZRGB12Decoder(first: first + offset, arena: arena), offset)
+      default:
+        bytes = (LAZBytesDecoder(first: first + offset, count: item.size, arena: arena), offset)
       }
-      offsets.append(offset)
       offset += item.size
     }
     var decoder = LAZArithmeticDecoder(UnsafeRawBufferPointer(rebasing: chunk[recordLength...]))
     for point in 1..<points {
       let record = records + point * recordLength
-      for (index, item) in decoders.enumerated() {
-        item.decode(into: record + offsets[index], &decoder)
-      }
+      point10.decode(into: record, &decoder)
+      if let gps { gps.decoder.decode(into: record + gps.offset, &decoder) }
+      if let color { color.decoder.decode(into: record + color.offset, &decoder) }
+      if let bytes { bytes.decoder.decode(into: record + bytes.offset, &decoder) }
       if decoder.overrun > 0 {
         return (point, "its compressed bytes end before the point")
       }
