@@ -5,10 +5,9 @@ import Foundation
 /// by chunk on every core, so the LAS reader reads them as it reads any LAS file.
 enum LAZDecompressor {
   /// More points than this a compressed byte are taken for a corrupt count: real
-  /// records take a byte or more each, and even a run of equal points takes more than
-  /// a bit (the coder spends a few hundredths of a bit on each of the seven or more
-  /// symbols a point costs at the least).
-  static let mostPointsPerByte = 64
+  /// records take a byte or more each (scanners' data 2–10), and only contrived runs of
+  /// equal points come below half a bit.
+  static let mostPointsPerByte = 16
 
   /// The records decoded, and what the reader should say about them.
   struct Records: @unchecked Sendable {
@@ -70,8 +69,14 @@ enum LAZDecompressor {
     }
     let held = chunks.last.map { $0.firstPoint + $0.points } ?? 0
     let total = min(points, held)
-    let storage = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(held, 1) * recordLength, alignment: 16)
+    let (bytes, overflow) = max(held, 1).multipliedReportingOverflow(by: recordLength)
+    let memory = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+    guard !overflow, bytes <= memory else {
+      throw .laz(
+        "its chunks hold \(held) records of \(recordLength) bytes, more than half this "
+          + "machine's memory (\(memory / 1_000_000) MB) holds")
+    }
+    let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16)
     if let base = storage.baseAddress { adviseHugePages(base, byteCount: storage.count) }
     let problems = ParallelSlots<(point: Int, problem: String)?>(count: chunks.count, initial: nil)
     let items = parameters.items
