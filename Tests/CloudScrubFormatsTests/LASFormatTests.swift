@@ -142,12 +142,35 @@ import Testing
       throws: LASErrorReason.laz(
         "its point format byte says compressed, but it has no laszip record")
     ) { try Self.read(laz) }
+    // A file that stops part-way reads its complete records and says what is missing,
+    // as PDAL and laspy read it.
     let cut = Array(Self.las12(format: 2, recordLength: 26, records: [record, record]).dropLast(5))
+    let partial = try Self.read(cut)
+    #expect(partial.cloud.count == 1 && partial.header.points == 1)
     #expect(
-      throws: LASErrorReason.truncated(
-        what: "point data (2 records of 26 bytes)", offset: 227, neededBytes: 52,
-        fileBytes: 227 + 47)
-    ) { try Self.read(cut) }
+      partial.notes == [
+        "the file holds 1 of the 2 points its header promises: it stops 26 bytes short of them"
+      ])
+    // A VLR count that overruns the points: the VLRs that fit, the points from their offset.
+    var overrun = Self.las12(format: 2, recordLength: 26, records: [record])
+    overrun.withUnsafeMutableBytes {
+      $0.storeBytes(of: UInt32(2).littleEndian, toByteOffset: 100, as: UInt32.self)
+    }
+    let fits = try Self.read(overrun)
+    #expect(fits.cloud.positions == [Point3(100.01, 200.02, 0.003)])
+    #expect(
+      fits.notes == [
+        "the header lists 2 variable-length records, 0 fit before byte 227 (the points); the "
+          + "rest are not read"
+      ])
+    let empty = try Self.read(
+      Array(Self.las12(format: 2, recordLength: 26, records: [record]).prefix(227)))
+    #expect(empty.cloud.count == 0)
+    #expect(empty.notes.first?.hasPrefix("the file holds 0 of the 1 points") == true)
+    #expect(
+      LASErrorReason.truncated(what: "points", offset: 227, neededBytes: 52, fileBytes: 274)
+        .description
+        == "LAS points at byte 227 needs 52 bytes; the file (274 bytes) is 5 bytes short")
     let short = Self.las12(format: 2, recordLength: 12, records: [])
     #expect(throws: LASErrorReason.recordLength(format: 2, length: 12, minimum: 26)) {
       try Self.read(short)

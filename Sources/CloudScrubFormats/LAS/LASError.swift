@@ -42,7 +42,8 @@ public enum LASErrorReason: Error, Equatable, Sendable, CustomStringConvertible 
       return "LAS point format \(format) records are \(minimum) bytes at least, the header "
         + "says \(length)"
     case .truncated(let what, let offset, let needed, let file):
-      return "LAS \(what) at byte \(offset) needs \(needed) bytes, the file has \(file)"
+      return "LAS \(what) at byte \(offset) needs \(needed) bytes; the file (\(file) bytes) "
+        + "is \(offset + needed - file) bytes short"
     case .badScale(let axis): return "LAS \(axis) scale factor is zero or not finite"
     case .coordinateOutOfRange(let point, let axis, let value):
       return "point \(point): \(axis) = \(value) m lies outside what LAS's 32-bit coordinates "

@@ -120,7 +120,7 @@ public enum LASReader {
     let software = String(
       decoding: UnsafeRawBufferPointer(rebasing: bytes[58..<90]).prefix { $0 != 0 },
       as: UTF8.self)
-    let vlrs = try LASVariableRecords(bytes, from: headerSize, count: vlrCount, end: pointOffset)
+    let vlrs = LASVariableRecords(bytes, from: headerSize, count: vlrCount, end: pointOffset)
     var header = Header(
       versionMajor: major, versionMinor: minor, pointFormat: format, recordLength: recordLength,
       points: points, scale: scale, offset: offset, software: software,
@@ -140,16 +140,27 @@ public enum LASReader {
         parameters: LAZParameters(payload))
       defer { records.deallocate() }
       header.points = records.points
-      return body(header, vlrs, records.bytes, records.notes)
+      return body(header, vlrs, records.bytes, vlrs.notes + records.notes)
     }
-    let (size, overflow) = points.multipliedReportingOverflow(by: recordLength)
-    guard !overflow, pointOffset <= bytes.count, size <= bytes.count - pointOffset else {
-      throw .truncated(
-        what: "point data (\(points) records of \(recordLength) bytes)", offset: pointOffset,
-        neededBytes: overflow ? Int.max : size, fileBytes: bytes.count)
+    // A file that stops part-way holds its complete records, as PDAL and laspy read it.
+    let room = max(bytes.count - pointOffset, 0) / recordLength
+    var notes = vlrs.notes
+    if room < points {
+      notes.append(
+        "the file holds \(room) of the \(points) points its header promises: it stops "
+          + "\(Self.shortfall(points, room, recordLength)) short of them")
+      header.points = room
     }
-    let records = UnsafeRawBufferPointer(rebasing: bytes[pointOffset..<(pointOffset + size)])
-    return body(header, vlrs, records, [])
+    let start = min(pointOffset, bytes.count)
+    let records = UnsafeRawBufferPointer(
+      rebasing: bytes[start..<(start + header.points * recordLength)])
+    return body(header, vlrs, records, notes)
+  }
+
+  /// The bytes of the records missing, in words.
+  private static func shortfall(_ points: Int, _ room: Int, _ length: Int) -> String {
+    let (bytes, overflow) = (points - room).multipliedReportingOverflow(by: length)
+    return overflow ? "more than \(Int.max) bytes" : "\(bytes) bytes"
   }
 
   /// The points of `header.points` records laid out as `header` says.

@@ -11,17 +11,19 @@ struct LASVariableRecords {
   var laszip: [UInt8]?
   /// The payload of a `copc` info VLR: the file is a cloud-optimised point cloud.
   var copcInfo: [UInt8]?
+  /// What the reader noticed (VLRs that do not fit).
+  var notes: [String] = []
 
   /// Reads `count` VLRs from `start`, each checked to end before `end` (the points).
-  init(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, end: Int)
-    throws(LASErrorReason)
-  {
+  /// Those that do not fit are left out, with a note, as PDAL and laspy do: the points
+  /// are still read from their offset.
+  init(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, end: Int) {
     var at = start
+    let limit = min(end, bytes.count)
     for index in 0..<count {
-      guard at + 54 <= min(end, bytes.count) else {
-        throw .truncated(
-          what: "variable-length record \(index) header", offset: at, neededBytes: 54,
-          fileBytes: bytes.count)
+      guard at + 54 <= limit else {
+        notes.append(Self.unread(count: count, read: index, end: limit))
+        break
       }
       let user = String(
         decoding: UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 18)]).prefix { $0 != 0 },
@@ -29,10 +31,9 @@ struct LASVariableRecords {
       let record = bytes.littleEndian(at: at + 18, as: UInt16.self)
       let length = Int(bytes.littleEndian(at: at + 20, as: UInt16.self))
       let payload = at + 54
-      guard payload + length <= min(end, bytes.count) else {
-        throw .truncated(
-          what: "variable-length record \(index) (\(user) \(record))", offset: payload,
-          neededBytes: length, fileBytes: bytes.count)
+      guard payload + length <= limit else {
+        notes.append(Self.unread(count: count, read: index, end: limit))
+        break
       }
       let content = Array(UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + length)]))
       switch (user, record) {
@@ -44,6 +45,11 @@ struct LASVariableRecords {
       }
       at = payload + length
     }
+  }
+
+  private static func unread(count: Int, read: Int, end: Int) -> String {
+    "the header lists \(count) variable-length records, \(read) fit before byte \(end) "
+      + "(the points); the rest are not read"
   }
 
   /// The extra fields the descriptors name, from byte `start` of each record; fields
