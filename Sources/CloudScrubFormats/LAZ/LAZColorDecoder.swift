@@ -86,7 +86,7 @@ struct LAZColor {
 }
 
 /// The `rgb12` item, version 2: the 6 colour bytes of LAS formats 2, 3 and 5.
-final class LAZRGB12Decoder: LAZItemDecoder {
+final class LAZRGB12Decoder {
   private let last: UnsafeMutablePointer<LAZColor>
   private let prediction: LAZColorPrediction
 
@@ -102,7 +102,7 @@ final class LAZRGB12Decoder: LAZItemDecoder {
 }
 
 /// The `byte` item, version 2: extra bytes, each a step from its last value.
-final class LAZBytesDecoder: LAZItemDecoder {
+final class LAZBytesDecoder {
   private let last: UnsafeMutablePointer<UInt8>
   private let count: Int
   private let models: [LAZSymbolModel]

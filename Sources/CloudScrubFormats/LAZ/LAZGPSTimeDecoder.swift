@@ -8,11 +8,20 @@ struct LAZGPSTimeSequences {
   /// Codes below this are multipliers of the last step.
   static let multipliers = UInt32(multi - multiMinus + 1)
 
-  private var lastTime: [Int64] = [0, 0, 0, 0]
-  private var lastStep: [Int32] = [0, 0, 0, 0]
-  private var extremeCount: [Int32] = [0, 0, 0, 0]
-  private var last = 0
-  private var next = 0
+  // The state lives in the chunk's arena, so decoding mutates no struct or class field.
+  private let lastTime: UnsafeMutablePointer<Int64>
+  private let lastStep: UnsafeMutablePointer<Int32>
+  private let extremeCount: UnsafeMutablePointer<Int32>
+  /// The sequence in use and the one a new time goes to next.
+  private let cursor: UnsafeMutablePointer<Int>
+  private var last: Int {
+    get { cursor[0] }
+    nonmutating set { cursor[0] = newValue }
+  }
+  private var next: Int {
+    get { cursor[1] }
+    nonmutating set { cursor[1] = newValue }
+  }
   private let multiModel: LAZSymbolModel
   private let zeroStepModel: LAZSymbolModel
   /// The code for "a new sequence"; the three after it switch sequences.
@@ -24,6 +33,10 @@ struct LAZGPSTimeSequences {
   private let codesUnchanged: Bool
 
   init(first: Int64, codesUnchanged: Bool, arena: LAZArena) {
+    lastTime = arena.buffer(4, 0)
+    lastStep = arena.buffer(4, 0)
+    extremeCount = arena.buffer(4, 0)
+    cursor = arena.buffer(2, 0)
     lastTime[0] = first
     self.codesUnchanged = codesUnchanged
     steps = LAZIntegerDecompressor(bits: 32, contexts: 9, in: arena)
@@ -36,14 +49,14 @@ struct LAZGPSTimeSequences {
   var current: Int64 { lastTime[last] }
 
   /// Decodes the next time (a changed one, for version 3).
-  mutating func decode(_ decoder: inout LAZArithmeticDecoder) {
+  func decode(_ decoder: inout LAZArithmeticDecoder) {
     // A switch to another sequence is followed by that sequence's own code.
     var switches = 0
     while !decodeOnce(&decoder) && switches < 4 { switches += 1 }
   }
 
   /// Decodes one code; false when it switched sequences and a code follows.
-  private mutating func decodeOnce(_ decoder: inout LAZArithmeticDecoder) -> Bool {
+  private func decodeOnce(_ decoder: inout LAZArithmeticDecoder) -> Bool {
     if lastStep[last] == 0 {
       var code = decoder.decodeSymbol(zeroStepModel)
       if codesUnchanged {
@@ -97,7 +110,7 @@ struct LAZGPSTimeSequences {
   }
 
   /// A step far from the usual: after more than three in a row it becomes the usual.
-  private mutating func noteExtreme(_ step: Int32) {
+  private func noteExtreme(_ step: Int32) {
     extremeCount[last] += 1
     if extremeCount[last] > 3 {
       lastStep[last] = step
@@ -106,7 +119,7 @@ struct LAZGPSTimeSequences {
   }
 
   /// A time too far from this sequence's: its high half predicted, its low half raw.
-  private mutating func startNewSequence(_ decoder: inout LAZArithmeticDecoder) {
+  private func startNewSequence(_ decoder: inout LAZArithmeticDecoder) {
     next = (next + 1) & 3
     let high = steps.decompress(
       Int32(truncatingIfNeeded: lastTime[last] >> 32), context: 8, &decoder)
@@ -119,8 +132,8 @@ struct LAZGPSTimeSequences {
 }
 
 /// The `gpstime11` item, version 2: the 8-byte GPS time of LAS formats 1, 3, 4 and 5.
-final class LAZGPSTime11Decoder: LAZItemDecoder {
-  private var sequences: LAZGPSTimeSequences
+final class LAZGPSTime11Decoder {
+  private let sequences: LAZGPSTimeSequences
 
   init(first: UnsafeRawPointer, arena: LAZArena) {
     let bits = UInt64(littleEndian: first.loadUnaligned(as: UInt64.self))

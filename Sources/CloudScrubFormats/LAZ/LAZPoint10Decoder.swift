@@ -1,11 +1,3 @@
-/// One field group of a LAZ point record that an item codec restores, given the
-/// record's bytes at the item's offset. A decoder holds its chunk's models and the
-/// last values; a new chunk starts a new decoder.
-protocol LAZItemDecoder: AnyObject {
-  /// Decodes the next record's item into `item` (the item's bytes in the record).
-  func decode(into item: UnsafeMutableRawPointer, _ decoder: inout LAZArithmeticDecoder)
-}
-
 /// Which of 16 return contexts a return `r` of `n` falls in (LASzip's point10 codec).
 enum LAZReturnContexts {
   static let map: [[UInt8]] = [
@@ -21,8 +13,10 @@ enum LAZReturnContexts {
 }
 
 /// The `point10` item, version 2: x y z intensity, return bits, classification, scan
-/// angle, user data, point source (the first 20 bytes of LAS formats 0–5).
-final class LAZPoint10Decoder: LAZItemDecoder {
+/// angle, user data, point source (the first 20 bytes of LAS formats 0–5). Like every
+/// item decoder, it holds its chunk's models and last values (a new chunk starts a new
+/// decoder) and decodes the next record's item into the item's bytes of the record.
+final class LAZPoint10Decoder {
   private let arena: LAZArena
   /// The last record's 20 bytes.
   private let last: UnsafeMutablePointer<UInt8>

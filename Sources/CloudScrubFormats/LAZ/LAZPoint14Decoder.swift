@@ -1,12 +1,12 @@
 /// The models and last values of one scanner channel in a `point14` chunk.
 private final class LAZPoint14Context {
   let arena: LAZArena
-  var last: LAZPoint14Fields
+  let last: UnsafeMutablePointer<LAZPoint14Fields>
   let xMedians: UnsafeMutablePointer<LAZMedian5>
   let yMedians: UnsafeMutablePointer<LAZMedian5>
   let lastZ: UnsafeMutablePointer<Int32>
   let lastIntensity: UnsafeMutablePointer<UInt16>
-  var gps: LAZGPSTimeSequences
+  let gps: LAZGPSTimeSequences
   let changed: [LAZSymbolModel]
   let scannerChannel: LAZSymbolModel
   let returnsModels: UnsafeMutablePointer<LAZSymbolModel?>
@@ -24,8 +24,8 @@ private final class LAZPoint14Context {
 
   init(from item: LAZPoint14Fields, arena: LAZArena) {
     self.arena = arena
-    last = item
-    last.gpsTimeChanged = false
+    last = arena.buffer(1, item)
+    last.pointee.gpsTimeChanged = false
     xMedians = arena.buffer(12, LAZMedian5())
     yMedians = arena.buffer(12, LAZMedian5())
     lastZ = arena.buffer(8, item.z)
@@ -69,14 +69,19 @@ final class LAZPoint14Decoder {
     case pointSource, gpsTime
   }
 
-  private var layers: [LAZLayer]
+  /// Each layer's decoder (in the chunk's arena), and whether the layer has bytes.
+  private let decoders: UnsafeMutablePointer<LAZArithmeticDecoder>
+  private let present: [Bool]
   private var contexts: [LAZPoint14Context?] = [nil, nil, nil, nil]
   private var current: Int
 
   private let arena: LAZArena
 
   init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], arena: LAZArena) {
-    self.layers = layers.map(LAZLayer.init)
+    decoders = arena.buffer(
+      layers.count, LAZArithmeticDecoder(UnsafeRawBufferPointer(start: nil, count: 0)))
+    for (index, bytes) in layers.enumerated() { decoders[index] = LAZArithmeticDecoder(bytes) }
+    present = layers.map { !$0.isEmpty }
     self.arena = arena
     let item = LAZPoint14Fields(record: first)
     current = Int(item.scannerChannel)
@@ -88,31 +93,32 @@ final class LAZPoint14Decoder {
 
   /// Bytes the layers read past their ends; the first layer must be there.
   var overrun: Int {
-    layers.reduce(layers[0].present ? 0 : 1) { $0 + $1.overrun }
+    (0..<present.count).reduce(present[0] ? 0 : 1) { $0 + (present[$1] ? decoders[$1].overrun : 0) }
   }
 
-  private func symbol(_ layer: Layer, _ model: LAZSymbolModel) -> UInt32 {
-    layers[layer.rawValue].decoder.decodeSymbol(model)
+  @inline(__always) private func symbol(_ layer: Layer, _ model: LAZSymbolModel) -> UInt32 {
+    decoders[layer.rawValue].decodeSymbol(model)
   }
 
-  private func has(_ layer: Layer) -> Bool { layers[layer.rawValue].present }
+  @inline(__always) private func has(_ layer: Layer) -> Bool { present[layer.rawValue] }
 
   /// Decodes the next record into `item`; `channel` is set to the point's channel.
   func decode(into item: UnsafeMutableRawPointer, channel: inout Int) {
     guard var context = contexts[current] else { return }
     let lpr =
-      (context.last.returnNumber == 1 ? 1 : 0)
-      + (context.last.returnNumber >= context.last.returns ? 2 : 0)
-      + (context.last.gpsTimeChanged ? 4 : 0)
+      (context.last.pointee.returnNumber == 1 ? 1 : 0)
+      + (context.last.pointee.returnNumber >= context.last.pointee.returns ? 2 : 0)
+      + (context.last.pointee.gpsTimeChanged ? 4 : 0)
     let changes = symbol(.channelReturnsXY, context.changed[lpr])
     if changes & 64 != 0 {
       let step = symbol(.channelReturnsXY, context.scannerChannel)
       let next = (current + Int(step) + 1) % 4
-      let nextContext = contexts[next] ?? LAZPoint14Context(from: context.last, arena: arena)
+      let nextContext =
+        contexts[next] ?? LAZPoint14Context(from: context.last.pointee, arena: arena)
       contexts[next] = nextContext
       current = next
       context = nextContext
-      context.last.scannerChannel = UInt32(next)
+      context.last.pointee.scannerChannel = UInt32(next)
     }
     channel = current
     let sourceChanged = changes & 32 != 0
@@ -120,25 +126,25 @@ final class LAZPoint14Decoder {
     let angleChanged = changes & 8 != 0
     if changes & 4 != 0 {
       let model = context.model(
-        context.returnsModels, Int(context.last.returns), symbols: 16)
-      context.last.returns = symbol(.channelReturnsXY, model)
+        context.returnsModels, Int(context.last.pointee.returns), symbols: 16)
+      context.last.pointee.returns = symbol(.channelReturnsXY, model)
     }
-    let n = context.last.returns
-    let lastR = context.last.returnNumber
+    let n = context.last.pointee.returns
+    let lastR = context.last.pointee.returnNumber
     switch changes & 3 {
-    case 1: context.last.returnNumber = (lastR + 1) % 16
-    case 2: context.last.returnNumber = (lastR + 15) % 16
+    case 1: context.last.pointee.returnNumber = (lastR + 1) % 16
+    case 2: context.last.pointee.returnNumber = (lastR + 15) % 16
     case 3:
       if timeChanged {
         let model = context.model(context.returnNumberModels, Int(lastR), symbols: 16)
-        context.last.returnNumber = symbol(.channelReturnsXY, model)
+        context.last.pointee.returnNumber = symbol(.channelReturnsXY, model)
       } else {
         let step = symbol(.channelReturnsXY, context.returnNumberSameTime)
-        context.last.returnNumber = (lastR + step + 2) % 16
+        context.last.pointee.returnNumber = (lastR + step + 2) % 16
       }
     default: break
     }
-    let r = context.last.returnNumber
+    let r = context.last.pointee.returnNumber
     let m = Int(LAZReturnContexts14.map[Int(n)][Int(r)])
     let l = LAZReturnContexts14.level(n, r)
     let cpr = (r == 1 ? 2 : 0) + (r >= n ? 1 : 0)
@@ -147,64 +153,64 @@ final class LAZPoint14Decoder {
     let medianIndex = m << 1 | time
     let xy = Layer.channelReturnsXY.rawValue
     let dx = context.dx.decompress(
-      context.xMedians[medianIndex].median, context: single, &layers[xy].decoder)
-    context.last.x &+= dx
+      context.xMedians[medianIndex].median, context: single, &decoders[xy])
+    context.last.pointee.x &+= dx
     context.xMedians[medianIndex].add(dx)
     var kBits = context.dx.k
     let dy = context.dy.decompress(
       context.yMedians[medianIndex].median,
-      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy].decoder)
-    context.last.y &+= dy
+      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &decoders[xy])
+    context.last.pointee.y &+= dy
     context.yMedians[medianIndex].add(dy)
     if has(.z) {
       kBits = (context.dx.k + context.dy.k) / 2
-      context.last.z = context.z.decompress(
+      context.last.pointee.z = context.z.decompress(
         context.lastZ[l], context: single + Int(kBits < 18 ? kBits & ~1 : 18),
-        &layers[Layer.z.rawValue].decoder)
-      context.lastZ[l] = context.last.z
+        &decoders[Layer.z.rawValue])
+      context.lastZ[l] = context.last.pointee.z
     }
     if has(.classification) {
-      let index = Int(context.last.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
+      let index = Int(context.last.pointee.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
       let model = context.model(context.classificationModels, index, symbols: 256)
-      context.last.classification = UInt8(symbol(.classification, model))
+      context.last.pointee.classification = UInt8(symbol(.classification, model))
     }
     if has(.flags) {
       let index = Int(
-        context.last.edgeOfFlightLine << 5 | context.last.scanDirection << 4
-          | context.last.classificationFlags)
+        context.last.pointee.edgeOfFlightLine << 5 | context.last.pointee.scanDirection << 4
+          | context.last.pointee.classificationFlags)
       let flags = symbol(.flags, context.model(context.flagModels, index, symbols: 64))
-      context.last.edgeOfFlightLine = (flags >> 5) & 1
-      context.last.scanDirection = (flags >> 4) & 1
-      context.last.classificationFlags = flags & 15
+      context.last.pointee.edgeOfFlightLine = (flags >> 5) & 1
+      context.last.pointee.scanDirection = (flags >> 4) & 1
+      context.last.pointee.classificationFlags = flags & 15
     }
     if has(.intensity) {
       let index = cpr << 1 | time
       let value = context.intensity.decompress(
         Int32(context.lastIntensity[index]), context: cpr,
-        &layers[Layer.intensity.rawValue].decoder)
+        &decoders[Layer.intensity.rawValue])
       context.lastIntensity[index] = UInt16(truncatingIfNeeded: value)
-      context.last.intensity = context.lastIntensity[index]
+      context.last.pointee.intensity = context.lastIntensity[index]
     }
     if angleChanged, has(.scanAngle) {
       let value = context.scanAngle.decompress(
-        Int32(context.last.scanAngle), context: time, &layers[Layer.scanAngle.rawValue].decoder)
-      context.last.scanAngle = Int16(truncatingIfNeeded: value)
+        Int32(context.last.pointee.scanAngle), context: time, &decoders[Layer.scanAngle.rawValue])
+      context.last.pointee.scanAngle = Int16(truncatingIfNeeded: value)
     }
     if has(.userData) {
-      let index = Int(context.last.userData / 4)
+      let index = Int(context.last.pointee.userData / 4)
       let model = context.model(context.userDataModels, index, symbols: 256)
-      context.last.userData = UInt8(symbol(.userData, model))
+      context.last.pointee.userData = UInt8(symbol(.userData, model))
     }
     if sourceChanged, has(.pointSource) {
       let value = context.pointSource.decompress(
-        Int32(context.last.pointSource), &layers[Layer.pointSource.rawValue].decoder)
-      context.last.pointSource = UInt16(truncatingIfNeeded: value)
+        Int32(context.last.pointee.pointSource), &decoders[Layer.pointSource.rawValue])
+      context.last.pointee.pointSource = UInt16(truncatingIfNeeded: value)
     }
     if timeChanged, has(.gpsTime) {
-      context.gps.decode(&layers[Layer.gpsTime.rawValue].decoder)
-      context.last.gpsTime = context.gps.current
+      context.gps.decode(&decoders[Layer.gpsTime.rawValue])
+      context.last.pointee.gpsTime = context.gps.current
     }
-    context.last.store(item)
-    context.last.gpsTimeChanged = timeChanged
+    context.last.pointee.store(item)
+    context.last.pointee.gpsTimeChanged = timeChanged
   }
 }
