@@ -13,7 +13,7 @@ struct ViewerSession {
   var document: ViewerDocument? {
     didSet {
       content = ViewerContent(
-        worldUp: document?.recording?.description.worldUp ?? .y, levelOfDetail: levelOfDetail)
+        worldUp: document?.worldUp ?? .y, levelOfDetail: levelOfDetail)
       untrackedFrames = document?.recording.map(Self.untrackedFrames) ?? 0
     }
   }

@@ -49,6 +49,7 @@ enum ExportCommand {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
       let cloud = input.cloud
+      job.cleaning.worldUp = input.worldUp  // --height-band measures along it
       report(
         try CloudExport.finish(
           cloud, stages: [StageCount(stage: "read", points: cloud.count)], frameIndices: [],

@@ -169,8 +169,9 @@ package struct RenderRequest {
         Terminal.error("note: the recording options do not apply to a PLY input; ignored: \(names)")
       }
       var cloud = input.cloud
+      content.worldUp = input.worldUp
       if choices.cleans {
-        cloud = try choices.clean(cloud, worldUp: .y, viewpoint: { _ in nil })
+        cloud = try choices.clean(cloud, worldUp: input.worldUp, viewpoint: { _ in nil })
         if input.triangles != nil {
           Terminal.error("note: cleaning changed the mesh's vertices; its triangles are not drawn")
         }

@@ -35,4 +35,36 @@ import Testing
     }
     #expect(colours(first.image).count > colours(grey.image).count + 10)
   }
+
+  @Test func lasFilesAreZUp() throws {
+    // A level plane of a LAS file (z = 0, spread in x and y) is one height, so
+    // `--color height` draws it in one colour; the same points as text (y up) span the
+    // ramp.
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.appendingPathComponent("plane.xyz").path
+    let rows = (0..<400).map { "\(Double($0 % 20) * 0.05) \(Double($0 / 20) * 0.05) 0" }
+    try rows.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+    let las = folder.appendingPathComponent("plane.las").path
+    #expect(try CommandRunner.run(["export", text, "-o", las]).status == 0)
+    func colours(_ input: String) throws -> Int {
+      let output = folder.appendingPathComponent("plane.png").path
+      let run = try CommandRunner.run(
+        [
+          "render", input, "-o", output, "--size", "160x120", "--point-size", "6", "--color",
+          "height", "--overlays", "off",
+        ])
+      #expect(run.status == 0, "\(run.standardError)")
+      let image = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+      return Set(
+        stride(from: 0, to: image.pixels.count, by: 3).map {
+          [image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]]
+        }
+      ).count
+    }
+    let zUp = try colours(las)
+    let yUp = try colours(text)
+    #expect(zUp <= 8, "\(zUp) colours")
+    #expect(yUp > 20, "\(yUp) colours")
+  }
 }

@@ -38,6 +38,21 @@ import Testing
     )
   }
 
+  @Test func intensityBecomesAnAttribute() throws {
+    // random-format1: point10 and GPS time, no colour; intensity at bytes 12–13.
+    let (header, records) = try Self.records("random-format1.las")
+    let expected = (0..<header.points).map { index in
+      UInt16(records[index * header.recordLength + 12])
+        | UInt16(records[index * header.recordLength + 13]) << 8
+    }
+    let cloud = try LASReader.read(
+      path: Self.folder.appendingPathComponent("random-format1.laz").path
+    ).cloud
+    #expect(cloud.colors == nil)
+    #expect(cloud.attribute(named: "intensity")?.values == .uint16(expected))
+    #expect(IntensityGreys.colors(of: cloud) != nil)
+  }
+
   @Test func readsAsTheSameCloud() throws {
     let laz = try LASReader.read(path: Self.folder.appendingPathComponent("extra.laz").path)
     let las = try LASReader.read(path: Self.folder.appendingPathComponent("extra.las").path)

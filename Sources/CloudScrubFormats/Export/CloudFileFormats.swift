@@ -13,6 +13,8 @@ public struct LoadedCloud: Sendable {
   public var plyHeader: PLYHeader?
   /// A mesh file's triangles (OBJ, glTF): indices of the cloud's points, its vertices.
   public var triangles: [SIMD3<UInt32>]? = nil
+  /// The file's up axis: z for LAS and LAZ, whose z is elevation; y for the rest.
+  public var worldUp: WorldUp = .y
 }
 
 /// One point-cloud file format CloudScrub reads: how to recognise it by content and
@@ -29,6 +31,12 @@ public protocol CloudFileFormat: SendableMetatype {
   ///
   /// - Throws: an error naming what is wrong and where, with the path.
   static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud
+  /// The format's up axis (what `LoadedCloud.worldUp` says of its files).
+  static var worldUp: WorldUp { get }
+}
+
+extension CloudFileFormat {
+  public static var worldUp: WorldUp { .y }
 }
 
 /// The point-cloud formats, detected by content.
@@ -109,6 +117,8 @@ public enum PCDFileFormat: CloudFileFormat {
 /// LAS 1.0–1.4, and LAZ (LASzip-compressed LAS, COPC among them).
 public enum LASFileFormat: CloudFileFormat {
   public static let name = "LAS"
+  /// LAS's z is elevation.
+  public static let worldUp = WorldUp.z
   public static let lookedFor = "a LAS file (signature 'LASF')"
   public static func recognizes(prefix: [UInt8]) -> Bool {
     prefix.starts(with: Array("LASF".utf8))
@@ -124,7 +134,7 @@ public enum LASFileFormat: CloudFileFormat {
       cloud: document.cloud,
       comments: (h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [])
         + document.notes,
-      plyHeader: nil)
+      plyHeader: nil, worldUp: worldUp)
   }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// Reads uncompressed LAS 1.0–1.4 files, point data record formats 0–10: positions
 /// (scaled and offset, then rounded once to `Float`), RGB where the format has it
 /// (16-bit values brought to 8 bits; files that store 8-bit values in the 16-bit
-/// fields are recognised by having none above 255), and the extra bytes described by a
+/// fields are recognised by having none above 255), intensity as an `intensity`
+/// attribute when any point has one, and the extra bytes described by a
 /// `LASF_Spec` record 4 VLR as attributes (`normal_x`…`normal_z` as normals). LAZ files
 /// read the same, their records decompressed first (`LAZDecompressor`).
 public enum LASReader {
@@ -185,6 +186,14 @@ public enum LASReader {
     }
     let extras = vlrs.extraFields(startingAt: recordSizes[format], recordLength: recordLength)
     LASExtraField.attach(extras, records: records, points: points, length: recordLength, &cloud)
+    // Intensity (bytes 12–13 of every format) as an attribute when any point has one, so
+    // a scan without colour opens in greys by intensity.
+    let intensity = (0..<points).map {
+      records.littleEndian(at: $0 * recordLength + 12, as: UInt16.self)
+    }
+    if intensity.contains(where: { $0 != 0 }), cloud.attribute(named: "intensity") == nil {
+      cloud.attributes.insert(PointAttribute(name: "intensity", values: .uint16(intensity)), at: 0)
+    }
     return Document(header: header, cloud: cloud)
   }
 

@@ -74,9 +74,10 @@ public struct DocumentOpener: ViewerDocumentOpener {
     case .cloud(let name): format = name
     default: format = "PLY"
     }
+    let up = CloudFileFormats.named(format)?.worldUp ?? .y
     return ViewerDocument(
       path: path, load: load, summary: "\(format) file, reading its points",
-      kind: .cloud(CloudDocument(points: .reading(read))))
+      kind: .cloud(CloudDocument(points: .reading(read), worldUp: up)))
   }
 
   /// Opens a recording for the window with the command line's recording options when

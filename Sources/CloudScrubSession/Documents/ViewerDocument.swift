@@ -43,6 +43,14 @@ public struct ViewerDocument {
     return recording.source
   }
 
+  /// The up axis of the recording's world or of the cloud file.
+  public var worldUp: WorldUp {
+    switch kind {
+    case .recording(let recording): return recording.source.description.worldUp
+    case .cloud(let cloud): return cloud.worldUp
+    }
+  }
+
   /// Decodes a recording's colour images for the previews; nil for a point-cloud file.
   public var decoder: (any ColorDecoder)? {
     guard case .recording(let recording) = kind else { return nil }
@@ -86,9 +94,12 @@ public struct CloudDocument {
   }
 
   public var points: Points
+  /// The file's up axis (z for LAS and LAZ), known from its format when it opens.
+  public var worldUp: WorldUp
 
-  public init(points: Points) {
+  public init(points: Points, worldUp: WorldUp = .y) {
     self.points = points
+    self.worldUp = worldUp
   }
 
   /// The whole cloud, read again when it was not kept.

@@ -14,6 +14,8 @@ public struct LoadedInput {
   public var cloud: PointCloud
   /// A mesh file's triangles (OBJ, glTF): indices of the cloud's points, its vertices.
   public var triangles: [SIMD3<UInt32>]? = nil
+  /// The file's up axis (z for LAS and LAZ).
+  public var worldUp: WorldUp = .y
 }
 
 /// What a command-line path turned out to be.
@@ -79,7 +81,7 @@ public enum InputLoader {
     let loaded = try CloudFileFormats.read(path, progress: progress)
     return LoadedInput(
       path: path, format: loaded.format, header: loaded.plyHeader, comments: loaded.comments,
-      cloud: loaded.cloud, triangles: loaded.triangles)
+      cloud: loaded.cloud, triangles: loaded.triangles, worldUp: loaded.worldUp)
   }
 
   /// Opens the binary PLY file at `path` for the window without reading its points:
