@@ -7,12 +7,27 @@ import Testing
 /// `render` of points with no colour draws them by height with eye-dome lighting and
 /// says so; `--color` or `--edl` is the user's choice, and no note is printed.
 @Suite struct RenderFirstLookTests {
+  /// A 20 × 20 grid of points 5 cm apart in x and y at z = 0, as XYZ text in `folder`.
+  static func plane(in folder: URL, name: String) throws -> String {
+    let path = folder.appendingPathComponent(name).path
+    let rows = (0..<400).map { "\(Double($0 % 20) * 0.05) \(Double($0 / 20) * 0.05) 0" }
+    try rows.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// How many distinct colours `image` has.
+  static func colours(_ image: RGBImage) -> Int {
+    Set(
+      stride(from: 0, to: image.pixels.count, by: 3).map {
+        [image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]]
+      }
+    ).count
+  }
+
   @Test func pointsWithNoColourAreDrawnByHeightAndSaySo() throws {
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let cloud = folder.appendingPathComponent("grey.xyz").path
-    let rows = (0..<400).map { "\(Double($0 % 20) * 0.05) \(Double($0 / 20) * 0.05) 0" }
-    try rows.joined(separator: "\n").write(toFile: cloud, atomically: true, encoding: .utf8)
+    let cloud = try Self.plane(in: folder, name: "grey.xyz")
     let output = folder.appendingPathComponent("grey.png").path
     func render(_ options: [String]) throws -> (note: Bool, image: RGBImage) {
       let run = try CommandRunner.run(
@@ -27,13 +42,7 @@ import Testing
     #expect(!grey.note)
     #expect(!(try render(["--edl"])).note)
     // By height the points take the ramp's colours; as stored, they are all one grey.
-    let colours = { (image: RGBImage) in
-      Set(
-        stride(from: 0, to: image.pixels.count, by: 3).map {
-          [image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]]
-        })
-    }
-    #expect(colours(first.image).count > colours(grey.image).count + 10)
+    #expect(Self.colours(first.image) > Self.colours(grey.image) + 10)
   }
 
   @Test func lasFilesAreZUp() throws {
@@ -42,9 +51,7 @@ import Testing
     // ramp.
     let folder = try TestData.makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let text = folder.appendingPathComponent("plane.xyz").path
-    let rows = (0..<400).map { "\(Double($0 % 20) * 0.05) \(Double($0 / 20) * 0.05) 0" }
-    try rows.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+    let text = try Self.plane(in: folder, name: "plane.xyz")
     let las = folder.appendingPathComponent("plane.las").path
     #expect(try CommandRunner.run(["export", text, "-o", las]).status == 0)
     func colours(_ input: String) throws -> Int {
@@ -55,12 +62,8 @@ import Testing
           "height", "--overlays", "off",
         ])
       #expect(run.status == 0, "\(run.standardError)")
-      let image = try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
-      return Set(
-        stride(from: 0, to: image.pixels.count, by: 3).map {
-          [image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]]
-        }
-      ).count
+      return Self.colours(
+        try PNGCodec.decodeRGB(Array(try Data(contentsOf: URL(fileURLWithPath: output)))))
     }
     let zUp = try colours(las)
     let yUp = try colours(text)
