@@ -97,6 +97,15 @@ def random_points(point_format, count, seed, extra, channels):
         grey = rng.random(n) < 0.05
         las.green[grey] = las.red[grey]
         las.blue[grey] = las.red[grey]
+    if "wavepacket_index" in las.point_format.dimension_names:
+        las.wavepacket_index = np.where(rng.random(n) < 0.05, rng.integers(0, 256, n), 1)
+        offsets = np.cumsum(rng.integers(0, 400, n))
+        jump = rng.random(n) < 0.01
+        offsets[jump] += rng.integers(0, 1 << 40, int(jump.sum()))
+        las.wavepacket_offset = offsets.astype(np.uint64)
+        las.wavepacket_size = rng.integers(100, 400, n)
+        for name in ("return_point_wave_location", "x_t", "y_t", "z_t"):
+            setattr(las, name, rng.normal(0, 1, n).astype(np.float32))
     if "nir" in las.point_format.dimension_names:
         las.nir = np.clip(np.cumsum(rng.integers(-500, 501, n)) + 20000, 0, 65535)
     for index in range(int(extra)):

@@ -21,7 +21,8 @@ import laz_peers  # noqa: E402
 folder = root / "Tests/CloudScrubFormatsTests/Fixtures/laz"
 # (point format, points, extra bytes, scanner channels)
 for point_format, count, extra, channels in [
-        (0, 300, 0, 1), (1, 300, 0, 1), (2, 300, 0, 1), (8, 300, 2, 1), (6, 300, 0, 4)]:
+        (0, 300, 0, 1), (1, 300, 0, 1), (2, 300, 0, 1), (5, 300, 0, 1), (8, 300, 2, 1),
+        (6, 300, 0, 4)]:
     name = "random-format%d%s.laz" % (point_format, "-channels" if channels > 1 else "")
     if (folder / name).exists():
         continue

@@ -50,7 +50,8 @@ import Testing
   @Test(
     .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"),
     arguments: [
-      (0, 0), (1, 0), (2, 0), (3, 0), (1, 3), (3, 5), (6, 0), (7, 0), (8, 0), (6, 2), (8, 3),
+      (0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (1, 3), (3, 5), (6, 0), (7, 0), (8, 0),
+      (6, 2), (8, 3),
     ])
   func everyFormatDecodesToItsRecords(_ format: Int, _ extra: Int) throws {
     // 120,000 points: two full chunks of 50,000 and a part one.

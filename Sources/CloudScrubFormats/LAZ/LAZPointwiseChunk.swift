@@ -4,13 +4,13 @@
 enum LAZPointwiseChunk {
   /// Whether the items can be decoded here, or why not.
   static func check(_ items: [LAZParameters.Item]) throws(LASErrorReason) {
-    let order: [LAZParameters.Item.Kind] = [.point10, .gpsTime11, .rgb12, .byte]
+    let order: [LAZParameters.Item.Kind] = [.point10, .gpsTime11, .rgb12, .wavePacket13, .byte]
     let ranks = items.map { order.firstIndex(of: $0.kind) ?? order.count }
     guard items.first?.kind == .point10, ranks == ranks.sorted(), Set(ranks).count == ranks.count
     else {
       throw .laz(
         "its laszip record lists items \(items.map { "\($0.kind)" }), not point10 then any of "
-          + "gpstime11, rgb12 and byte in that order")
+          + "gpstime11, rgb12, wavepacket13 and byte in that order")
     }
     for (index, item) in items.enumerated() {
       let name = "item \(index) (\(item.kind), version \(item.version))"
@@ -19,7 +19,9 @@ enum LAZPointwiseChunk {
       case .gpsTime11 where item.size == 8 && item.version == 2: break
       case .rgb12 where item.size == 6 && item.version == 2: break
       case .byte where item.size > 0 && item.version == 2: break
-      case .point10, .gpsTime11, .rgb12, .byte:
+      // Version 1's codec, which writers also label 2.
+      case .wavePacket13 where item.size == 29 && (item.version == 1 || item.version == 2): break
+      case .point10, .gpsTime11, .rgb12, .byte, .wavePacket13:
         throw .laz("\(name) of \(item.size) bytes: only version 2 of the point-wise codecs is read")
       default:
         throw .laz("\(name) cannot be part of a point-wise compressed record")
@@ -47,10 +49,12 @@ enum LAZPointwiseChunk {
     var gps: (decoder: LAZGPSTime11Decoder, offset: Int)?
     var color: (decoder: LAZRGB12Decoder, offset: Int)?
     var bytes: (decoder: LAZBytesDecoder, offset: Int)?
+    var wave: (decoder: LAZWavePacketDecoder, offset: Int)?
     for item in items.dropFirst() {
       switch item.kind {
       case .gpsTime11: gps = (LAZGPSTime11Decoder(first: first + offset, arena: arena), offset)
       case .rgb12: color = (LAZRGB12Decoder(first: first + offset, arena: arena), offset)
+      case .wavePacket13: wave = (LAZWavePacketDecoder(first: first + offset, arena: arena), offset)
       default:
         bytes = (LAZBytesDecoder(first: first + offset, count: item.size, arena: arena), offset)
       }
@@ -62,6 +66,7 @@ enum LAZPointwiseChunk {
       point10.decode(into: record, &decoder)
       if let gps { gps.decoder.decode(into: record + gps.offset, &decoder) }
       if let color { color.decoder.decode(into: record + color.offset, &decoder) }
+      if let wave { wave.decoder.decode(into: record + wave.offset, &decoder) }
       if let bytes { bytes.decoder.decode(into: record + bytes.offset, &decoder) }
       if decoder.overrun > 0 {
         return (point, "its compressed bytes end before the point")
