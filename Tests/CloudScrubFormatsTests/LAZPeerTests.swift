@@ -70,4 +70,25 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     try Self.expectSameRecords(laz, las)
   }
+
+  @Test(
+    .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"))
+  func theWindowReadsTheChunksBeforeACorruptOne() throws {
+    // 120,000 points in chunks of 50,000, 50,000 and 20,000; a header promising 130,000
+    // makes the last chunk run out of bytes after its 20,000th point.
+    let (laz, _, folder) = try Self.pair(format: 1, count: 120_000, extra: 0, seed: 5)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: laz)))
+    bytes.withUnsafeMutableBytes {
+      $0.storeBytes(of: UInt32(130_000).littleEndian, toByteOffset: 107, as: UInt32.self)
+      $0.storeBytes(of: UInt64(130_000).littleEndian, toByteOffset: 247, as: UInt64.self)
+    }
+    try Data(bytes).write(to: URL(fileURLWithPath: laz))
+    #expect(throws: LASError.self) { try CloudFileFormats.read(laz) }
+    let shown = try CloudFileFormats.read(laz, whatReads: true)
+    #expect(shown.cloud.count == 100_000)
+    #expect(shown.notes.count == 1)
+    #expect(shown.notes.first?.hasPrefix("LAZ chunk 2 is corrupt at point 120") == true)
+    #expect(shown.notes.first?.hasSuffix("the 100000 points before it are read") == true)
+  }
 }

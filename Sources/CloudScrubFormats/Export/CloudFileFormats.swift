@@ -15,6 +15,9 @@ public struct LoadedCloud: Sendable {
   public var triangles: [SIMD3<UInt32>]? = nil
   /// The file's up axis: z for LAS and LAZ, whose z is elevation; y for the rest.
   public var worldUp: WorldUp = .y
+  /// What the reader noticed about a damaged file (points missing, chunks not read);
+  /// also among the comments, which `info` prints.
+  public var notes: [String] = []
 }
 
 /// One point-cloud file format CloudScrub reads: how to recognise it by content and
@@ -33,10 +36,18 @@ public protocol CloudFileFormat: SendableMetatype {
   static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud
   /// The format's up axis (what `LoadedCloud.worldUp` says of its files).
   static var worldUp: WorldUp { get }
+  /// Reads what can be read of a damaged file (for LAZ: the chunks before a corrupt
+  /// one, with a note) where `read` would fail: what the window shows.
+  static func readWhatReads(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud
 }
 
 extension CloudFileFormat {
   public static var worldUp: WorldUp { .y }
+  public static func readWhatReads(_ path: String, progress: ProgressHandler?) throws
+    -> LoadedCloud
+  {
+    try read(path, progress: progress)
+  }
 }
 
 /// The point-cloud formats, detected by content.
@@ -70,12 +81,19 @@ public enum CloudFileFormats {
   /// Reads the point cloud at `path`, whatever its format.
   ///
   /// - Throws: the format's error, or `FileError` when it is no point-cloud file.
-  public static func read(_ path: String, progress: ProgressHandler? = nil) throws -> LoadedCloud {
+  ///
+  /// - Parameter whatReads: read what can be read of a damaged file
+  ///   (`CloudFileFormat.readWhatReads`), as the window does.
+  public static func read(
+    _ path: String, progress: ProgressHandler? = nil, whatReads: Bool = false
+  ) throws -> LoadedCloud {
     let prefix = try InputDetector.firstBytes(of: path, count: prefixBytes)
     guard let format = format(of: prefix) else {
       throw FileError(.unsupportedFormat("no point-cloud file CloudScrub knows"), path: path)
     }
-    return try format.read(path, progress: progress)
+    return whatReads
+      ? try format.readWhatReads(path, progress: progress)
+      : try format.read(path, progress: progress)
   }
 }
 
@@ -124,7 +142,16 @@ public enum LASFileFormat: CloudFileFormat {
     prefix.starts(with: Array("LASF".utf8))
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let document = try LASReader.read(path: path)
+    loaded(try LASReader.read(path: path))
+  }
+
+  public static func readWhatReads(_ path: String, progress: ProgressHandler?) throws
+    -> LoadedCloud
+  {
+    loaded(try LASReader.read(path: path, keepingGoodChunks: true))
+  }
+
+  private static func loaded(_ document: LASReader.Document) -> LoadedCloud {
     let h = document.header
     return LoadedCloud(
       format: (h.compressed ? "LAZ" : "LAS")
@@ -134,7 +161,7 @@ public enum LASFileFormat: CloudFileFormat {
       cloud: document.cloud,
       comments: (h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [])
         + document.notes,
-      plyHeader: nil, worldUp: worldUp)
+      plyHeader: nil, worldUp: worldUp, notes: document.notes)
   }
 }
 

@@ -44,10 +44,12 @@ public enum LASReader {
   ///
   /// - Throws: `LASError` naming what is wrong and where, with the path; `FileError`
   ///   when the file cannot be opened.
-  public static func read(path: String) throws -> Document {
+  /// - Parameter keepingGoodChunks: for LAZ, read the chunks before a corrupt one (with
+  ///   a note) instead of failing, as the window does.
+  public static func read(path: String, keepingGoodChunks: Bool = false) throws -> Document {
     let file = try MappedFile(path: path)
     do {
-      return try read(bytes: file.bytes)
+      return try read(bytes: file.bytes, keepingGoodChunks: keepingGoodChunks)
     } catch {
       throw LASError(error, path: path)
     }
@@ -56,8 +58,10 @@ public enum LASReader {
   /// Reads a whole LAS file held in memory.
   ///
   /// - Throws: `LASErrorReason` naming what is wrong and where.
-  public static func read(bytes: UnsafeRawBufferPointer) throws(LASErrorReason) -> Document {
-    try withRecords(bytes) { header, vlrs, records, notes in
+  public static func read(
+    bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false
+  ) throws(LASErrorReason) -> Document {
+    try withRecords(bytes, keepingGoodChunks: keepingGoodChunks) { header, vlrs, records, notes in
       var document = interpret(records, header: header, vlrs: vlrs)
       document.notes = notes
       return document
@@ -80,7 +84,7 @@ public enum LASReader {
   /// Calls `body` with the file's header (its point count the records read), VLRs,
   /// point records (decompressed, for LAZ) and notes on them.
   static func withRecords<R>(
-    _ bytes: UnsafeRawBufferPointer,
+    _ bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false,
     _ body: (Header, LASVariableRecords, UnsafeRawBufferPointer, [String]) -> R
   ) throws(LASErrorReason) -> R {
     guard bytes.count >= 4, bytes.starts(with: Array("LASF".utf8)) else { throw .notLAS }
@@ -138,7 +142,7 @@ public enum LASReader {
       }
       let records = try LAZDecompressor.records(
         file: bytes, pointOffset: pointOffset, points: points, recordLength: recordLength,
-        parameters: LAZParameters(payload))
+        parameters: LAZParameters(payload), keepingGoodChunks: keepingGoodChunks)
       defer { records.deallocate() }
       header.points = records.points
       return body(header, vlrs, records.bytes, vlrs.notes + records.notes)

@@ -35,11 +35,14 @@ enum LAZDecompressor {
   /// Decodes `points` records of `recordLength` bytes compressed as `parameters` says,
   /// starting at `pointOffset` in `file`.
   ///
+  /// - Parameter keepingGoodChunks: on a corrupt chunk after the first, keep the records
+  ///   of the chunks before it, with a note, instead of throwing (the window shows what
+  ///   reads).
   /// - Throws: `LASErrorReason.laz` for a file whose compression cannot be read, and
   ///   `.lazChunk` naming the first chunk and point that cannot be decoded.
   static func records(
     file: UnsafeRawBufferPointer, pointOffset: Int, points: Int, recordLength: Int,
-    parameters: LAZParameters
+    parameters: LAZParameters, keepingGoodChunks: Bool = false
   ) throws(LASErrorReason) -> Records {
     guard parameters.recordLength == recordLength else {
       throw .laz(
@@ -106,8 +109,14 @@ enum LAZDecompressor {
     for index in 0..<chunks.count {
       guard let problem = problems[index] else { continue }
       let point = chunks[index].firstPoint + problem.point
-      storage.deallocate()
-      throw .lazChunk(chunk: index, point: point, problem: problem.problem)
+      let error = LASErrorReason.lazChunk(chunk: index, point: point, problem: problem.problem)
+      guard keepingGoodChunks, index > 0, chunks[index].firstPoint <= total else {
+        storage.deallocate()
+        throw error
+      }
+      records.points = chunks[index].firstPoint
+      records.notes.append("\(error); the \(records.points) points before it are read")
+      break
     }
     return records
   }

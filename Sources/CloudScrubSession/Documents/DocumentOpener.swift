@@ -60,13 +60,15 @@ public struct DocumentOpener: ViewerDocumentOpener {
     let file = resolved.path
     let read = CloudRead()
     let load = StreamingLoad(reading: { progress in
-      let input = try InputLoader.loadCloud(file, progress: progress)
+      // A LAZ file with a corrupt chunk shows the chunks before it, and says so.
+      let input = try InputLoader.loadCloud(file, progress: progress, whatReads: true)
       let frames = CloudTimeline.frameValues(of: input.cloud).map { Set($0).count }
       read.finished(
         input.cloud,
         summary: "\(input.format), \(input.cloud.count) points"
           + (input.triangles.map { ", \($0.count) triangles" } ?? "")
-          + (frames.map { ", \($0) frames" } ?? ""), triangles: input.triangles)
+          + (frames.map { ", \($0) frames" } ?? "")
+          + input.notes.map { "; " + $0 }.joined(), triangles: input.triangles)
       return input.cloud
     })
     let format: String

@@ -16,6 +16,8 @@ public struct LoadedInput {
   public var triangles: [SIMD3<UInt32>]? = nil
   /// The file's up axis (z for LAS and LAZ).
   public var worldUp: WorldUp = .y
+  /// What the reader noticed about a damaged file (`LoadedCloud.notes`).
+  public var notes: [String] = []
 }
 
 /// What a command-line path turned out to be.
@@ -76,12 +78,15 @@ public enum InputLoader {
   }
 
   /// Reads a point-cloud file of any format whole, telling `progress` the fraction
-  /// read.
-  public static func loadCloud(_ path: String, progress: ProgressHandler?) throws -> LoadedInput {
-    let loaded = try CloudFileFormats.read(path, progress: progress)
+  /// read; with `whatReads`, what can be read of a damaged one (the window's way).
+  public static func loadCloud(
+    _ path: String, progress: ProgressHandler?, whatReads: Bool = false
+  ) throws -> LoadedInput {
+    let loaded = try CloudFileFormats.read(path, progress: progress, whatReads: whatReads)
     return LoadedInput(
       path: path, format: loaded.format, header: loaded.plyHeader, comments: loaded.comments,
-      cloud: loaded.cloud, triangles: loaded.triangles, worldUp: loaded.worldUp)
+      cloud: loaded.cloud, triangles: loaded.triangles, worldUp: loaded.worldUp,
+      notes: loaded.notes)
   }
 
   /// Opens the binary PLY file at `path` for the window without reading its points:
