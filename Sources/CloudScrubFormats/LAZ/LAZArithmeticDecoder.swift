@@ -23,9 +23,6 @@ struct LAZArithmeticDecoder {
     for _ in 0..<4 { value = (value << 8) | UInt32(nextByte()) }
   }
 
-  /// Where the decoder has read up to, from the start of its bytes.
-  var bytesRead: Int { position }
-
   @inline(__always) private mutating func nextByte() -> UInt8 {
     guard position < end, let base else {
       overrun += 1

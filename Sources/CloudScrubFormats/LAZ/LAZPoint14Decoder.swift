@@ -69,19 +69,16 @@ final class LAZPoint14Decoder {
     case pointSource, gpsTime
   }
 
-  /// Each layer's decoder (in the chunk's arena), and whether the layer has bytes.
-  private let decoders: UnsafeMutablePointer<LAZArithmeticDecoder>
-  private let present: [Bool]
+  /// The layers, with their decoders, in the chunk's arena.
+  private let layers: UnsafeMutablePointer<LAZLayer>
   private var contexts: [LAZPoint14Context?] = [nil, nil, nil, nil]
   private var current: Int
 
   private let arena: LAZArena
 
   init(first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], arena: LAZArena) {
-    decoders = arena.buffer(
-      layers.count, LAZArithmeticDecoder(UnsafeRawBufferPointer(start: nil, count: 0)))
-    for (index, bytes) in layers.enumerated() { decoders[index] = LAZArithmeticDecoder(bytes) }
-    present = layers.map { !$0.isEmpty }
+    self.layers = arena.buffer(layers.count, LAZLayer(UnsafeRawBufferPointer(start: nil, count: 0)))
+    for (index, bytes) in layers.enumerated() { self.layers[index] = LAZLayer(bytes) }
     self.arena = arena
     let item = LAZPoint14Fields(record: first)
     current = Int(item.scannerChannel)
@@ -93,14 +90,14 @@ final class LAZPoint14Decoder {
 
   /// Bytes the layers read past their ends; the first layer must be there.
   var overrun: Int {
-    (0..<present.count).reduce(present[0] ? 0 : 1) { $0 + (present[$1] ? decoders[$1].overrun : 0) }
+    (0..<Self.layerCount).reduce(layers[0].present ? 0 : 1) { $0 + layers[$1].overrun }
   }
 
   @inline(__always) private func symbol(_ layer: Layer, _ model: LAZSymbolModel) -> UInt32 {
-    decoders[layer.rawValue].decodeSymbol(model)
+    layers[layer.rawValue].decoder.decodeSymbol(model)
   }
 
-  @inline(__always) private func has(_ layer: Layer) -> Bool { present[layer.rawValue] }
+  @inline(__always) private func has(_ layer: Layer) -> Bool { layers[layer.rawValue].present }
 
   /// Decodes the next record into `item`; `channel` is set to the point's channel.
   func decode(into item: UnsafeMutableRawPointer, channel: inout Int) {
@@ -153,20 +150,20 @@ final class LAZPoint14Decoder {
     let medianIndex = m << 1 | time
     let xy = Layer.channelReturnsXY.rawValue
     let dx = context.dx.decompress(
-      context.xMedians[medianIndex].median, context: single, &decoders[xy])
+      context.xMedians[medianIndex].median, context: single, &layers[xy].decoder)
     context.last.pointee.x &+= dx
     context.xMedians[medianIndex].add(dx)
     var kBits = context.dx.k
     let dy = context.dy.decompress(
       context.yMedians[medianIndex].median,
-      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &decoders[xy])
+      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy].decoder)
     context.last.pointee.y &+= dy
     context.yMedians[medianIndex].add(dy)
     if has(.z) {
       kBits = (context.dx.k + context.dy.k) / 2
       context.last.pointee.z = context.z.decompress(
         context.lastZ[l], context: single + Int(kBits < 18 ? kBits & ~1 : 18),
-        &decoders[Layer.z.rawValue])
+        &layers[Layer.z.rawValue].decoder)
       context.lastZ[l] = context.last.pointee.z
     }
     if has(.classification) {
@@ -187,13 +184,14 @@ final class LAZPoint14Decoder {
       let index = cpr << 1 | time
       let value = context.intensity.decompress(
         Int32(context.lastIntensity[index]), context: cpr,
-        &decoders[Layer.intensity.rawValue])
+        &layers[Layer.intensity.rawValue].decoder)
       context.lastIntensity[index] = UInt16(truncatingIfNeeded: value)
       context.last.pointee.intensity = context.lastIntensity[index]
     }
     if angleChanged, has(.scanAngle) {
       let value = context.scanAngle.decompress(
-        Int32(context.last.pointee.scanAngle), context: time, &decoders[Layer.scanAngle.rawValue])
+        Int32(context.last.pointee.scanAngle), context: time,
+        &layers[Layer.scanAngle.rawValue].decoder)
       context.last.pointee.scanAngle = Int16(truncatingIfNeeded: value)
     }
     if has(.userData) {
@@ -203,11 +201,11 @@ final class LAZPoint14Decoder {
     }
     if sourceChanged, has(.pointSource) {
       let value = context.pointSource.decompress(
-        Int32(context.last.pointee.pointSource), &decoders[Layer.pointSource.rawValue])
+        Int32(context.last.pointee.pointSource), &layers[Layer.pointSource.rawValue].decoder)
       context.last.pointee.pointSource = UInt16(truncatingIfNeeded: value)
     }
     if timeChanged, has(.gpsTime) {
-      context.gps.decode(&decoders[Layer.gpsTime.rawValue])
+      context.gps.decode(&layers[Layer.gpsTime.rawValue].decoder)
       context.last.pointee.gpsTime = context.gps.current
     }
     context.last.pointee.store(item)
