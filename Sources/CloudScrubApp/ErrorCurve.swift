@@ -4,13 +4,19 @@ import CloudScrubCore
 /// The alignment error along the timeline: a curve over the slider's width, one value
 /// a pixel column (the largest of the frames under it, `TimelineErrorCurve`), the
 /// playhead as a line, and a click or drag on it scrubs to the frame under the cursor.
+/// While refined poses show, the loops the refinement closed are cyan ticks joined
+/// along the top, and how far each frame's camera moved is a green curve under the
+/// error (top: the largest move).
 enum ErrorCurve {
   /// The curve's height in window pixels.
   static let heightPixels: Float = 36
 
   /// Draws the curve across the panel's width at the cursor; returns the frame to seek
   /// to while the user clicks or drags on it.
-  static func draw(_ errors: FrameAlignmentErrors, playhead: Int, frameCount: Int) -> Int? {
+  static func draw(
+    _ errors: FrameAlignmentErrors, playhead: Int, frameCount: Int,
+    refinement: PoseRefinement? = nil
+  ) -> Int? {
     let width = csui_available_width()
     let clicked = csui_invisible_button("##alignment-error", width, heightPixels)
     let active = csui_item_active()
@@ -27,6 +33,7 @@ enum ErrorCurve {
     let scale = errors.scaleMeters
     let top = y0 + 2
     let bottom = y1 - 1
+    if let refinement { drawRefinement(refinement, frames: frames, in: (x0, y0, x1, y1)) }
     var last: (x: Float, y: Float)?
     for (column, value) in curve.columnsMeters.enumerated() {
       let x = x0 + Float(column) + 0.5
@@ -55,6 +62,45 @@ enum ErrorCurve {
     csui_mouse_position(&mouseX, &mouseY)
     return TimelineErrorCurve.frame(
       atFraction: Double((mouseX - x0) / (x1 - x0)), frameCount: frames)
+  }
+
+  /// The corrections' curve and the loops' marks, under the error curve.
+  private static func drawRefinement(
+    _ refinement: PoseRefinement, frames: Int, in rect: (Float, Float, Float, Float)
+  ) {
+    let (x0, y0, x1, y1) = rect
+    guard frames > 0 else { return }
+    func x(_ frame: Int) -> Float {
+      x0 + Float(TimelineErrorCurve.fraction(ofFrame: frame, frameCount: frames)) * (x1 - x0)
+    }
+    let shifts = FrameAlignmentErrors(
+      residualsMeters: refinement.cameraShiftsMeters.prefix(frames).map { $0 })
+    let largest = max(refinement.cameraShiftsMeters.max() ?? 0, 1e-6)
+    let curve = TimelineErrorCurve(shifts, columns: max(1, Int(x1 - x0)))
+    var last: (x: Float, y: Float)?
+    for (column, value) in curve.columnsMeters.enumerated() {
+      guard let value else {
+        last = nil
+        continue
+      }
+      let point = (x: x0 + Float(column) + 0.5, y: y1 - 1 - (y1 - y0 - 4) * value / largest)
+      if let last { csui_draw_line(last.x, last.y, point.x, point.y, color(90, 200, 110, 160), 1) }
+      last = point
+    }
+    for loop in refinement.loops where loop.second < frames {
+      let a = x(loop.first)
+      let b = x(loop.second)
+      csui_draw_line(a, y0 + 1, b, y0 + 1, color(80, 210, 230, 90), 1)
+      csui_draw_line(a, y0, a, y0 + 7, color(80, 210, 230, 220), 1)
+      csui_draw_line(b, y0, b, y0 + 7, color(80, 210, 230, 220), 1)
+    }
+  }
+
+  /// The legend's word on a refinement shown: its loops and its largest correction.
+  static func refinementLegend(_ refinement: PoseRefinement) -> String {
+    String(
+      format: "refined poses: %d loops closed (cyan); camera moves in green, top %.1f mm",
+      refinement.loops.count, (refinement.cameraShiftsMeters.max() ?? 0) * 1000)
   }
 
   /// The legend line under the curve; nil errors: not measured yet, `measuring` the

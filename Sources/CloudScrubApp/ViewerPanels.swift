@@ -341,7 +341,9 @@ struct ViewerPanels {
     }
     if session.showsErrorCurve {
       let errors = session.alignmentErrors ?? FrameAlignmentErrors(frameCount: 0)
-      if let frame = ErrorCurve.draw(errors, playhead: playback.currentFrame, frameCount: count),
+      if let frame = ErrorCurve.draw(
+        errors, playhead: playback.currentFrame, frameCount: count,
+        refinement: session.state.edits.shownRefinement),
         frame != playback.currentFrame
       {
         actions.append(.command(.playback(.seek(frame: frame))))
@@ -357,6 +359,9 @@ struct ViewerPanels {
       csui_text_colored(
         0.6, 0.6, 0.6,
         ErrorCurve.legend(session.alignmentErrors, measuring: session.alignmentProgress))
+      if let refinement = session.state.edits.shownRefinement {
+        csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.refinementLegend(refinement))
+      }
     }
   }
 

@@ -39,8 +39,15 @@ enum InfoCommand {
     case .recording(let path, let source):
       var info = try RecordingInfo(path: path, source: source)
       if parsed.has("alignment") {
-        let result = try RefineCommand.measure(source, label: "measuring \(path)", refine: false)
-        info.alignment = (result.errors, result.timestampsSeconds)
+        let progress = Terminal.progress("measuring and refining \(path)")
+        let result = try DriftAlignment.run(
+          source, refine: true, progress: progress.handler, measuresRecordedPoses: true)
+        progress?.finish()
+        info.alignment = (result.recordedErrors ?? result.errors, result.timestampsSeconds)
+        let sample = try GhostingSample.read(source)
+        info.refinement = (
+          result.loops, sample.measure(result.originalPoses), sample.measure(result.poses)
+        )
       }
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }

@@ -72,11 +72,17 @@ enum OptionTable {
         + " tilt",
       commands: ["refine", "export", "mesh"]),
     .flag(
+      "local",
+      "refine each frame against the frames before it only, without closing loops (faster;"
+        + " drift that builds up before the camera comes back stays)",
+      commands: ["refine", "export", "mesh"]),
+    .flag(
       "alignment",
       "for a recording, also measure every frame's alignment error (how far registering it"
         + " to the frames of the 2 s before it moves its points; this decodes every frame's"
         + " depth) and print its median and the worst stretches of frames: frames, times,"
-        + " millimetres",
+        + " millimetres; then refine the poses as `refine` does and print the loops it"
+        + " closed and the ghosting before and after",
       commands: ["info"]),
     .value(
       "alignment", "on|off", default: "on",
@@ -180,6 +186,9 @@ enum OptionTable {
       "points", "N", default: "100000", "point cloud: how many points", commands: ["synth"]),
     .flag("normals", "point cloud: also write unit normals", commands: ["synth"]),
     .value("seed", "S", default: "1", "random seed", commands: ["synth"]),
+    .flag(
+      "loop", "recording: the camera goes out along its arc and comes back to its start",
+      commands: ["synth"]),
     .value(
       "drift", "METRES,DEGREES", default: "none",
       "recording: add a known tracking drift to the stored poses (depth is rendered from"

@@ -14,6 +14,8 @@ package struct RecordingInfo {
   var untrackedFrames: Int
   /// Every frame's alignment error and time, when `info --alignment` measured them.
   var alignment: (errors: FrameAlignmentErrors, times: [Double])?
+  /// The loops refinement closed and the ghosting before and after, with `alignment`.
+  var refinement: (loops: [LoopEdge], before: Ghosting, after: Ghosting)?
 
   init(path: String, source: any RecordingSource) throws {
     var infos: [FrameInfo] = []
@@ -94,7 +96,8 @@ package struct RecordingInfo {
         ),
         ("untracked_frames", .int(untrackedFrames)),
         ("notes", .array(d.notes.map(JSON.string))),
-      ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? []))
+      ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? [])
+        + (refinement.map { [("refinement", Self.refinementJSON($0))] } ?? []))
   }
 
   var text: String {
@@ -150,6 +153,13 @@ package struct RecordingInfo {
         rows.append(("", line))
       }
     }
+    if let refinement {
+      for line in RefineCommand.qualityLines(
+        loops: refinement.loops, before: refinement.before, after: refinement.after)
+      {
+        rows.append(line)
+      }
+    }
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map {
@@ -160,6 +170,31 @@ package struct RecordingInfo {
 
   static func millimetres(_ meters: Float?) -> String {
     meters.map { Self.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
+  }
+
+  /// The loops closed and the ghosting before and after refinement, as JSON.
+  static func refinementJSON(_ r: (loops: [LoopEdge], before: Ghosting, after: Ghosting)) -> JSON {
+    func meters(_ value: Float?) -> JSON { value.map { JSON.double(Double($0)) } ?? .null }
+    func ghosting(_ g: Ghosting) -> JSON {
+      .object([
+        ("far_median_meters", meters(g.farMedianMeters)),
+        ("near_median_meters", meters(g.nearMedianMeters)), ("far_pairs", .int(g.farPairs)),
+        ("near_pairs", .int(g.nearPairs)),
+      ])
+    }
+    return .object([
+      (
+        "loops",
+        .array(
+          r.loops.map { loop in
+            .object([
+              ("first_frame", .int(loop.first)), ("second_frame", .int(loop.second)),
+              ("gap_meters", .double(Double(loop.gapMeters))), ("weight", .double(loop.weight)),
+            ])
+          })
+      ),
+      ("ghosting_before", ghosting(r.before)), ("ghosting_after", ghosting(r.after)),
+    ])
   }
 
   /// The alignment errors as JSON: median, worst, per-frame values (null where not

@@ -8,7 +8,7 @@ enum RefineCommand {
   /// Usage and prose of `refine --help`; the options are `OptionTable`'s rows.
   static let spec = CommandSpec(
     name: "refine",
-    synopsis: ["refine PATH -o POSES.txt [--poses POSES.txt]"],
+    synopsis: ["refine PATH -o POSES.txt [--poses POSES.txt] [--local] [--hold-tilt]"],
     about: """
       Refines the camera poses of the recording at PATH against its own depth, and
       writes them as a TUM trajectory: one line a frame of the recording in its order,
@@ -17,8 +17,14 @@ enum RefineCommand {
       registered to the frames before it (point-to-plane ICP on a subsample of its depth,
       with a robust kernel), starting from its recorded pose corrected as the frame
       before it was; the first frame (the first after tracking started) never moves.
-      Prints the alignment error before and after, and where it was worst. The file is
-      written under a temporary name and renamed into place.
+      Then loops are closed (unless --local): keyframes far apart in time that see the
+      same surfaces are registered to each other, edges that no neighbouring edge
+      confirms are dropped, and a pose graph of the keyframes, optimised with a robust
+      kernel, spreads what they disagree by over the capture; frames between keyframes
+      follow them. Prints the alignment error before and after and where it was worst,
+      the loops closed, and the ghosting: the median distance between the surfaces of
+      frames at least 120 apart, beside that of frames 6 apart (the depth's own noise).
+      The file is written under a temporary name and renamed into place.
       """)
 
   static func run(_ arguments: [String]) throws {
@@ -40,6 +46,7 @@ enum RefineCommand {
       recording, options: options(parsed), refine: true, progress: progress.handler,
       measuresRecordedPoses: true)
     progress?.finish()
+    let sample = try GhostingSample.read(recording)
     let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
     try TUMTrajectory.write(
       trajectory, to: output,
@@ -51,13 +58,44 @@ enum RefineCommand {
       summary(
         before: refined.recordedErrors ?? refined.errors, after: refined,
         up: recording.description.worldUp, output: output))
+    Terminal.out(
+      qualityLines(
+        loops: refined.loops, before: sample.measure(refined.originalPoses),
+        after: sample.measure(refined.poses)
+      ).map { "  " + $0.label.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.text }
+        .joined(separator: "\n"))
+  }
+
+  /// The loops closed and the ghosting before and after (`Ghosting`), for `refine` and
+  /// `info --alignment`.
+  static func qualityLines(loops: [LoopEdge], before: Ghosting, after: Ghosting) -> [(
+    label: String, text: String
+  )] {
+    func mm(_ meters: Float?) -> String { RecordingInfo.millimetres(meters) }
+    let kept = loops.filter { $0.weight >= 0.5 }
+    let spans = kept.prefix(6).map { "\($0.first)↔\($0.second)" }.joined(separator: ", ")
+    return [
+      (
+        "loops closed",
+        "\(kept.count)"
+          + (loops.count > kept.count ? " (\(loops.count - kept.count) more down-weighted)" : "")
+          + (kept.isEmpty ? "" : ": frames " + spans + (kept.count > 6 ? ", …" : ""))
+      ),
+      (
+        "ghosting",
+        "\(mm(before.farMedianMeters)) before, \(mm(after.farMedianMeters)) after"
+          + " (frames ≥ \(GhostingSample.defaultFarGap) apart, \(after.farPairs) pairs); noise floor"
+          + " \(mm(after.nearMedianMeters)) (frames \(GhostingSample.defaultNearGap) apart)"
+      ),
+    ]
   }
 
   /// The alignment options the command line names: `--hold-tilt` holds each frame's
-  /// tilt (the gravity prior's exact mode).
+  /// tilt (the gravity prior's exact mode), `--local` closes no loops.
   static func options(_ parsed: ParsedArguments) -> CloudScrubCore.AlignmentOptions {
     var options = CloudScrubCore.AlignmentOptions()
     if parsed.has("hold-tilt") { options.tiltPriorRadians = 0 }
+    if parsed.has("local") { options.closesLoops = false }
     return options
   }
 

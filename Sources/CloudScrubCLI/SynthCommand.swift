@@ -10,7 +10,7 @@ package enum SynthCommand {
   static let spec = CommandSpec(
     name: "synth",
     synopsis: [
-      "synth OUT.csrec [--frames N] [--noise M] [--color jpeg|rgb] [--seed S]",
+      "synth OUT.csrec [--frames N] [--noise M] [--drift M,DEG] [--loop] [--color jpeg|rgb] [--seed S]",
       "synth OUT.ply [--points N] [--normals] [--ascii] [--seed S]",
     ],
     about: """
@@ -71,6 +71,7 @@ package enum SynthCommand {
       }
       options.depthNoiseMeters = meters
     }
+    if parsed.has("loop") { options.path = .loop }
     if let drift = try parsed.numbers(
       "drift", count: 2, syntax: "METRES,DEGREES (finite numbers, |DEGREES| ≤ 180)",
       isValid: { abs($0[1]) <= 180 })

@@ -53,6 +53,15 @@ public struct AlignmentOptions: Equatable, Sendable {
   /// weighs against the points' information; below about 0.01° it also hides real
   /// directions from the step's degeneracy test.
   public var tiltPriorRadians: Double?
+  /// Refinement closes loops (`LoopClosure`): after the pass that registers each frame
+  /// to the frames before it, keyframes far apart in time that see the same surfaces
+  /// are registered to each other and a pose graph spreads what they disagree by over
+  /// the capture. false: the one local pass (`refine --local`).
+  public var closesLoops: Bool = true
+  /// After loops are closed, a second local pass starts from the closed poses and
+  /// polishes each frame against the frames before it; false: the closed poses stand
+  /// and the second pass only measures them.
+  public var polishesAfterLoops: Bool = false
   /// Gauss–Newton stops when a step turns by less than this…
   public var convergenceRadians: Double
   /// …and moves the points' centroid by less than this.

@@ -21,6 +21,8 @@ public enum DriftAlignment {
     /// The errors under the recording's own poses, when the pass refined and was asked
     /// to measure them too (`measuresRecordedPoses`); nil otherwise.
     public var recordedErrors: FrameAlignmentErrors?
+    /// The loops refinement closed (`AlignmentOptions.closesLoops`), empty otherwise.
+    public var loops: [LoopEdge] = []
   }
 
   /// Runs the pass over `source`.
@@ -50,55 +52,53 @@ public enum DriftAlignment {
       }
     }
     let untracked = TrackingStart.untrackedFrameCount(translations: infos.map(\.pose.position))
-    var aligner = FrameAligner(
-      options: options, refines: refine, worldUp: source.description.worldUp)
-    var recorded =
-      refine && measuresRecordedPoses ? FrameAligner(options: options, refines: false) : nil
-    var residuals = [Float?](repeating: nil, count: count)
-    var recordedResiduals = [Float?](repeating: nil, count: count)
-    var poses = infos.map(\.pose)
-    var pending: [FrameAligner.PendingFrame] = []
-    var done = untracked < count ? untracked : count
-    func take(_ alignments: [FrameAlignment]) {
-      for alignment in alignments {
-        residuals[done] = alignment.residualMeters
-        if refine {
-          poses[done].worldFromCamera =
-            alignment.correctedWorldFromWorld * infos[done].pose.worldFromCamera
-        }
-        done += 1
-      }
+    let times = infos.map(\.timestampSeconds)
+    let recorded = infos.map(\.pose.worldFromOpenCVCamera)
+    let up = source.description.worldUp
+    var pass = AlignmentPass(
+      source: source, options: options, recorded: recorded, untracked: untracked, up: up,
+      isCancelled: isCancelled)
+    var loops: [LoopEdge] = []
+    var recordedErrors: FrameAlignmentErrors?
+    var measured: (poses: [Transform3D], residuals: [Float?])
+    if refine && options.closesLoops {
+      // Refined locally, loops closed over the keyframes, then polished and measured.
+      let keyframes = LoopClosure.keyframes(timestamps: times, from: untracked)
+      pass.retained = LoopClosure.retained(keyframes, count: count)
+      let local = try pass.run(
+        from: recorded, refines: true, measures: false, measuresRecorded: measuresRecordedPoses
+      ) { progress?(0.45 * $0) }
+      recordedErrors = local.recordedResiduals.map(FrameAlignmentErrors.init)
+      let closed = LoopClosure.close(
+        frames: local.retained, keyframes: keyframes, poses: local.poses, timestamps: times,
+        options: options, voxelSizeMeters: local.voxelSizeMeters ?? 0.02,
+        up: SIMD3<Double>(up.vector))
+      loops = closed.loops
+      pass.retained = []
+      let polished = try pass.run(
+        from: closed.poses, refines: options.polishesAfterLoops, measuresRecorded: false
+      ) { progress?(0.5 + 0.5 * $0) }
+      measured = (polished.poses, polished.residuals)
+    } else {
+      let only = try pass.run(
+        from: recorded, refines: refine, measuresRecorded: refine && measuresRecordedPoses
+      ) { progress?($0) }
+      recordedErrors = only.recordedResiduals.map(FrameAlignmentErrors.init)
+      measured = (only.poses, only.residuals)
     }
-    let batch = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    progress?(Double(done) / Double(max(count, 1)))
-    // The next batch is read while this one is aligned.
-    func reader(from start: Int) -> AlignmentBatchReader? {
-      start < count
-        ? AlignmentBatchReader(source, start..<min(count, start + batch), options: options) : nil
-    }
-    var next = reader(from: done)
-    defer { next?.wait() }
-    while let current = next {
-      if isCancelled?() == true { throw CancellationError() }
-      let frames = try current.frames()
-      // A cancel that came while the batch was read stops before it is aligned.
-      if isCancelled?() == true { throw CancellationError() }
-      next = reader(from: current.range.upperBound)
-      if recorded != nil {
-        for (offset, frame) in frames.enumerated() {
-          recordedResiduals[current.range.lowerBound + offset] = recorded?.add(frame).residualMeters
-        }
-      }
-      take(aligner.add(frames, pending: &pending))
-      progress?(Double(done) / Double(count))
-    }
-    take(aligner.add([], pending: &pending))
     progress?(1)
+    var poses = infos.map(\.pose)
+    if refine {
+      // A pose left where it was (the first frame, untracked ones) stays bit for bit.
+      for index in 0..<count where measured.poses[index] != recorded[index] {
+        let correction = measured.poses[index] * recorded[index].rigidInverse
+        poses[index].worldFromCamera = correction * infos[index].pose.worldFromCamera
+      }
+    }
     return Result(
-      errors: FrameAlignmentErrors(residualsMeters: residuals), poses: poses,
-      originalPoses: infos.map(\.pose), timestampsSeconds: infos.map(\.timestampSeconds),
-      recordedErrors: recorded == nil
-        ? nil : FrameAlignmentErrors(residualsMeters: recordedResiduals))
+      errors: FrameAlignmentErrors(residualsMeters: measured.residuals), poses: poses,
+      originalPoses: infos.map(\.pose), timestampsSeconds: times,
+      recordedErrors: refine && measuresRecordedPoses ? recordedErrors : nil, loops: loops)
   }
 
   /// Reads and subsamples frames `range` on every core.
@@ -107,10 +107,19 @@ public enum DriftAlignment {
   public static func prepare(
     _ source: any RecordingSource, _ range: Range<Int>, options: AlignmentOptions
   ) throws -> [AlignmentFrame] {
+    try prepare(source, Array(range), options: options)
+  }
+
+  /// Reads and subsamples the frames `indices` on every core, in their order.
+  ///
+  /// - Throws: `FrameLoadError` for the first frame that failed.
+  public static func prepare(
+    _ source: any RecordingSource, _ indices: [Int], options: AlignmentOptions
+  ) throws -> [AlignmentFrame] {
     let slots = ParallelSlots<Swift.Result<AlignmentFrame, FrameLoadError>?>(
-      count: range.count, initial: nil)
-    DispatchQueue.concurrentPerform(iterations: range.count) { offset in
-      let index = range.lowerBound + offset
+      count: indices.count, initial: nil)
+    DispatchQueue.concurrentPerform(iterations: indices.count) { offset in
+      let index = indices[offset]
       do {
         let frame = try AlignmentFrame(source.frame(at: index), index: index, options: options)
         slots.modify(offset) { $0 = .success(frame) }
@@ -118,12 +127,12 @@ public enum DriftAlignment {
         slots.modify(offset) { $0 = .failure(FrameLoadError(frameIndex: index, underlying: error)) }
       }
     }
-    return try (0..<range.count).map { offset in
+    return try (0..<indices.count).map { offset in
       switch slots[offset] {
       case .success(let frame): return frame
       case .failure(let error): throw error
       case nil:
-        throw FrameLoadError(frameIndex: range.lowerBound + offset, underlying: CancellationError())
+        throw FrameLoadError(frameIndex: indices[offset], underlying: CancellationError())
       }
     }
   }

@@ -41,21 +41,26 @@ public struct FrameAlignment: Sendable {
 public struct FrameAligner: Sendable {
   public let options: AlignmentOptions
   public let refines: Bool
+  /// Whether the error is measured (a refining pass whose poses will change again
+  /// need not).
+  public let measures: Bool
   public let worldUp: WorldUp
   /// How many frames have been added.
   public private(set) var frameCount = 0
   /// The models' voxel size, fixed by the first frame (`AlignmentOptions.voxelSize`).
-  public var voxelSizeMeters: Float? { meter.voxelSizeMeters }
+  public var voxelSizeMeters: Float? { meter.voxelSizeMeters ?? refiner.voxelSizeMeters }
   private var refiner: PoseRefiner
   private var meter: ErrorMeter
 
   /// - Parameter worldUp: the recording's up axis, which refinement's gravity prior
   ///   keeps (`AlignmentOptions.tiltPriorRadians`).
   public init(
-    options: AlignmentOptions = AlignmentOptions(), refines: Bool, worldUp: WorldUp = .y
+    options: AlignmentOptions = AlignmentOptions(), refines: Bool, measures: Bool = true,
+    worldUp: WorldUp = .y
   ) {
     self.options = options
     self.refines = refines
+    self.measures = measures || !refines
     self.worldUp = worldUp
     refiner = PoseRefiner(options: options, worldUp: worldUp)
     meter = ErrorMeter(options: options)
@@ -67,7 +72,7 @@ public struct FrameAligner: Sendable {
     var pose = frame.worldFromCamera
     var correction = Transform3D.identity
     if refines { (pose, correction) = refiner.refine(frame) }
-    let residual = meter.measure(frame, under: pose)
+    let residual = measures ? meter.measure(frame, under: pose) : nil
     frameCount += 1
     return FrameAlignment(
       worldFromCamera: pose, correctedWorldFromWorld: correction, residualMeters: residual)
@@ -76,11 +81,12 @@ public struct FrameAligner: Sendable {
   /// `add` for each of `frames` in order, with the alignment error of the frames
   /// before them (`pending`, whose poses are final) measured on a second core while
   /// these are refined; returns `pending`'s alignments, and leaves these pending.
-  /// Without `refines` it measures `frames` at once and leaves nothing pending.
+  /// Without `refines` it measures `frames` at once, without `measures` it refines
+  /// them at once, and leaves nothing pending.
   public mutating func add(_ frames: [AlignmentFrame], pending: inout [PendingFrame])
     -> [FrameAlignment]
   {
-    guard refines else {
+    guard refines && measures else {
       let done = frames.map { add($0) }
       return done
     }

@@ -12,6 +12,9 @@ struct PoseRefiner: Sendable {
   private var correction = Transform3D.identity
   private var previousTimestampSeconds: Double?
 
+  /// The model's voxel size, once the first frame has fixed it.
+  var voxelSizeMeters: Float? { model?.voxelSizeMeters }
+
   init(options: AlignmentOptions, worldUp: WorldUp = .y) {
     self.options = options
     up = SIMD3<Double>(worldUp.vector)

@@ -10,6 +10,10 @@ import Foundation
 /// Its height is 1.4 m + 0.05 m · sin 2πs, and it looks at (−0.5, 0.35, −0.7), between
 /// the box and the sphere, with a small roll of 0.04 rad · sin πs about its viewing
 /// axis. At s = 0 the camera is at (−1.714, 1.4, 1.085), upright, with no roll.
+///
+/// A path that `returnsToStart` goes out along the arc and comes back: angle = start +
+/// (end − start) · (1 − cos 2πs) / 2, so the camera reaches the arc's end halfway and is
+/// back where it started, looking the same way, at s = 1 (a loop).
 public struct SyntheticCameraPath: Equatable, Sendable {
   /// The arc's centre, (x, z) in the world.
   public var arcCenterXZ: SIMD2<Double>
@@ -21,13 +25,14 @@ public struct SyntheticCameraPath: Equatable, Sendable {
   public var rollAmplitudeRadians: Double
   /// The world point the camera looks at all along.
   public var target: SIMD3<Double>
+  public var returnsToStart: Bool
 
   public init(
     arcCenterXZ: SIMD2<Double> = SIMD2(-0.3, -0.6), radiusMeters: Double = 2.2,
     startAngleRadians: Double = -40 * Double.pi / 180,
     endAngleRadians: Double = 40 * Double.pi / 180, heightMeters: Double = 1.4,
     heightWobbleMeters: Double = 0.05, rollAmplitudeRadians: Double = 0.04,
-    target: SIMD3<Double> = SIMD3(-0.5, 0.35, -0.7)
+    target: SIMD3<Double> = SIMD3(-0.5, 0.35, -0.7), returnsToStart: Bool = false
   ) {
     self.arcCenterXZ = arcCenterXZ
     self.radiusMeters = radiusMeters
@@ -37,14 +42,17 @@ public struct SyntheticCameraPath: Equatable, Sendable {
     self.heightWobbleMeters = heightWobbleMeters
     self.rollAmplitudeRadians = rollAmplitudeRadians
     self.target = target
+    self.returnsToStart = returnsToStart
   }
 
   /// The arc described above.
   public static let standard = SyntheticCameraPath()
+  /// The same arc out and back.
+  public static let loop = SyntheticCameraPath(returnsToStart: true)
 
   /// The camera's position at fraction `s` (0…1) of the path.
   public func position(atFraction s: Double) -> SIMD3<Double> {
-    let eased = (1 - cos(Double.pi * s)) / 2
+    let eased = (1 - cos((returnsToStart ? 2 : 1) * Double.pi * s)) / 2
     let angle = startAngleRadians + (endAngleRadians - startAngleRadians) * eased
     return SIMD3(
       arcCenterXZ.x + radiusMeters * sin(angle),

@@ -17,6 +17,11 @@ public struct PoseRefinement: Equatable, Sendable {
   public var errors: FrameAlignmentErrors
   /// How far the refinement moved the camera centre that moved most.
   public var largestCameraShiftMeters: Double
+  /// How far each loaded frame's camera centre moved, one a loaded frame.
+  public var cameraShiftsMeters: [Float] = []
+  /// The loops the refinement closed that kept their weight, as timeline positions of
+  /// loaded frames (loops with an end that is not loaded are left out).
+  public var loops: [FramePair] = []
 
   /// The refinement of the loaded frames `frames` (recording frame indices) from a
   /// refining pass over the whole recording.
@@ -34,6 +39,16 @@ public struct PoseRefinement: Equatable, Sendable {
         let shift = refined.position - original.position
         return (shift * shift).sum().squareRoot()
       }.max() ?? 0)
+    cameraShiftsMeters = frames.map { frame in
+      let shift = trajectory.poses[frame].position - result.originalPoses[frame].position
+      return Float((shift * shift).sum().squareRoot())
+    }
+    let positions = Dictionary(
+      frames.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    loops = result.loops.filter { $0.weight >= 0.5 }.compactMap { loop in
+      guard let a = positions[loop.first], let b = positions[loop.second] else { return nil }
+      return FramePair(a, b)
+    }
   }
 
   /// A refinement from its parts; `matrices` are worked out from `corrections`.
