@@ -99,7 +99,7 @@ enum ErrorCurve {
   /// The legend's word on a refinement shown: its loops and its largest correction.
   static func refinementLegend(_ refinement: PoseRefinement) -> String {
     String(
-      format: "refined poses: %d loops closed (cyan); camera moves in green, top %.1f mm",
+      format: "%d loops closed (cyan), cameras moved up to %.1f mm (green)",
       refinement.loops.count, (refinement.cameraShiftsMeters.max() ?? 0) * 1000)
   }
 

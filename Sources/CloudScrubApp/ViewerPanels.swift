@@ -358,10 +358,9 @@ struct ViewerPanels {
     if session.showsErrorCurve {
       csui_text_colored(
         0.6, 0.6, 0.6,
-        ErrorCurve.legend(session.alignmentErrors, measuring: session.alignmentProgress))
-      if let refinement = session.state.edits.shownRefinement {
-        csui_text_colored(0.6, 0.6, 0.6, ErrorCurve.refinementLegend(refinement))
-      }
+        ErrorCurve.legend(session.alignmentErrors, measuring: session.alignmentProgress)
+          + (session.state.edits.shownRefinement.map { "; " + ErrorCurve.refinementLegend($0) }
+            ?? ""))
     }
   }
 

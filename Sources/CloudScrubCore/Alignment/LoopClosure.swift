@@ -41,7 +41,7 @@ public struct LoopEdge: Equatable, Sendable {
 ///   `AlignmentOptions.tiltPriorRadians` asks.
 /// - **Frames between keyframes** take the correction of the keyframes either side,
 ///   blended by time (rotation vector and translation interpolated).
-struct LoopClosure {
+public enum LoopClosure {
   static let keyframeSeconds = 0.25
   static let maximumKeyframes = 200
   static let modelOffsets = [-4, -2, 0, 2, 4]
@@ -61,7 +61,7 @@ struct LoopClosure {
   }
 
   /// The keyframes of a recording whose tracked frames start at `start`.
-  static func keyframes(timestamps: [Double], from start: Int) -> [Int] {
+  public static func keyframes(timestamps: [Double], from start: Int) -> [Int] {
     guard start < timestamps.count else { return [] }
     let duration = max(0, (timestamps.last ?? 0) - timestamps[start])
     let spacing = max(keyframeSeconds, duration / Double(maximumKeyframes))
@@ -179,7 +179,7 @@ struct LoopClosure {
 
   /// Every frame's pose under the keyframes' `corrections`: blended between the two
   /// keyframes around it, the nearest's beyond the first and last.
-  static func interpolate(
+  public static func interpolate(
     _ corrections: [Transform3D], at nodes: [Int], poses: [Transform3D], timestamps: [Double]
   ) -> [Transform3D] {
     guard let firstNode = nodes.first else { return poses }
