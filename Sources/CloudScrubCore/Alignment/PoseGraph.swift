@@ -127,47 +127,38 @@ struct PoseGraph {
 
   /// The damped Gauss–Newton step of every node but the first.
   private func solve(damping: Double) -> [Double]? {
-    let n = (poses.count - 1) * 6
-    var h = [Double](repeating: 0, count: n * n)
-    var g = [Double](repeating: 0, count: n)
-    func add(_ a: Int, _ b: Int, _ block: [Double], sign: Double) {
-      guard a > 0, b > 0 else { return }
-      let ra = (a - 1) * 6
-      let cb = (b - 1) * 6
-      for row in 0..<6 {
-        for column in 0..<6 { h[(ra + row) * n + cb + column] += sign * block[row * 6 + column] }
-      }
-    }
+    var system = PoseGraphSystem(nodes: poses.count - 1)
     for (index, edge) in edges.enumerated() {
       let weight = weights[index]
       let lambda = edge.information.map { $0 * weight }
       let r = Self.residual(edge, poses)
-      add(edge.from, edge.from, lambda, sign: 1)
-      add(edge.to, edge.to, lambda, sign: 1)
-      add(edge.from, edge.to, lambda, sign: -1)
-      add(edge.to, edge.from, lambda, sign: -1)
+      var line = [Double](repeating: 0, count: 6)
       for row in 0..<6 {
-        var line = 0.0
-        for column in 0..<6 { line += lambda[row * 6 + column] * r[column] }
-        if edge.from > 0 { g[(edge.from - 1) * 6 + row] += line }
-        if edge.to > 0 { g[(edge.to - 1) * 6 + row] -= line }
+        for column in 0..<6 { line[row] += lambda[row * 6 + column] * r[column] }
+      }
+      // Node 0 is fixed: its rows and columns leave the system.
+      if edge.from > 0 { system.addDiagonal(edge.from - 1, lambda, gradient: line, sign: 1) }
+      if edge.to > 0 { system.addDiagonal(edge.to - 1, lambda, gradient: line, sign: -1) }
+      if edge.from > 0 && edge.to > 0 {
+        system.addCoupling(edge.from - 1, edge.to - 1, lambda.map { -$0 })
       }
     }
     for prior in tiltPriors where prior.node > 0 {
       let r = Self.tiltResidual(prior, poses)
-      let base = (prior.node - 1) * 6
       let up = [prior.up.x, prior.up.y, prior.up.z]
+      var block = [Double](repeating: 0, count: 36)
+      var line = [Double](repeating: 0, count: 6)
       for row in 0..<3 {
         for column in 0..<3 {
-          let projection = (row == column ? 1 : 0) - up[row] * up[column]
-          h[(base + row) * n + base + column] += prior.information * projection
+          block[row * 6 + column] =
+            prior.information * ((row == column ? 1 : 0) - up[row] * up[column])
         }
-        g[base + row] += prior.information * r[row]
+        line[row] = prior.information * r[row]
       }
+      system.addDiagonal(prior.node - 1, block, gradient: line, sign: 1)
     }
-    for i in 0..<n { h[i * n + i] += damping * max(h[i * n + i], 1e-9) + 1e-12 }
-    guard let x = Self.choleskySolve(&h, g, n) else { return nil }
-    return x.map { -$0 }
+    system.damp(damping)
+    return system.solve()?.map { -$0 }
   }
 
   /// Solves H x = b for a symmetric positive definite H (row-major, overwritten by its
