@@ -46,7 +46,8 @@ enum InfoCommand {
         info.alignment = (result.recordedErrors ?? result.errors, result.timestampsSeconds)
         let sample = try GhostingSample.read(source)
         info.refinement = (
-          result.loops, sample.measure(result.originalPoses), sample.measure(result.poses)
+          result.loops, result.poseJumps, sample.measure(result.originalPoses),
+          sample.measure(result.poses)
         )
       }
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)

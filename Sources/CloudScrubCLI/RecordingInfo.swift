@@ -15,7 +15,7 @@ package struct RecordingInfo {
   /// Every frame's alignment error and time, when `info --alignment` measured them.
   var alignment: (errors: FrameAlignmentErrors, times: [Double])?
   /// The loops refinement closed and the ghosting before and after, with `alignment`.
-  var refinement: (loops: [LoopEdge], before: Ghosting, after: Ghosting)?
+  var refinement: (loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting)?
 
   init(path: String, source: any RecordingSource) throws {
     var infos: [FrameInfo] = []
@@ -155,7 +155,8 @@ package struct RecordingInfo {
     }
     if let refinement {
       for line in RefineCommand.qualityLines(
-        loops: refinement.loops, before: refinement.before, after: refinement.after)
+        loops: refinement.loops, jumps: refinement.jumps, before: refinement.before,
+        after: refinement.after)
       {
         rows.append(line)
       }
@@ -173,7 +174,9 @@ package struct RecordingInfo {
   }
 
   /// The loops closed and the ghosting before and after refinement, as JSON.
-  static func refinementJSON(_ r: (loops: [LoopEdge], before: Ghosting, after: Ghosting)) -> JSON {
+  static func refinementJSON(
+    _ r: (loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting)
+  ) -> JSON {
     func meters(_ value: Float?) -> JSON { value.map { JSON.double(Double($0)) } ?? .null }
     func ghosting(_ g: Ghosting) -> JSON {
       .object([
@@ -193,6 +196,7 @@ package struct RecordingInfo {
             ])
           })
       ),
+      ("pose_jump_frames", .array(r.jumps.map(JSON.int))),
       ("ghosting_before", ghosting(r.before)), ("ghosting_after", ghosting(r.after)),
     ])
   }

@@ -60,15 +60,17 @@ enum RefineCommand {
         up: recording.description.worldUp, output: output))
     Terminal.out(
       qualityLines(
-        loops: refined.loops, before: sample.measure(refined.originalPoses),
-        after: sample.measure(refined.poses)
+        loops: refined.loops, jumps: refined.poseJumps,
+        before: sample.measure(refined.originalPoses), after: sample.measure(refined.poses)
       ).map { "  " + $0.label.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.text }
         .joined(separator: "\n"))
   }
 
-  /// The loops closed and the ghosting before and after (`Ghosting`), for `refine` and
-  /// `info --alignment`.
-  static func qualityLines(loops: [LoopEdge], before: Ghosting, after: Ghosting) -> [(
+  /// The loops closed, the pose jumps found and the ghosting before and after
+  /// (`Ghosting`), for `refine` and `info --alignment`.
+  static func qualityLines(
+    loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting
+  ) -> [(
     label: String, text: String
   )] {
     func mm(_ meters: Float?) -> String { RecordingInfo.millimetres(meters) }
@@ -80,6 +82,14 @@ enum RefineCommand {
         "\(kept.count)"
           + (loops.count > kept.count ? " (\(loops.count - kept.count) more down-weighted)" : "")
           + (kept.isEmpty ? "" : ": frames " + spans + (kept.count > 6 ? ", …" : ""))
+      ),
+      (
+        "pose jumps",
+        jumps.isEmpty
+          ? "none"
+          : "\(jumps.count), taken back at frames "
+            + jumps.prefix(8).map(String.init).joined(separator: ", ")
+            + (jumps.count > 8 ? ", …" : "")
       ),
       (
         "ghosting",

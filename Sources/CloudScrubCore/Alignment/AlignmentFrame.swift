@@ -34,6 +34,9 @@ public struct AlignmentFrame: Sendable {
   /// The distance between neighbouring subsampled points at the frame's median depth
   /// (stride / fx × depth); 0 for a frame without points.
   public var pointSpacingMeters: Float = 0
+  /// Whether the recorded pose jumped at this frame (`PoseJumps`): refinement then
+  /// registers it without the motion prior.
+  public var poseJumped = false
 
   public init(
     timestampSeconds: Double, pointsInCamera: [SIMD3<Float>], normalsInCamera: [SIMD3<Float>],

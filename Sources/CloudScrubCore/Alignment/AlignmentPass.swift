@@ -17,6 +17,8 @@ struct AlignmentPass {
   let isCancelled: (@Sendable () -> Bool)?
   /// The frames the pass keeps (with their starting poses) for loop closure.
   var retained: Set<Int> = []
+  /// The frames whose recorded pose jumped (`PoseJumps`).
+  var jumps: Set<Int> = []
 
   struct Output {
     /// World from OpenCV camera, one a frame: refined when the pass refined.
@@ -72,6 +74,7 @@ struct AlignmentPass {
           output.recordedResiduals?[index] = recordedAligner?.add(frames[offset]).residualMeters
         }
         frames[offset].worldFromCamera = start[index]
+        frames[offset].poseJumped = jumps.contains(index)
         if retained.contains(index) { output.retained[index] = frames[offset] }
       }
       take(aligner.add(frames, pending: &pending))

@@ -23,6 +23,9 @@ public enum DriftAlignment {
     public var recordedErrors: FrameAlignmentErrors?
     /// The loops refinement closed (`AlignmentOptions.closesLoops`), empty otherwise.
     public var loops: [LoopEdge] = []
+    /// The frames whose recorded pose jumped (refinement only; see `PoseRefiner`):
+    /// each was registered without the motion prior, so the jump is taken back there.
+    public var poseJumps: [Int] = []
   }
 
   /// Runs the pass over `source`.
@@ -59,6 +62,8 @@ public enum DriftAlignment {
       source: source, options: options, recorded: recorded, untracked: untracked, up: up,
       isCancelled: isCancelled)
     var loops: [LoopEdge] = []
+    let jumps = refine ? PoseJumps.detect(recorded, times: times, from: untracked) : []
+    pass.jumps = Set(jumps)
     var recordedErrors: FrameAlignmentErrors?
     var measured: (poses: [Transform3D], residuals: [Float?])
     if refine && options.closesLoops {
@@ -98,7 +103,8 @@ public enum DriftAlignment {
     return Result(
       errors: FrameAlignmentErrors(residualsMeters: measured.residuals), poses: poses,
       originalPoses: infos.map(\.pose), timestampsSeconds: times,
-      recordedErrors: refine && measuresRecordedPoses ? recordedErrors : nil, loops: loops)
+      recordedErrors: refine && measuresRecordedPoses ? recordedErrors : nil, loops: loops,
+      poseJumps: jumps)
   }
 
   /// Reads and subsamples frames `range` on every core.

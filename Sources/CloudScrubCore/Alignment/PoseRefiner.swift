@@ -2,7 +2,9 @@
 /// model of the refined frames before it, starting from its recorded pose composed
 /// with the previous frame's correction, and held to that start by the motion prior
 /// (`AlignmentOptions.motionPriorMetersPerSecond`) and kept level by the gravity prior
-/// (`AlignmentOptions.tiltPriorRadians`); the first frame never moves.
+/// (`AlignmentOptions.tiltPriorRadians`); the first frame never moves. A frame whose
+/// recorded pose jumped (`AlignmentFrame.poseJumped`) has no motion prior, so its
+/// correction takes the jump back at once.
 struct PoseRefiner: Sendable {
   let options: AlignmentOptions
   /// The recording's up direction, for the gravity prior.
@@ -38,7 +40,8 @@ struct PoseRefiner: Sendable {
         from: &current)
       pose =
         PointToPlaneRegistration(options: options).register(
-          frame, to: &current, from: start, prior: prior(at: frame.timestampSeconds),
+          frame, to: &current, from: start,
+          prior: frame.poseJumped ? nil : prior(at: frame.timestampSeconds),
           gravity: gravity(of: frame)
         ).worldFromCamera
       correction = pose * frame.worldFromCamera.rigidInverse

@@ -85,6 +85,26 @@ import Testing
     #expect(stretch.frames.contains(18) && stretch.worstFrame == 18)
   }
 
+  /// The same 2 cm jump at frame 18: refinement names it and takes it back at that
+  /// frame (registered without the motion prior), so the frames after it sit where the
+  /// depth puts them; with the prior, the correction would creep back over seconds.
+  @Test func aPoseJumpIsFoundAndTakenBackAtOnce() throws {
+    let source = SyntheticRecordingSource(options: Self.options(frames: 30))
+    let step = Transform3D(
+      axisAngle: SIMD3(0, 0.5 * Double.pi / 180, 0), translation: SIMD3(0.02, 0, 0))
+    let jumped = try Self.stepped(source, from: 18, by: step)
+    for closesLoops in [false, true] {
+      var options = AlignmentOptions()
+      options.closesLoops = closesLoops
+      let refined = try DriftAlignment.run(jumped, options: options, refine: true)
+      #expect(refined.poseJumps == [18], "jumps found: \(refined.poseJumps)")
+      for index in 18..<30 {
+        let off = Self.distance(refined.poses[index].position, source.pose(at: index).position)
+        #expect(off < 0.004, "frame \(index) is \(off) m off (loops: \(closesLoops))")
+      }
+    }
+  }
+
   @Test func refinementBringsDriftedCamerasBackAndLowersTheError() throws {
     let drift = SyntheticDrift(translationMeters: 0.1, rotationRadians: 3 * Double.pi / 180)
     let source = SyntheticRecordingSource(options: Self.options(frames: 45, drift: drift))
