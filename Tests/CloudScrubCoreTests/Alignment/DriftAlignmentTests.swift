@@ -20,6 +20,21 @@ import Testing
     return (d * d).sum().squareRoot()
   }
 
+  /// The largest distance of a camera centre from the true one, under the stored
+  /// (drifted) poses and under `refined`'s.
+  static func worstOffsets(
+    _ source: SyntheticRecordingSource, _ refined: DriftAlignment.Result
+  ) -> (before: Double, after: Double) {
+    var before = 0.0
+    var after = 0.0
+    for index in 0..<source.frameCount {
+      let truth = source.truePose(at: index).position
+      before = max(before, distance(source.pose(at: index).position, truth))
+      after = max(after, distance(refined.poses[index].position, truth))
+    }
+    return (before, after)
+  }
+
   /// The same recording with every pose from frame `first` on moved by `step` (world
   /// space): a tracking jump at `first`.
   static func stepped(
@@ -111,13 +126,7 @@ import Testing
     let measured = try DriftAlignment.run(source, refine: false)
     let refined = try DriftAlignment.run(source, refine: true)
     #expect(refined.poses[0] == source.pose(at: 0))
-    var driftBefore = 0.0
-    var driftAfter = 0.0
-    for index in 0..<source.frameCount {
-      let truth = source.truePose(at: index).position
-      driftBefore = max(driftBefore, Self.distance(source.pose(at: index).position, truth))
-      driftAfter = max(driftAfter, Self.distance(refined.poses[index].position, truth))
-    }
+    let (driftBefore, driftAfter) = Self.worstOffsets(source, refined)
     print("synthetic drift: camera centres off by \(driftBefore) m before, \(driftAfter) m after")
     #expect(driftBefore > 0.1)
     #expect(driftAfter < 0.2 * driftBefore)

@@ -46,13 +46,7 @@ import Testing
       $0.first < count / 10 && $0.second >= count - count / 10 && $0.weight > 0.5
     }
     #expect(!returning.isEmpty, "loops: \(refined.loops.map { ($0.first, $0.second) })")
-    var before = 0.0
-    var after = 0.0
-    for index in 0..<count {
-      let truth = source.truePose(at: index).position
-      before = max(before, DriftAlignmentTests.distance(source.pose(at: index).position, truth))
-      after = max(after, DriftAlignmentTests.distance(refined.poses[index].position, truth))
-    }
+    let (before, after) = DriftAlignmentTests.worstOffsets(source, refined)
     print("loop: camera centres off by \(before) m before, \(after) m after")
     #expect(before > 0.1)
     #expect(after < 0.2 * before)

@@ -9,6 +9,15 @@ import Testing
     Transform3D(axisAngle: .zero, translation: SIMD3(x, y, 0))
   }
 
+  /// Odometry edges along x from node 0 to node `count − 1`, each saying `step`.
+  static func chain(_ count: Int, step: Double, sigma: Double) -> [PoseGraph.Edge] {
+    (1..<count).map { k in
+      PoseGraph.Edge(
+        from: k - 1, to: k, fromFromTo: shift(step), information: information(sigma: sigma),
+        robust: false)
+    }
+  }
+
   /// Isotropic information 1 / σ² on every component.
   static func information(sigma: Double) -> [Double] {
     (0..<36).map { $0 % 7 == 0 ? 1 / (sigma * sigma) : 0 }
@@ -20,12 +29,7 @@ import Testing
   /// odometry edge ends 0.1002 m long and node 9 at 9 × 0.1002 = 0.9018 m.
   @Test func aLoopSharesTheChainsErrorEquallyAmongEqualEdges() {
     var graph = PoseGraph(poses: (0..<10).map { Self.shift(0.102 * Double($0)) })
-    for k in 1..<10 {
-      graph.edges.append(
-        PoseGraph.Edge(
-          from: k - 1, to: k, fromFromTo: Self.shift(0.102),
-          information: Self.information(sigma: 0.01), robust: false))
-    }
+    graph.edges = Self.chain(10, step: 0.102, sigma: 0.01)
     graph.edges.append(
       PoseGraph.Edge(
         from: 0, to: 9, fromFromTo: Self.shift(0.9),
@@ -46,12 +50,7 @@ import Testing
   @Test func aWrongLoopLosesItsWeightAndBendsNothing() {
     let truth = (0..<10).map { Self.shift(0.1 * Double($0)) }
     var graph = PoseGraph(poses: truth)
-    for k in 1..<10 {
-      graph.edges.append(
-        PoseGraph.Edge(
-          from: k - 1, to: k, fromFromTo: Self.shift(0.1),
-          information: Self.information(sigma: 0.003), robust: false))
-    }
+    graph.edges = Self.chain(10, step: 0.1, sigma: 0.003)
     for (a, b) in [(0, 9), (2, 7)] {
       graph.edges.append(
         PoseGraph.Edge(
@@ -76,12 +75,7 @@ import Testing
   /// the tilt prior holds it, while a turn about y (yaw) passes.
   @Test func aTiltPriorHoldsTiltAndLetsYawPass() {
     var graph = PoseGraph(poses: (0..<4).map { Self.shift(0.1 * Double($0)) })
-    for k in 1..<4 {
-      graph.edges.append(
-        PoseGraph.Edge(
-          from: k - 1, to: k, fromFromTo: Self.shift(0.1),
-          information: Self.information(sigma: 0.05), robust: false))
-    }
+    graph.edges = Self.chain(4, step: 0.1, sigma: 0.05)
     let angle = 2 * Double.pi / 180
     let turn = Transform3D(axisAngle: SIMD3(angle, angle, 0), translation: SIMD3(0.3, 0, 0))
     graph.edges.append(
