@@ -82,7 +82,7 @@ enum OptionTable {
         + " to the frames of the 2 s before it moves its points; this decodes every frame's"
         + " depth) and print its median and the worst stretches of frames: frames, times,"
         + " millimetres; then refine the poses as `refine` does and print the loops it"
-        + " closed and the ghosting before and after",
+        + " closed, the pose jumps it found and the ghosting before and after",
       commands: ["info"]),
     .value(
       "alignment", "on|off", default: "on",
