@@ -76,6 +76,10 @@ package enum BenchUsage {
       drift: the alignment pass on RECORDING (default ../shared/data/record3d-exr-desk):
       frames per second of reading and subsampling the frames, of the alignment error
       alone and of refinement (on frames already read), and of the whole refine pass;
+      the ghosting (frames 120 apart against frames 6 apart) of the recorded poses,
+      refine --local, refine, refine with polishing, and Open3D's multiway
+      registration of the same keyframes (bench/open3d_multiway.py, when Open3D is
+      installed), with the loops closed and the times;
       how far refinement moved and tilted the capture's cameras; the camera-centre error
       and tilt of a synthetic capture with a known drift (a yaw and a shift, then the
       same tilted 2° off gravity) before and after refinement; peak memory.
