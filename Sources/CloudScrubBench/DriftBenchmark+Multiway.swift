@@ -1,4 +1,5 @@
 import CloudScrubCore
+import CloudScrubFormats
 import CloudScrubSession
 import Foundation
 
@@ -32,13 +33,12 @@ extension DriftBenchmark {
     defer { try? FileManager.default.removeItem(at: folder) }
     var entries: [[String: Any]] = []
     for (k, frame) in frames.enumerated() {
-      var text = "ply\nformat ascii 1.0\nelement vertex \(frame.pointsInCamera.count)\n"
-      text += "property float x\nproperty float y\nproperty float z\n"
-      text += "property float nx\nproperty float ny\nproperty float nz\nend_header\n"
-      for (p, n) in zip(frame.pointsInCamera, frame.normalsInCamera) {
-        text += "\(p.x) \(p.y) \(p.z) \(n.x) \(n.y) \(n.z)\n"
-      }
-      try Data(text.utf8).write(to: folder.appendingPathComponent("\(k).ply"))
+      let cloud = PointCloud(
+        positions: frame.pointsInCamera.map { Point3($0.x, $0.y, $0.z) },
+        normals: frame.normalsInCamera.map { Point3($0.x, $0.y, $0.z) })
+      try PLYWriter.write(
+        cloud, to: folder.appendingPathComponent("\(k).ply").path,
+        options: PLYWriteOptions(attributes: .all))
       let pose = recorded[keyframes[k]]
       entries.append([
         "file": "\(k).ply",

@@ -44,11 +44,7 @@ enum InfoCommand {
           source, refine: true, progress: progress.handler, measuresRecordedPoses: true)
         progress?.finish()
         info.alignment = (result.recordedErrors ?? result.errors, result.timestampsSeconds)
-        let sample = try GhostingSample.read(source)
-        info.refinement = (
-          result.loops, result.poseJumps, sample.measure(result.originalPoses),
-          sample.measure(result.poses)
-        )
+        info.refinement = try RefinementQuality(result, source: source)
       }
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }

@@ -15,7 +15,7 @@ package struct RecordingInfo {
   /// Every frame's alignment error and time, when `info --alignment` measured them.
   var alignment: (errors: FrameAlignmentErrors, times: [Double])?
   /// The loops refinement closed and the ghosting before and after, with `alignment`.
-  var refinement: (loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting)?
+  var refinement: RefinementQuality?
 
   init(path: String, source: any RecordingSource) throws {
     var infos: [FrameInfo] = []
@@ -97,7 +97,7 @@ package struct RecordingInfo {
         ("untracked_frames", .int(untrackedFrames)),
         ("notes", .array(d.notes.map(JSON.string))),
       ] + (alignment.map { [("alignment", Self.alignmentJSON($0.errors, times: $0.times))] } ?? [])
-        + (refinement.map { [("refinement", Self.refinementJSON($0))] } ?? []))
+        + (refinement.map { [("refinement", $0.json)] } ?? []))
   }
 
   var text: String {
@@ -153,14 +153,7 @@ package struct RecordingInfo {
         rows.append(("", line))
       }
     }
-    if let refinement {
-      for line in RefineCommand.qualityLines(
-        loops: refinement.loops, jumps: refinement.jumps, before: refinement.before,
-        after: refinement.after)
-      {
-        rows.append(line)
-      }
-    }
+    rows += refinement?.lines.map { ($0.label, $0.text) } ?? []
     for (index, note) in d.notes.enumerated() { rows.append((index == 0 ? "notes" : "", note)) }
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map {
@@ -171,34 +164,6 @@ package struct RecordingInfo {
 
   static func millimetres(_ meters: Float?) -> String {
     meters.map { Self.fixed(Double($0) * 1000, 1) + " mm" } ?? "none"
-  }
-
-  /// The loops closed and the ghosting before and after refinement, as JSON.
-  static func refinementJSON(
-    _ r: (loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting)
-  ) -> JSON {
-    func meters(_ value: Float?) -> JSON { value.map { JSON.double(Double($0)) } ?? .null }
-    func ghosting(_ g: Ghosting) -> JSON {
-      .object([
-        ("far_median_meters", meters(g.farMedianMeters)),
-        ("near_median_meters", meters(g.nearMedianMeters)), ("far_pairs", .int(g.farPairs)),
-        ("near_pairs", .int(g.nearPairs)),
-      ])
-    }
-    return .object([
-      (
-        "loops",
-        .array(
-          r.loops.map { loop in
-            .object([
-              ("first_frame", .int(loop.first)), ("second_frame", .int(loop.second)),
-              ("gap_meters", .double(Double(loop.gapMeters))), ("weight", .double(loop.weight)),
-            ])
-          })
-      ),
-      ("pose_jump_frames", .array(r.jumps.map(JSON.int))),
-      ("ghosting_before", ghosting(r.before)), ("ghosting_after", ghosting(r.after)),
-    ])
   }
 
   /// The alignment errors as JSON: median, worst, per-frame values (null where not

@@ -46,7 +46,7 @@ enum RefineCommand {
       recording, options: options(parsed), refine: true, progress: progress.handler,
       measuresRecordedPoses: true)
     progress?.finish()
-    let sample = try GhostingSample.read(recording)
+    let quality = try RefinementQuality(refined, source: recording)
     let trajectory = Trajectory(timestampsSeconds: refined.timestampsSeconds, poses: refined.poses)
     try TUMTrajectory.write(
       trajectory, to: output,
@@ -59,45 +59,9 @@ enum RefineCommand {
         before: refined.recordedErrors ?? refined.errors, after: refined,
         up: recording.description.worldUp, output: output))
     Terminal.out(
-      qualityLines(
-        loops: refined.loops, jumps: refined.poseJumps,
-        before: sample.measure(refined.originalPoses), after: sample.measure(refined.poses)
-      ).map { "  " + $0.label.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.text }
-        .joined(separator: "\n"))
-  }
-
-  /// The loops closed, the pose jumps found and the ghosting before and after
-  /// (`Ghosting`), for `refine` and `info --alignment`.
-  static func qualityLines(
-    loops: [LoopEdge], jumps: [Int], before: Ghosting, after: Ghosting
-  ) -> [(
-    label: String, text: String
-  )] {
-    func mm(_ meters: Float?) -> String { RecordingInfo.millimetres(meters) }
-    let kept = loops.filter { $0.weight >= 0.5 }
-    let spans = kept.prefix(6).map { "\($0.first)↔\($0.second)" }.joined(separator: ", ")
-    return [
-      (
-        "loops closed",
-        "\(kept.count)"
-          + (loops.count > kept.count ? " (\(loops.count - kept.count) more down-weighted)" : "")
-          + (kept.isEmpty ? "" : ": frames " + spans + (kept.count > 6 ? ", …" : ""))
-      ),
-      (
-        "pose jumps",
-        jumps.isEmpty
-          ? "none"
-          : "\(jumps.count), taken back at frames "
-            + jumps.prefix(8).map(String.init).joined(separator: ", ")
-            + (jumps.count > 8 ? ", …" : "")
-      ),
-      (
-        "ghosting",
-        "\(mm(before.farMedianMeters)) before, \(mm(after.farMedianMeters)) after"
-          + " (frames ≥ \(GhostingSample.defaultFarGap) apart, \(after.farPairs) pairs); noise floor"
-          + " \(mm(after.nearMedianMeters)) (frames \(GhostingSample.defaultNearGap) apart)"
-      ),
-    ]
+      quality.lines.map {
+        "  " + $0.label.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.text
+      }.joined(separator: "\n"))
   }
 
   /// The alignment options the command line names: `--hold-tilt` holds each frame's

@@ -31,8 +31,9 @@ struct AlignmentPass {
   }
 
   /// Runs the pass from `start` (world from OpenCV camera, one a frame), refining with
-  /// `refines`, measuring the error with `measures` (always without `refines`), measuring the recording's own poses as well with `measuresRecorded`;
-  /// `progress` gets the fraction done.
+  /// `refines`, measuring the error with `measures` (always without `refines`) and the
+  /// recording's own poses' error too with `measuresRecorded`; `progress` gets the
+  /// fraction done.
   func run(
     from start: [Transform3D], refines: Bool, measures: Bool = true, measuresRecorded: Bool,
     progress: (Double) -> Void

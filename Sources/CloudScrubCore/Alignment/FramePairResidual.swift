@@ -20,23 +20,33 @@ public struct FramePairResidual: Equatable, Sendable {
     _ a: AlignmentFrame, _ poseA: Transform3D, _ b: AlignmentFrame, _ poseB: Transform3D,
     voxelSizeMeters: Float, limitMeters: Float = 0.01
   ) {
-    let worldA = Self.world(a, poseA)
-    let worldB = Self.world(b, poseB)
+    var distances = Self.distances(
+      a, poseA, b, poseB, voxelSizeMeters: voxelSizeMeters, limitMeters: limitMeters)
+    let total = a.pointsInCamera.count + b.pointsInCamera.count
+    distances.sort()
+    medianMeters = distances.isEmpty ? nil : distances[distances.count / 2]
+    overlap = total > 0 ? Double(distances.count) / Double(total) : 0
+  }
+
+  /// Each frame's points (under its pose) against the planes of a voxel map of the
+  /// other's, both ways: the distances under `limitMeters`.
+  static func distances(
+    _ a: AlignmentFrame, _ poseA: Transform3D, _ b: AlignmentFrame, _ poseB: Transform3D,
+    voxelSizeMeters: Float, limitMeters: Float
+  ) -> [Float] {
+    let worldA = world(a, poseA)
+    let worldB = world(b, poseB)
     var distances: [Float] = []
-    var total = 0
     for (from, to) in [(worldA, worldB), (worldB, worldA)] {
       var map = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters)
       map.add(points: to.points, normals: to.normals, weight: 1)
-      total += from.points.count
       for p in from.points {
         guard let plane = map.plane(containing: p) else { continue }
         let r = abs((plane.normal * (p - plane.point)).sum())
         if r < limitMeters { distances.append(r) }
       }
     }
-    distances.sort()
-    medianMeters = distances.isEmpty ? nil : distances[distances.count / 2]
-    overlap = total > 0 ? Double(distances.count) / Double(total) : 0
+    return distances
   }
 
   private static func world(_ frame: AlignmentFrame, _ pose: Transform3D) -> (

@@ -135,36 +135,15 @@ public struct GhostingSample: Sendable {
     DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
       let pair = pairs[index]
       guard let a = frames[pair.first], let b = frames[pair.second] else { return }
-      let distances = Self.distances(
-        a, poses[pair.first], b, poses[pair.second], voxelSizeMeters: voxelSizeMeters)
+      let distances = FramePairResidual.distances(
+        a, poses[pair.first], b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
+        limitMeters: Self.limitMeters)
       slots.modify(index) { $0 = distances }
     }
     var all = (0..<pairs.count).flatMap { slots[$0] }
     guard !all.isEmpty else { return nil }
     all.sort()
     return all[all.count / 2]
-  }
-
-  /// Both frames' points against the other's planes, within `limitMeters`.
-  static func distances(
-    _ a: AlignmentFrame, _ poseA: Transform3D, _ b: AlignmentFrame, _ poseB: Transform3D,
-    voxelSizeMeters: Float
-  ) -> [Float] {
-    let ta = FloatRigid(poseA)
-    let tb = FloatRigid(poseB)
-    let worldA = (a.pointsInCamera.map(ta.apply), a.normalsInCamera.map(ta.rotate))
-    let worldB = (b.pointsInCamera.map(tb.apply), b.normalsInCamera.map(tb.rotate))
-    var distances: [Float] = []
-    for (from, to) in [(worldA.0, worldB), (worldB.0, worldA)] {
-      var map = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters)
-      map.add(points: to.0, normals: to.1, weight: 1)
-      for p in from {
-        guard let plane = map.plane(containing: p) else { continue }
-        let r = abs((plane.normal * (p - plane.point)).sum())
-        if r < limitMeters { distances.append(r) }
-      }
-    }
-    return distances
   }
 }
 

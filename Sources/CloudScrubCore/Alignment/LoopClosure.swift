@@ -95,10 +95,10 @@ public enum LoopClosure {
     var edges = LoopRegistration.register(
       candidates, nodes: nodes, frames: frames, poses: poses, options: options,
       voxelSizeMeters: voxelSizeMeters)
-    edges = consistent(edges, frames: frames, poses: poses)
+    edges = consistent(edges)
     var graph = PoseGraph(poses: nodes.map { poses[$0] })
     for k in 1..<nodes.count {
-      let points = frames[nodes[k]].map { FloatRigid(poses[nodes[k]]).applyAll($0.pointsInCamera) }
+      let points = frames[nodes[k]].map { $0.pointsInCamera.map(FloatRigid(poses[nodes[k]]).apply) }
       let seconds = max(timestamps[nodes[k]] - timestamps[nodes[k - 1]], 1e-3)
       let sigma = odometryDriftPerRootSecond * seconds.squareRoot()
       graph.edges.append(
@@ -161,9 +161,7 @@ public enum LoopClosure {
   }
 
   /// The edges with a partner that asks for nearly the same correction.
-  static func consistent(
-    _ edges: [LoopRegistration.Edge], frames: [Int: AlignmentFrame], poses: [Transform3D]
-  ) -> [LoopRegistration.Edge] {
+  static func consistent(_ edges: [LoopRegistration.Edge]) -> [LoopRegistration.Edge] {
     edges.enumerated().filter { index, edge in
       let points = edge.points
       return edges.enumerated().contains { other, partner in
@@ -200,8 +198,4 @@ public enum LoopClosure {
     }
     return result
   }
-}
-
-extension FloatRigid {
-  func applyAll(_ points: [SIMD3<Float>]) -> [SIMD3<Float>] { points.map(apply) }
 }
