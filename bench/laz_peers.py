@@ -12,6 +12,14 @@ for the LAZ tests and `bench clouds`.
                                                (chunks of 50,000 points) and as
                                                uncompressed LAS
   laz_peers.py compress LAS LAZ                lazrs compresses the LAS file's points
+  laz_peers.py decompress LAZ OUT              lazrs decompresses the LAZ file's points
+                                               (by its chunk table on every core, and
+                                               in one stream, which must agree) into OUT
+                                               as raw point records; prints the point
+                                               count and format laspy reads
+  laz_peers.py bench-compress LAS [R]          seconds (best of R) for lazrs to compress
+                                               the LAS file's records in memory on every
+                                               core and on one, as JSON
   laz_peers.py bench LAZ [R]                   seconds (best of R) for lazrs to decompress
                                                the file's points on every core and on one,
                                                and for laspy to read it, as JSON
@@ -126,17 +134,73 @@ def compress(las, laz):
     laspy.read(las).write(laz, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
 
 
-def bench(laz, repeats="1"):
-    import time
+def laszip_vlr(laz):
+    """The header laspy reads, the file's bytes and the laszip VLR's payload."""
     import laspy
-    import lazrs
     with laspy.open(laz) as reader:
         header = reader.header
     raw = open(laz, "rb").read()
     # laspy keeps the laszip VLR to itself: read its payload from the file.
     record = raw.find(b"laszip encoded", 0, header.offset_to_point_data) - 2
     length = int.from_bytes(raw[record + 20:record + 22], "little")
-    vlr = raw[record + 54:record + 54 + length]
+    return header, raw, raw[record + 54:record + 54 + length]
+
+
+def decompress(laz, out):
+    import lazrs
+    header, raw, vlr = laszip_vlr(laz)
+    size = header.point_format.size * header.point_count
+    results = []
+    for kind in (lazrs.ParLasZipDecompressor, lazrs.LasZipDecompressor):
+        source = io.BytesIO(raw)
+        source.seek(header.offset_to_point_data)
+        records = bytearray(size)
+        kind(source, vlr).decompress_many(records)
+        results.append(records)
+    if results[0] != results[1]:
+        sys.exit("the chunk table's decompression differs from the stream's")
+    open(out, "wb").write(results[0])
+    print(header.point_count, header.point_format.id)
+
+
+def best_of(repeats, body):
+    import time
+    times = []
+    for _ in range(int(repeats)):
+        start = time.perf_counter()
+        body()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def bench_compress(las, repeats="1"):
+    import laspy
+    import lazrs
+    with laspy.open(las) as reader:
+        header = reader.header
+    raw = open(las, "rb").read()
+    start = header.offset_to_point_data
+    records = raw[start:start + header.point_format.size * header.point_count]
+    extra = header.point_format.num_extra_bytes
+    result = {"version": "laspy %s, lazrs" % laspy.__version__}
+
+    def compress(parallel):
+        vlr = lazrs.LazVlr.new_for_compression(header.point_format.id, extra)
+        kind = lazrs.ParLasZipCompressor if parallel else lazrs.LasZipCompressor
+        compressor = kind(io.BytesIO(), vlr)
+        compressor.compress_many(records)
+        compressor.done()
+
+    for name, parallel in (("laz compress", True), ("laz compress 1 core", False)):
+        result[name] = best_of(repeats, lambda: compress(parallel))
+    print(json.dumps(result))
+
+
+def bench(laz, repeats="1"):
+    import time
+    import laspy
+    import lazrs
+    header, raw, vlr = laszip_vlr(laz)
     start = header.offset_to_point_data
     size = header.point_format.size * header.point_count
     result = {"version": "laspy %s, lazrs %s" % (laspy.__version__, getattr(lazrs, "__version__", "?"))}
@@ -163,4 +227,5 @@ def bench(laz, repeats="1"):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    {"check": check, "random": random, "compress": compress, "bench": bench}[command](*arguments)
+    {"check": check, "random": random, "compress": compress, "decompress": decompress,
+     "bench": bench, "bench-compress": bench_compress}[command](*arguments)

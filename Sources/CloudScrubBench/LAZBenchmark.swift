@@ -4,7 +4,8 @@ import CloudScrubSession
 import Foundation
 
 /// The LAZ part of `cloudscrub bench clouds`: decompressing LAZ files of the common point
-/// formats on every core, beside lazrs (the LASzip format in Rust, through laspy) on the
+/// formats on every core, and compressing formats 6 and 7 (the writer's codecs), beside
+/// lazrs (the LASzip format in Rust, through laspy) on the
 /// same files in the same run (`bench/laz_peers.py`). The files are written by lazrs from
 /// points whose every field varies the way scanners' do, so the benchmark needs laspy and
 /// lazrs (`pip install laspy lazrs`) and says so without them.
@@ -49,12 +50,36 @@ struct LAZBenchmark {
       report.row(
         "laz read", PLYBenchmark.seconds(whole),
         "(\(PLYBenchmark.fixed(millions / whole, 1)) M points/s, records to points)")
+      // Our writer's codecs on the same records (formats 6 and 7), beside lazrs
+      // compressing them.
+      let ours = (folder as NSString).appendingPathComponent("ours\(format).laz")
+      var compress: Double?
+      if format >= 6 {
+        let seconds = try Stopwatch.best(runs: repeats) {
+          try LAZFileCompressor.compress(las: las, to: ours)
+        }
+        compress = seconds
+        report.row(
+          "laz compress", PLYBenchmark.seconds(seconds),
+          "(\(PLYBenchmark.fixed(millions / seconds, 1)) M points/s, LAS file to LAZ "
+            + "file, \(PLYBenchmark.megabytes(try FormatsBenchmark.bytesOnDisk(ours))) MB)")
+        try? FileManager.default.removeItem(atPath: ours)
+      }
       report.peer(
         PythonPeer(
           script: peerScript, name: "lazrs, format \(format)", install: "pip install laspy lazrs"
         )
         .run(arguments: ["bench", laz, String(repeats)]),
         ours: ["laz decompress": decompress, "laz read": whole])
+      if let compress {
+        report.peer(
+          PythonPeer(
+            script: peerScript, name: "lazrs compress, format \(format)",
+            install: "pip install laspy lazrs"
+          )
+          .run(arguments: ["bench-compress", las, String(repeats)]),
+          ours: ["laz compress": compress])
+      }
       try? FileManager.default.removeItem(atPath: las)
       try? FileManager.default.removeItem(atPath: laz)
     }

@@ -21,7 +21,10 @@ public enum CloudScrubCommand {
   {
     [
       ("info", "describe a point cloud file", false, InfoCommand.run),
-      ("export", "write a point cloud: PLY, PCD, LAS, E57 or XYZ text", true, ExportCommand.run),
+      (
+        "export", "write a point cloud: PLY, PCD, LAS, LAZ, E57 or XYZ text", true,
+        ExportCommand.run
+      ),
       (
         "render", "draw a cloud or recording into a PNG, with no display", true,
         RenderCommand.run

@@ -3,7 +3,7 @@ import CloudScrubFormats
 import CloudScrubSession
 import Foundation
 
-/// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, E57 or text.
+/// `cloudscrub export PATH -o OUT`: writes a cloud as PLY, PCD, LAS, LAZ, E57 or text.
 enum ExportCommand {
   /// Usage and prose of `export --help`; the options are `OptionTable`'s rows.
   static let spec = CommandSpec(
@@ -14,9 +14,10 @@ enum ExportCommand {
       recording's frames in the recording's own world frame. The format follows OUT's
       extension: PLY (binary little-endian, x y z float, red green blue uchar), PCD v0.7
       (binary, x y z float, PCL's packed rgb), LAS 1.4 point format 7 (0.1 mm steps,
-      16-bit RGB, attributes as extra bytes), E57 (one scan, x y z float and colour),
+      16-bit RGB, attributes as extra bytes), LAZ (the same records LASzip-compressed,
+      chunks of 50,000 points), E57 (one scan, x y z float and colour),
       XYZ text (.xyz, .txt: x y z r g b a line) or CSV. Where the export came from is
-      recorded in the file (PLY and PCD comments, a LAS record, E57 metadata, text
+      recorded in the file (PLY and PCD comments, a LAS or LAZ record, E57 metadata, text
       comments). The file is written under a temporary name and renamed into place; an
       input is never overwritten.
       """)

@@ -41,11 +41,11 @@ enum OptionTable {
   static let outputs: [OptionRow] = [
     .value(
       "output", short: "o", "OUT", default: nil,
-      "where to write (required); its extension chooses the format: .ply .pcd .las .e57 .xyz"
+      "where to write (required); its extension chooses the format: .ply .pcd .las .laz .e57 .xyz"
         + " .txt .csv",
       commands: ["export"], window: "Export › file name"),
     .value(
-      "format", "ply|pcd|las|e57|xyz|csv", default: "OUT's extension",
+      "format", "ply|pcd|las|laz|e57|xyz|csv", default: "OUT's extension",
       "write this format whatever OUT's extension", commands: ["export"]),
     .value(
       "output", short: "o", "OUT.png", default: nil, "the picture to write (required)",

@@ -19,7 +19,7 @@ import Testing
     let result = try CommandRunner.run(["export", TestData.samplePLY, "-o", output])
     #expect(result.status == 2)
     #expect(
-      result.standardError.contains(".ply .pcd .las .e57 .xyz .txt .csv"), "\(result.standardError)"
+      result.standardError.contains(".ply .pcd .las .laz .e57 .xyz .txt .csv"), "\(result.standardError)"
     )
     #expect(!FileManager.default.fileExists(atPath: output))
     let ascii = try CommandRunner.run(
@@ -27,7 +27,7 @@ import Testing
     #expect(ascii.status == 2 && ascii.standardError.contains("no text form"))
     let unknown = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", output, "--format", "e58"])
-    #expect(unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, e57, xyz, csv"))
+    #expect(unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, laz, e57, xyz, csv"))
   }
 
   @Test func formatFollowsTheExtensionOrFormatFlagAndReadsBack() throws {
@@ -38,7 +38,8 @@ import Testing
       ("scan.pcd", [], "PCD"), ("scan.PCD", ["--ascii"], "PCD"), ("scan.las", [], "LAS"),
       ("scan.e57", [], "E57"), ("scan.xyz", [], "XYZ text"), ("scan.txt", [], "XYZ text"),
       ("scan.csv", [], "XYZ text"),
-      ("scan.dat", ["--format", "pcd"], "PCD"),
+      ("scan.dat", ["--format", "pcd"], "PCD"), ("scan.laz", [], "LAS"),
+      ("scan.bin", ["--format", "laz"], "LAS"),
     ]
     for (name, flags, format) in cases {
       let output = folder.appendingPathComponent(name).path
@@ -60,6 +61,7 @@ import Testing
     ("pcd", ["--ascii", "--attributes", "all", "--crop", "-3,0.05,-3,3,3,3"]),
     ("las", ["--attributes", "all"]),
     ("las", ["--voxel", "0.02", "--attributes", "frame"]),
+    ("laz", ["--attributes", "all"]),
     ("xyz", ["--attributes", "confidence"]),
     ("csv", ["--frames", "1-3"]),
     ("e57", ["--frames", "0-2"]),

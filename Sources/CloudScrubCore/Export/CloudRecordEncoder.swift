@@ -115,8 +115,16 @@ public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudS
   }
 
   public func finish(provenance: ExportProvenance, progress: ProgressHandler?) throws {
-    try spool.finish(
-      header: try encoder.header(count: count, provenance: provenance), progress: progress)
+    try finish(provenance: provenance) { try $1.finish(header: $0, progress: progress) }
+  }
+
+  /// Completes the file through `body`, which is given the header of the records spooled
+  /// and the spool, and finishes the spool (a format that transforms the records on the
+  /// way, such as LAZ).
+  public func finish(
+    provenance: ExportProvenance, _ body: ([UInt8], RecordSpool) throws -> Void
+  ) throws {
+    try body(try encoder.header(count: count, provenance: provenance), spool)
   }
 
   public func abandon() { spool.abandon() }

@@ -77,6 +77,26 @@ public final class AtomicFileWriter {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
+  /// Overwrites bytes already written, `offset` bytes from the start: a header field
+  /// known only once the rest is written.
+  ///
+  /// - Throws: `FileError` on a write error.
+  public func write(_ bytes: [UInt8], at offset: Int) throws {
+    var done = 0
+    while done < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        pwrite(
+          descriptor, $0.baseAddress.unsafelyUnwrapped + done, $0.count - done, off_t(offset + done)
+        )
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw FileError(.cannotWrite(String(cString: strerror(errno))), path: path)
+      }
+      done += written
+    }
+  }
+
   /// Closes the temporary file and renames it over the target.
   ///
   /// - Throws: `FileError` when the file cannot be closed or renamed, `CleaningCancelled`

@@ -30,7 +30,7 @@ public enum ExportFormatError: Error, Equatable, CustomStringConvertible, Sendab
 public enum ExportFormats {
   /// The writers, in the order `--help` lists them.
   public static let writers: [any CloudFormatWriter] = [
-    PLYFormatWriter(), PCDFormatWriter(), LASFormatWriter(), E57FormatWriter(),
+    PLYFormatWriter(), PCDFormatWriter(), LASFormatWriter(), LAZFormatWriter(), E57FormatWriter(),
     XYZFormatWriter(), XYZFormatWriter(csv: true),
   ]
 

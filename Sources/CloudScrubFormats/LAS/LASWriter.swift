@@ -268,14 +268,18 @@ public struct LASFormatWriter: CloudFormatWriter {
   }
 }
 
-/// The spooled LAS writer, whose encoder errors name the target.
+/// The spooled LAS (or LAZ) writer, whose encoder errors name the target.
 final class LASStreamWriter: CloudStreamWriter {
   private let writer: SpooledCloudStreamWriter<LASRecordEncoder>
   private let path: String
+  private let compressed: Bool
 
-  init(_ writer: SpooledCloudStreamWriter<LASRecordEncoder>, path: String) {
+  init(
+    _ writer: SpooledCloudStreamWriter<LASRecordEncoder>, path: String, compressed: Bool = false
+  ) {
     self.writer = writer
     self.path = path
+    self.compressed = compressed
   }
 
   var count: Int { writer.count }
@@ -285,7 +289,10 @@ final class LASStreamWriter: CloudStreamWriter {
     }
   }
   func finish(provenance: ExportProvenance, progress: ProgressHandler?) throws {
-    try writer.finish(provenance: provenance, progress: progress)
+    guard compressed else { return try writer.finish(provenance: provenance, progress: progress) }
+    try writer.finish(provenance: provenance) { header, spool in
+      try Self.finishCompressed(header, spool, progress: progress)
+    }
   }
   func abandon() { writer.abandon() }
 }

@@ -47,7 +47,7 @@ struct LAZChunkTable: Equatable {
     }
     var decoder = LAZArithmeticDecoder(UnsafeRawBufferPointer(rebasing: file[(at + 8)...]))
     let arena = LAZArena()
-    let entries = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
+    let entries = LAZIntegerCodec(bits: 32, contexts: 2, in: arena)
     var chunks: [Chunk] = []
     chunks.reserveCapacity(count)
     var lastPoints: Int32 = 0
@@ -81,5 +81,32 @@ struct LAZChunkTable: Equatable {
       throw .laz("its chunk table is cut off at the end of the file")
     }
     self.chunks = chunks
+  }
+}
+
+extension LAZChunkTable {
+  /// The table's bytes for chunks of `points` points and `bytes` bytes each, as `init`
+  /// reads them: version 0, the count, then the entries coded, each predicted from the
+  /// one before (the point counts only when `variable`).
+  static func encode(_ chunks: [(points: Int, bytes: Int)], variable: Bool) -> [UInt8] {
+    var table: [UInt8] = []
+    table.appendLittleEndian(UInt32(0))
+    table.appendLittleEndian(UInt32(chunks.count))
+    let arena = LAZArena()
+    let encoder = arena.encoders(1)
+    let entries = LAZIntegerCodec(bits: 32, contexts: 2, in: arena)
+    var lastPoints: Int32 = 0
+    var lastBytes: Int32 = 0
+    for chunk in chunks {
+      if variable {
+        let points = Int32(truncatingIfNeeded: chunk.points)
+        entries.compress(lastPoints, points, context: 0, &encoder.pointee)
+        lastPoints = points
+      }
+      let bytes = Int32(truncatingIfNeeded: chunk.bytes)
+      entries.compress(lastBytes, bytes, context: 1, &encoder.pointee)
+      lastBytes = bytes
+    }
+    return table + encoder.pointee.finish()
   }
 }

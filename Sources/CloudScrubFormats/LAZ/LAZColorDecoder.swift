@@ -2,11 +2,11 @@
 /// step from the last colour's, green and blue predicted from red's change.
 struct LAZColorPrediction {
   private let changedModel: LAZSymbolModel
-  private let byteModels: [LAZSymbolModel]
+  private let byteModels: UnsafeMutablePointer<LAZSymbolModel>
 
   init(arena: LAZArena) {
     changedModel = LAZSymbolModel(symbols: 128, in: arena)
-    byteModels = (0..<6).map { _ in LAZSymbolModel(symbols: 256, in: arena) }
+    byteModels = arena.models(6, symbols: 256)
   }
 
   @inline(__always) private static func clamp(_ value: Int) -> Int { min(max(value, 0), 255) }
@@ -49,6 +49,38 @@ struct LAZColorPrediction {
     return LAZColor(
       red: UInt16(redHigh << 8 | redLow), green: UInt16(greenHigh << 8 | greenLow),
       blue: UInt16(blueHigh << 8 | blueLow))
+  }
+
+  /// Codes `color`, which follows `last`.
+  @inline(__always) func encode(
+    _ color: LAZColor, after last: LAZColor, _ encoder: inout LAZArithmeticEncoder
+  ) {
+    var changed: UInt32 = 0
+    for channel in 0..<3 {
+      if color.low(channel) != last.low(channel) { changed |= 1 << (2 * channel) }
+      if color.high(channel) != last.high(channel) { changed |= 2 << (2 * channel) }
+    }
+    if color.green != color.red || color.blue != color.red { changed |= 64 }
+    encoder.encodeSymbol(changedModel, changed)
+    let models = byteModels
+    func byte(_ index: Int, _ value: Int, predicted: Int) {
+      encoder.encodeSymbol(models[index], UInt32((value - predicted) & 0xFF))
+    }
+    if changed & 1 != 0 { byte(0, color.low(0), predicted: last.low(0)) }
+    if changed & 2 != 0 { byte(1, color.high(0), predicted: last.high(0)) }
+    guard changed & 64 != 0 else { return }
+    var step = color.low(0) - last.low(0)
+    if changed & 4 != 0 { byte(2, color.low(1), predicted: Self.clamp(step + last.low(1))) }
+    if changed & 16 != 0 {
+      let mean = (step + color.low(1) - last.low(1)) / 2
+      byte(4, color.low(2), predicted: Self.clamp(mean + last.low(2)))
+    }
+    step = color.high(0) - last.high(0)
+    if changed & 8 != 0 { byte(3, color.high(1), predicted: Self.clamp(step + last.high(1))) }
+    if changed & 32 != 0 {
+      let mean = (step + color.high(1) - last.high(1)) / 2
+      byte(5, color.high(2), predicted: Self.clamp(mean + last.high(2)))
+    }
   }
 }
 

@@ -26,7 +26,7 @@ struct LAZGPSTimeSequences {
   private let zeroStepModel: LAZSymbolModel
   /// The code for "a new sequence"; the three after it switch sequences.
   private let codeFull: UInt32
-  private let steps: LAZIntegerDecompressor
+  private let steps: LAZIntegerCodec
   /// Version 2 codes "unchanged" (0 after a zero step, the code after the multipliers
   /// otherwise);
   /// version 3 says whether the time changed elsewhere and codes only changes.
@@ -39,7 +39,7 @@ struct LAZGPSTimeSequences {
     cursor = arena.buffer(2, 0)
     lastTime[0] = first
     self.codesUnchanged = codesUnchanged
-    steps = LAZIntegerDecompressor(bits: 32, contexts: 9, in: arena)
+    steps = LAZIntegerCodec(bits: 32, contexts: 9, in: arena)
     zeroStepModel = LAZSymbolModel(symbols: codesUnchanged ? 6 : 5, in: arena)
     codeFull = Self.multipliers + (codesUnchanged ? 1 : 0)
     multiModel = LAZSymbolModel(symbols: Int(codeFull) + 4, in: arena)
@@ -107,6 +107,74 @@ struct LAZGPSTimeSequences {
       return false
     }
     return true
+  }
+
+  /// Codes `time`, which differs from `current` (the `point14` layer's coding, version
+  /// 3): as a step from the sequence it fits in 32 bits of, switching to it first, or
+  /// as a new sequence.
+  func encode(_ time: Int64, _ encoder: inout LAZArithmeticEncoder) {
+    precondition(!codesUnchanged, "only version 3's GPS times are written")
+    guard let step = Self.step(time, from: lastTime[last]) else {
+      let found = (1..<4).first { Self.step(time, from: lastTime[(last + $0) & 3]) != nil }
+      if let found {
+        let model = lastStep[last] == 0 ? zeroStepModel : multiModel
+        let code = lastStep[last] == 0 ? UInt32(found + 1) : codeFull + UInt32(found)
+        encoder.encodeSymbol(model, code)
+        last = (last + found) & 3
+        encode(time, &encoder)
+        return
+      }
+      encoder.encodeSymbol(
+        lastStep[last] == 0 ? zeroStepModel : multiModel, lastStep[last] == 0 ? 1 : codeFull)
+      next = (next + 1) & 3
+      steps.compress(
+        Int32(truncatingIfNeeded: lastTime[last] >> 32), Int32(truncatingIfNeeded: time >> 32),
+        context: 8, &encoder)
+      encoder.writeInt(UInt32(truncatingIfNeeded: time))
+      last = next
+      lastTime[last] = time
+      lastStep[last] = 0
+      extremeCount[last] = 0
+      return
+    }
+    defer { lastTime[last] = time }
+    let usual = lastStep[last]
+    guard usual != 0 else {
+      encoder.encodeSymbol(zeroStepModel, 0)
+      steps.compress(0, step, context: 0, &encoder)
+      lastStep[last] = step
+      extremeCount[last] = 0
+      return
+    }
+    // The nearest whole multiple of the usual step.
+    let ratio = (Double(step) / Double(usual)).rounded(.toNearestOrAwayFromZero)
+    let multiplier = Int32(max(min(ratio, Double(Self.multi)), Double(Self.multiMinus)))
+    if multiplier == 1 {
+      encoder.encodeSymbol(multiModel, 1)
+      steps.compress(usual, step, context: 1, &encoder)
+      extremeCount[last] = 0
+    } else if multiplier == 0 {
+      encoder.encodeSymbol(multiModel, 0)
+      steps.compress(0, step, context: 7, &encoder)
+      noteExtreme(step)
+    } else if multiplier > 0 {
+      encoder.encodeSymbol(multiModel, UInt32(multiplier))
+      let context = multiplier == Self.multi ? 4 : (multiplier < 10 ? 2 : 3)
+      steps.compress(multiplier &* usual, step, context: context, &encoder)
+      if multiplier == Self.multi { noteExtreme(step) }
+    } else {
+      encoder.encodeSymbol(multiModel, UInt32(Self.multi - multiplier))
+      let extreme = multiplier == Self.multiMinus
+      steps.compress(multiplier &* usual, step, context: extreme ? 6 : 5, &encoder)
+      if extreme { noteExtreme(step) }
+    }
+  }
+
+  /// `time - from` when it fits in 32 bits.
+  private static func step(_ time: Int64, from: Int64) -> Int32? {
+    let (difference, overflow) = time.subtractingReportingOverflow(from)
+    guard !overflow, let step = Int32(exactly: difference) else { return nil }
+    return step
   }
 
   /// A step far from the usual: after more than three in a row it becomes the usual.

@@ -5,7 +5,7 @@ enum LAZLayeredChunk {
   /// How many layers an item has.
   static func layers(of item: LAZParameters.Item) -> Int {
     switch item.kind {
-    case .point14: return LAZPoint14Decoder.layerCount
+    case .point14: return LAZPoint14Layer.count
     case .rgbNIR14: return 2
     case .byte14: return item.size
     default: return 1
@@ -71,10 +71,10 @@ enum LAZLayeredChunk {
     let first = UnsafeRawPointer(records)
     let arena = LAZArena()
     let point14 = LAZPoint14Decoder(
-      first: first, layers: Array(layerBytes[0..<LAZPoint14Decoder.layerCount]), arena: arena)
+      first: first, layers: Array(layerBytes[0..<LAZPoint14Layer.count]), arena: arena)
     var others: [(offset: Int, decoder: any LAZLayeredItemDecoder)] = []
     var offset = items[0].size
-    var layer = LAZPoint14Decoder.layerCount
+    var layer = LAZPoint14Layer.count
     for item in items.dropFirst() {
       let count = layers(of: item)
       let mine = Array(layerBytes[layer..<(layer + count)])

@@ -43,26 +43,38 @@ struct LAZChannels<State: AnyObject> {
   }
 }
 
+/// One channel's colour models and last values, for `rgb14` and `rgbnir14`.
+final class LAZRGB14State {
+  var color: LAZColor
+  var nir: UInt16
+  let colorModels: LAZColorPrediction
+  let nirChanged: LAZSymbolModel
+  let nirBytes: UnsafeMutablePointer<LAZSymbolModel>
+
+  init(color: LAZColor, nir: UInt16, arena: LAZArena) {
+    self.color = color
+    self.nir = nir
+    colorModels = LAZColorPrediction(arena: arena)
+    nirChanged = LAZSymbolModel(symbols: 4, in: arena)
+    nirBytes = arena.models(2, symbols: 256)
+  }
+}
+
+/// One channel's extra-byte models and last values, for `byte14`.
+final class LAZBytes14State {
+  var bytes: [UInt8]
+  let models: UnsafeMutablePointer<LAZSymbolModel>
+
+  init(bytes: [UInt8], arena: LAZArena) {
+    self.bytes = bytes
+    models = arena.models(bytes.count, symbols: 256)
+  }
+}
+
 /// The `rgb14` item (formats 7 and 8's colour) and `rgbnir14` (format 8's, with the
 /// near-infrared channel in a second layer), version 3.
 final class LAZRGB14Decoder: LAZLayeredItemDecoder {
-  private final class State {
-    var color: LAZColor
-    var nir: UInt16
-    let colorModels: LAZColorPrediction
-    let nirChanged: LAZSymbolModel
-    let nirBytes: [LAZSymbolModel]
-
-    init(color: LAZColor, nir: UInt16, arena: LAZArena) {
-      self.color = color
-      self.nir = nir
-      colorModels = LAZColorPrediction(arena: arena)
-      nirChanged = LAZSymbolModel(symbols: 4, in: arena)
-      nirBytes = [LAZSymbolModel(symbols: 256, in: arena), LAZSymbolModel(symbols: 256, in: arena)]
-    }
-  }
-
-  private var channels: LAZChannels<State>
+  private var channels: LAZChannels<LAZRGB14State>
   private var colorLayer: LAZLayer
   private var nirLayer: LAZLayer?
 
@@ -73,10 +85,10 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
     func load(_ index: Int) -> UInt16 {
       UInt16(littleEndian: first.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
     }
-    let state = State(
+    let state = LAZRGB14State(
       color: LAZColor(record: first), nir: layers.count > 1 ? load(3) : 0, arena: arena)
     channels = LAZChannels(first: state, channel: channel) {
-      State(color: $0.color, nir: $0.nir, arena: arena)
+      LAZRGB14State(color: $0.color, nir: $0.nir, arena: arena)
     }
     colorLayer = LAZLayer(layers[0])
     nirLayer = layers.count > 1 ? LAZLayer(layers[1]) : nil
@@ -109,25 +121,15 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
 
 /// The `byte14` item, version 3: each extra byte in its own layer.
 final class LAZBytes14Decoder: LAZLayeredItemDecoder {
-  private final class State {
-    var bytes: [UInt8]
-    let models: [LAZSymbolModel]
-
-    init(bytes: [UInt8], arena: LAZArena) {
-      self.bytes = bytes
-      models = bytes.map { _ in LAZSymbolModel(symbols: 256, in: arena) }
-    }
-  }
-
-  private var channels: LAZChannels<State>
+  private var channels: LAZChannels<LAZBytes14State>
   private var layers: [LAZLayer]
 
   init(
     first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, arena: LAZArena
   ) {
     let bytes = (0..<layers.count).map { first.load(fromByteOffset: $0, as: UInt8.self) }
-    channels = LAZChannels(first: State(bytes: bytes, arena: arena), channel: channel) {
-      State(bytes: $0.bytes, arena: arena)
+    channels = LAZChannels(first: LAZBytes14State(bytes: bytes, arena: arena), channel: channel) {
+      LAZBytes14State(bytes: $0.bytes, arena: arena)
     }
     self.layers = layers.map(LAZLayer.init)
   }

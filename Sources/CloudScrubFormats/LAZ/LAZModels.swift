@@ -138,11 +138,22 @@ struct LAZBitModel {
 /// The memory of one chunk's models and last values, freed all at once with the arena.
 final class LAZArena {
   private var blocks: [UnsafeMutableRawPointer] = []
+  private var encoderBlocks: [(UnsafeMutablePointer<LAZArithmeticEncoder>, Int)] = []
 
   init() {}
 
   deinit {
+    for (encoders, count) in encoderBlocks {
+      for index in 0..<count { encoders[index].release() }
+    }
     for block in blocks { block.deallocate() }
+  }
+
+  /// `count` arithmetic encoders, whose bytes are freed with the arena.
+  func encoders(_ count: Int) -> UnsafeMutablePointer<LAZArithmeticEncoder> {
+    let encoders = buffer(count, LAZArithmeticEncoder())
+    encoderBlocks.append((encoders, count))
+    return encoders
   }
 
   /// `count` values of a plain type (no references), each `value`, that live as long
@@ -153,6 +164,13 @@ final class LAZArena {
       byteCount: max(count, 1) * MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
     blocks.append(block)
     return block.initializeMemory(as: T.self, repeating: value, count: count)
+  }
+
+  /// `count` models of `symbols` symbols each.
+  func models(_ count: Int, symbols: Int) -> UnsafeMutablePointer<LAZSymbolModel> {
+    let models = buffer(count, LAZSymbolModel(symbols: symbols, in: self))
+    for index in 1..<max(count, 1) { models[index] = LAZSymbolModel(symbols: symbols, in: self) }
+    return models
   }
 
   /// `count` zeroed words.

@@ -25,16 +25,16 @@ final class LAZPoint10Decoder {
   private let yMedians: UnsafeMutablePointer<LAZMedian5>
   private let lastHeight: UnsafeMutablePointer<Int32>
   private let changed: LAZSymbolModel
-  private let intensity: LAZIntegerDecompressor
+  private let intensity: LAZIntegerCodec
   private let scanAngle: [LAZSymbolModel]
-  private let pointSource: LAZIntegerDecompressor
+  private let pointSource: LAZIntegerCodec
   /// Models made on first use, by the last value: bit byte, classification, user data.
   private let bitByte: UnsafeMutablePointer<LAZSymbolModel?>
   private let classification: UnsafeMutablePointer<LAZSymbolModel?>
   private let userData: UnsafeMutablePointer<LAZSymbolModel?>
-  private let dx: LAZIntegerDecompressor
-  private let dy: LAZIntegerDecompressor
-  private let z: LAZIntegerDecompressor
+  private let dx: LAZIntegerCodec
+  private let dy: LAZIntegerCodec
+  private let z: LAZIntegerCodec
 
   /// Starts from the chunk's first record, stored raw.
   init(first: UnsafeRawPointer, arena: LAZArena) {
@@ -48,15 +48,15 @@ final class LAZPoint10Decoder {
     yMedians = arena.buffer(16, LAZMedian5())
     lastHeight = arena.buffer(8, 0)
     changed = LAZSymbolModel(symbols: 64, in: arena)
-    intensity = LAZIntegerDecompressor(bits: 16, contexts: 4, in: arena)
+    intensity = LAZIntegerCodec(bits: 16, contexts: 4, in: arena)
     scanAngle = [LAZSymbolModel(symbols: 256, in: arena), LAZSymbolModel(symbols: 256, in: arena)]
-    pointSource = LAZIntegerDecompressor(bits: 16, in: arena)
+    pointSource = LAZIntegerCodec(bits: 16, in: arena)
     bitByte = arena.buffer(256, nil)
     classification = arena.buffer(256, nil)
     userData = arena.buffer(256, nil)
-    dx = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
-    dy = LAZIntegerDecompressor(bits: 32, contexts: 22, in: arena)
-    z = LAZIntegerDecompressor(bits: 32, contexts: 20, in: arena)
+    dx = LAZIntegerCodec(bits: 32, contexts: 2, in: arena)
+    dy = LAZIntegerCodec(bits: 32, contexts: 22, in: arena)
+    z = LAZIntegerCodec(bits: 32, contexts: 20, in: arena)
   }
 
   @inline(__always) private func model(

@@ -1,74 +1,7 @@
-/// The models and last values of one scanner channel in a `point14` chunk.
-private final class LAZPoint14Context {
-  let arena: LAZArena
-  let last: UnsafeMutablePointer<LAZPoint14Fields>
-  let xMedians: UnsafeMutablePointer<LAZMedian5>
-  let yMedians: UnsafeMutablePointer<LAZMedian5>
-  let lastZ: UnsafeMutablePointer<Int32>
-  let lastIntensity: UnsafeMutablePointer<UInt16>
-  let gps: LAZGPSTimeSequences
-  let changed: [LAZSymbolModel]
-  let scannerChannel: LAZSymbolModel
-  let returnsModels: UnsafeMutablePointer<LAZSymbolModel?>
-  let returnNumberModels: UnsafeMutablePointer<LAZSymbolModel?>
-  let returnNumberSameTime: LAZSymbolModel
-  let dx: LAZIntegerDecompressor
-  let dy: LAZIntegerDecompressor
-  let z: LAZIntegerDecompressor
-  let classificationModels: UnsafeMutablePointer<LAZSymbolModel?>
-  let flagModels: UnsafeMutablePointer<LAZSymbolModel?>
-  let userDataModels: UnsafeMutablePointer<LAZSymbolModel?>
-  let intensity: LAZIntegerDecompressor
-  let scanAngle: LAZIntegerDecompressor
-  let pointSource: LAZIntegerDecompressor
-
-  init(from item: LAZPoint14Fields, arena: LAZArena) {
-    self.arena = arena
-    last = arena.buffer(1, item)
-    last.pointee.gpsTimeChanged = false
-    xMedians = arena.buffer(12, LAZMedian5())
-    yMedians = arena.buffer(12, LAZMedian5())
-    lastZ = arena.buffer(8, item.z)
-    lastIntensity = arena.buffer(8, item.intensity)
-    gps = LAZGPSTimeSequences(first: item.gpsTime, codesUnchanged: false, arena: arena)
-    changed = (0..<8).map { _ in LAZSymbolModel(symbols: 128, in: arena) }
-    scannerChannel = LAZSymbolModel(symbols: 3, in: arena)
-    returnsModels = arena.buffer(16, nil)
-    returnNumberModels = arena.buffer(16, nil)
-    returnNumberSameTime = LAZSymbolModel(symbols: 13, in: arena)
-    dx = LAZIntegerDecompressor(bits: 32, contexts: 2, in: arena)
-    dy = LAZIntegerDecompressor(bits: 32, contexts: 22, in: arena)
-    z = LAZIntegerDecompressor(bits: 32, contexts: 20, in: arena)
-    classificationModels = arena.buffer(64, nil)
-    flagModels = arena.buffer(64, nil)
-    userDataModels = arena.buffer(64, nil)
-    intensity = LAZIntegerDecompressor(bits: 16, contexts: 4, in: arena)
-    scanAngle = LAZIntegerDecompressor(bits: 16, contexts: 2, in: arena)
-    pointSource = LAZIntegerDecompressor(bits: 16, in: arena)
-  }
-
-  /// The model at `index` of `models`, made on first use.
-  func model(
-    _ models: UnsafeMutablePointer<LAZSymbolModel?>, _ index: Int, symbols: Int
-  ) -> LAZSymbolModel {
-    if let model = models[index] { return model }
-    let model = LAZSymbolModel(symbols: symbols, in: arena)
-    models[index] = model
-    return model
-  }
-}
-
 /// The `point14` item, version 3 (LAS formats 6–10): nine layers, each its own coded
 /// stream, with models kept per scanner channel. It tells the items after it which
 /// channel the point is on.
 final class LAZPoint14Decoder {
-  /// The layers in their order in the chunk.
-  static let layerCount = 9
-  private enum Layer: Int {
-    case channelReturnsXY, z, classification, flags, intensity, scanAngle, userData
-    case pointSource, gpsTime
-  }
-
   /// The layers, with their decoders, in the chunk's arena.
   private let layers: UnsafeMutablePointer<LAZLayer>
   private var contexts: [LAZPoint14Context?] = [nil, nil, nil, nil]
@@ -90,14 +23,17 @@ final class LAZPoint14Decoder {
 
   /// Bytes the layers read past their ends; the first layer must be there.
   var overrun: Int {
-    (0..<Self.layerCount).reduce(layers[0].present ? 0 : 1) { $0 + layers[$1].overrun }
+    (0..<LAZPoint14Layer.count).reduce(layers[0].present ? 0 : 1) { $0 + layers[$1].overrun }
   }
 
-  @inline(__always) private func symbol(_ layer: Layer, _ model: LAZSymbolModel) -> UInt32 {
+  @inline(__always) private func symbol(_ layer: LAZPoint14Layer, _ model: LAZSymbolModel) -> UInt32
+  {
     layers[layer.rawValue].decoder.decodeSymbol(model)
   }
 
-  @inline(__always) private func has(_ layer: Layer) -> Bool { layers[layer.rawValue].present }
+  @inline(__always) private func has(_ layer: LAZPoint14Layer) -> Bool {
+    layers[layer.rawValue].present
+  }
 
   /// Decodes the next record into `item`; `channel` is set to the point's channel.
   func decode(into item: UnsafeMutableRawPointer, channel: inout Int) {
@@ -148,7 +84,7 @@ final class LAZPoint14Decoder {
     let single = n == 1 ? 1 : 0
     let time = timeChanged ? 1 : 0
     let medianIndex = m << 1 | time
-    let xy = Layer.channelReturnsXY.rawValue
+    let xy = LAZPoint14Layer.channelReturnsXY.rawValue
     let dx = context.dx.decompress(
       context.xMedians[medianIndex].median, context: single, &layers[xy].decoder)
     context.last.pointee.x &+= dx
@@ -163,7 +99,7 @@ final class LAZPoint14Decoder {
       kBits = (context.dx.k + context.dy.k) / 2
       context.last.pointee.z = context.z.decompress(
         context.lastZ[l], context: single + Int(kBits < 18 ? kBits & ~1 : 18),
-        &layers[Layer.z.rawValue].decoder)
+        &layers[LAZPoint14Layer.z.rawValue].decoder)
       context.lastZ[l] = context.last.pointee.z
     }
     if has(.classification) {
@@ -184,14 +120,14 @@ final class LAZPoint14Decoder {
       let index = cpr << 1 | time
       let value = context.intensity.decompress(
         Int32(context.lastIntensity[index]), context: cpr,
-        &layers[Layer.intensity.rawValue].decoder)
+        &layers[LAZPoint14Layer.intensity.rawValue].decoder)
       context.lastIntensity[index] = UInt16(truncatingIfNeeded: value)
       context.last.pointee.intensity = context.lastIntensity[index]
     }
     if angleChanged, has(.scanAngle) {
       let value = context.scanAngle.decompress(
         Int32(context.last.pointee.scanAngle), context: time,
-        &layers[Layer.scanAngle.rawValue].decoder)
+        &layers[LAZPoint14Layer.scanAngle.rawValue].decoder)
       context.last.pointee.scanAngle = Int16(truncatingIfNeeded: value)
     }
     if has(.userData) {
@@ -201,11 +137,12 @@ final class LAZPoint14Decoder {
     }
     if sourceChanged, has(.pointSource) {
       let value = context.pointSource.decompress(
-        Int32(context.last.pointee.pointSource), &layers[Layer.pointSource.rawValue].decoder)
+        Int32(context.last.pointee.pointSource),
+        &layers[LAZPoint14Layer.pointSource.rawValue].decoder)
       context.last.pointee.pointSource = UInt16(truncatingIfNeeded: value)
     }
     if timeChanged, has(.gpsTime) {
-      context.gps.decode(&layers[Layer.gpsTime.rawValue].decoder)
+      context.gps.decode(&layers[LAZPoint14Layer.gpsTime.rawValue].decoder)
       context.last.pointee.gpsTime = context.gps.current
     }
     context.last.pointee.store(item)

@@ -9,10 +9,10 @@ final class LAZWavePacketDecoder {
   private let state: UnsafeMutablePointer<Int32>
   private let index: LAZSymbolModel
   private let offsetCodes: [LAZSymbolModel]
-  private let offsetStep: LAZIntegerDecompressor
-  private let packetSize: LAZIntegerDecompressor
-  private let returnPoint: LAZIntegerDecompressor
-  private let xyz: LAZIntegerDecompressor
+  private let offsetStep: LAZIntegerCodec
+  private let packetSize: LAZIntegerCodec
+  private let returnPoint: LAZIntegerCodec
+  private let xyz: LAZIntegerCodec
 
   init(first: UnsafeRawPointer, arena: LAZArena) {
     last = arena.buffer(29, 0)
@@ -20,10 +20,10 @@ final class LAZWavePacketDecoder {
     state = arena.buffer(2, 0)
     index = LAZSymbolModel(symbols: 256, in: arena)
     offsetCodes = (0..<4).map { _ in LAZSymbolModel(symbols: 4, in: arena) }
-    offsetStep = LAZIntegerDecompressor(bits: 32, in: arena)
-    packetSize = LAZIntegerDecompressor(bits: 32, in: arena)
-    returnPoint = LAZIntegerDecompressor(bits: 32, in: arena)
-    xyz = LAZIntegerDecompressor(bits: 32, contexts: 3, in: arena)
+    offsetStep = LAZIntegerCodec(bits: 32, in: arena)
+    packetSize = LAZIntegerCodec(bits: 32, in: arena)
+    returnPoint = LAZIntegerCodec(bits: 32, in: arena)
+    xyz = LAZIntegerCodec(bits: 32, contexts: 3, in: arena)
   }
 
   private func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {

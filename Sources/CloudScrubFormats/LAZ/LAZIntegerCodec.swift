@@ -1,7 +1,8 @@
-/// LASzip's integer decompressor: a value is its prediction plus a corrector, coded as
-/// the corrector's bit length `k` (under one of `contexts` models) and then its bits
-/// (the top `bitsHigh` of them under a model for that length, the rest raw).
-struct LAZIntegerDecompressor {
+/// LASzip's integer codec: a value is its prediction plus a corrector, coded as the
+/// corrector's bit length `k` (under one of `contexts` models) and then its bits (the top
+/// `bitsHigh` of them under a model for that length, the rest raw). The same models
+/// decompress and compress.
+struct LAZIntegerCodec {
   private let correctorBits: UInt32
   private let correctorRange: UInt32
   private let correctorMin: Int32
@@ -51,6 +52,41 @@ struct LAZIntegerDecompressor {
       real &-= Int32(bitPattern: correctorRange)
     }
     return real
+  }
+
+  /// Codes `real`, predicted as `prediction` in `context`.
+  @inline(__always) func compress(
+    _ prediction: Int32, _ real: Int32, context: Int = 0, _ encoder: inout LAZArithmeticEncoder
+  ) {
+    var c = real &- prediction
+    if correctorRange != 0 {
+      // Wrapped into the corrector's range, [min, min + range).
+      let range = Int32(bitPattern: correctorRange)
+      if c < correctorMin {
+        c &+= range
+      } else if c >= correctorMin &+ range {
+        c &-= range
+      }
+    }
+    // k: the bit length of c - 1 (c > 0) or -c (c ≤ 0); 0 for a corrector of 0 or 1.
+    let magnitude = c <= 0 ? UInt32(bitPattern: 0 &- c) : UInt32(bitPattern: c &- 1)
+    let k = UInt32(32 - magnitude.leadingZeroBitCount)
+    lastLength.pointee = k
+    encoder.encodeSymbol(lengthModels[context], k)
+    guard k != 0 else {
+      encoder.encodeBit(zeroModel, UInt32(bitPattern: c))
+      return
+    }
+    guard k < 32 else { return }
+    // Negative correctors map to [0, 2^(k-1)), positive ones to [2^(k-1), 2^k).
+    let shifted = UInt32(bitPattern: c < 0 ? c &+ Int32(bitPattern: (1 << k) &- 1) : c &- 1)
+    if k <= bitsHigh {
+      encoder.encodeSymbol(correctorModels[Int(k) - 1], shifted)
+    } else {
+      let rawBits = k - bitsHigh
+      encoder.encodeSymbol(correctorModels[Int(k) - 1], shifted >> rawBits)
+      encoder.writeBits(rawBits, shifted & ((1 << rawBits) - 1))
+    }
   }
 
   @inline(__always) private func corrector(
