@@ -19,7 +19,8 @@ import Testing
     let result = try CommandRunner.run(["export", TestData.samplePLY, "-o", output])
     #expect(result.status == 2)
     #expect(
-      result.standardError.contains(".ply .pcd .las .laz .e57 .xyz .txt .csv"), "\(result.standardError)"
+      result.standardError.contains(".ply .pcd .las .laz .e57 .xyz .txt .csv"),
+      "\(result.standardError)"
     )
     #expect(!FileManager.default.fileExists(atPath: output))
     let ascii = try CommandRunner.run(
@@ -27,7 +28,8 @@ import Testing
     #expect(ascii.status == 2 && ascii.standardError.contains("no text form"))
     let unknown = try CommandRunner.run(
       ["export", TestData.samplePLY, "-o", output, "--format", "e58"])
-    #expect(unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, laz, e57, xyz, csv"))
+    #expect(
+      unknown.status == 2 && unknown.standardError.contains("ply, pcd, las, laz, e57, xyz, csv"))
   }
 
   @Test func formatFollowsTheExtensionOrFormatFlagAndReadsBack() throws {

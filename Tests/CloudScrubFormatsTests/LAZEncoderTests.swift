@@ -71,7 +71,7 @@ import Testing
         case .int: decoded.append(.int(decoder.readInt()))
         }
       }
-      #expect(decoded == coded)
+      #expect(Bool(decoded == coded))
       #expect(decoder.overrun == 0)
     }
   }
@@ -240,7 +240,7 @@ import Testing
     }
     let (decoded, chunk, problem) = Self.roundTrip(records, length: length, format: 7)
     #expect(problem == nil)
-    #expect(decoded == records)
+    #expect(Bool(decoded == records))
     // The layer sizes follow the first record and the point count: nine for point14,
     // one for the colour.
     let sizes = (0..<10).map { layer in
@@ -258,7 +258,7 @@ import Testing
     let (records, length) = Self.records(format: 7, extra: 1, count: 1, channels: 1, seed: 3)
     let (decoded, chunk, problem) = Self.roundTrip(records, length: length, format: 7)
     #expect(problem == nil)
-    #expect(decoded == records)
+    #expect(Bool(decoded == records))
     #expect(chunk.count == length + 4 + 4 * 11)
     #expect(chunk[(length + 4)...].allSatisfy { $0 == 0 })
   }

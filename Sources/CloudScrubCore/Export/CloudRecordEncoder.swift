@@ -89,15 +89,20 @@ public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudS
   private let template: PointCloud
   private let spool: RecordSpool
   private var buffer: [UInt8] = []
+  private let transform: (any SpoolTransform)?
   public private(set) var count = 0
 
   /// Opens the target and its spool.
   ///
+  /// - Parameter transform: what the records go through on their way to the spool and
+  ///   how the file is completed (nil: the header, then the records as they are).
   /// - Throws: `CloudWriteError` for a selected field `fields` lacks, `FileError` when
   ///   the target cannot be written.
   public init(
-    path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String] = []
+    path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String] = [],
+    transform: (any SpoolTransform)? = nil
   ) throws {
+    self.transform = transform
     encoder = try Encoder(fields: fields, options: options)
     template = fields.subset(indices: [])
     spool = try RecordSpool(path: path, inputs: inputs)
@@ -110,22 +115,28 @@ public final class SpooledCloudStreamWriter<Encoder: CloudRecordEncoder>: CloudS
     }
     buffer.removeAll(keepingCapacity: true)
     try encoder.encode(piece, 0..<piece.count, into: &buffer)
-    try spool.append(buffer)
+    if let transform {
+      try buffer.withUnsafeBytes { try transform.append($0, to: spool) }
+    } else {
+      try spool.append(buffer)
+    }
     count += piece.count
   }
 
   public func finish(provenance: ExportProvenance, progress: ProgressHandler?) throws {
-    try finish(provenance: provenance) { try $1.finish(header: $0, progress: progress) }
-  }
-
-  /// Completes the file through `body`, which is given the header of the records spooled
-  /// and the spool, and finishes the spool (a format that transforms the records on the
-  /// way, such as LAZ).
-  public func finish(
-    provenance: ExportProvenance, _ body: ([UInt8], RecordSpool) throws -> Void
-  ) throws {
-    try body(try encoder.header(count: count, provenance: provenance), spool)
+    let header = try encoder.header(count: count, provenance: provenance)
+    guard let transform else { return try spool.finish(header: header, progress: progress) }
+    try transform.finish(header: header, spool: spool, progress: progress)
   }
 
   public func abandon() { spool.abandon() }
+}
+
+/// A format whose streamed records are transformed on their way into the spool (LAZ
+/// compresses them as they come) and whose file is completed from the transformed spool.
+public protocol SpoolTransform: AnyObject {
+  /// Takes the records of one appended piece and spools what they become.
+  func append(_ records: UnsafeRawBufferPointer, to spool: RecordSpool) throws
+  /// Completes and renames the file: `header` is the encoder's for every record.
+  func finish(header: [UInt8], spool: RecordSpool, progress: ProgressHandler?) throws
 }

@@ -21,34 +21,17 @@ public final class RecordSpool {
 
   public func append(_ bytes: UnsafeRawBufferPointer) throws { try spool.write(bytes) }
 
-  /// Writes `header`, then the spooled records, and renames the target into place.
-  ///
-  /// - Throws: `FileError` on an I/O error; the target is then left as it was.
-  public func finish(header: [UInt8], progress: ProgressHandler?) throws {
-    try finish(header: header, pieceBytes: 4 << 20, progress: progress) { try file.write($0) }
-  }
-
-  /// Writes `header`, then hands the spooled records to `write` in pieces of
-  /// `pieceBytes` (all whole but the last, so whole records when it is a multiple of
-  /// the record size), then runs `end` with the target's file, and renames the target
+  /// Writes `header`, then the spooled records, then `trailer`, and renames the target
   /// into place.
   ///
-  /// - Throws: `FileError` on an I/O error, and what `write` or `end` throws; the
-  ///   target is then left as it was.
-  public func finish(
-    header: [UInt8], pieceBytes: Int, progress: ProgressHandler?,
-    write: (UnsafeRawBufferPointer) throws -> Void,
-    end: (AtomicFileWriter) throws -> Void = { _ in }
-  ) throws {
+  /// - Throws: `FileError` on an I/O error; the target is then left as it was.
+  public func finish(header: [UInt8], trailer: [UInt8] = [], progress: ProgressHandler?) throws {
     defer { spool.abandon() }
     try file.write(header)
-    try readSpool(pieceBytes: pieceBytes, progress: progress, write)
-    try end(file)
+    try copySpool(progress: progress)
+    try file.write(trailer)
     try file.commit()
   }
-
-  /// The target's temporary file, which a `write` given to `finish` writes to.
-  public var target: AtomicFileWriter { file }
 
   /// Removes both temporary files.
   public func abandon() {
@@ -56,9 +39,7 @@ public final class RecordSpool {
     file.abandon()
   }
 
-  private func readSpool(
-    pieceBytes: Int, progress: ProgressHandler?, _ write: (UnsafeRawBufferPointer) throws -> Void
-  ) throws {
+  private func copySpool(progress: ProgressHandler?) throws {
     let input = open(spool.temporaryPath, O_RDONLY | O_CLOEXEC)
     guard input >= 0 else {
       throw FileError(.cannotRead(String(cString: strerror(errno))), path: spool.temporaryPath)
@@ -66,28 +47,19 @@ public final class RecordSpool {
     defer { close(input) }
     let total = Double(max(1, lseek(input, 0, SEEK_END)))
     lseek(input, 0, SEEK_SET)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceBytes, alignment: 64)
+    let bufferSize = 4 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
     defer { buffer.deallocate() }
     var copied = 0
-    var atEnd = false
-    while !atEnd {
-      var filled = 0
-      while filled < pieceBytes {
-        let got = read(input, buffer.baseAddress.unsafelyUnwrapped + filled, pieceBytes - filled)
-        if got < 0 {
-          if errno == EINTR { continue }
-          throw FileError(
-            .cannotRead(String(cString: strerror(errno))), path: spool.temporaryPath)
-        }
-        if got == 0 {
-          atEnd = true
-          break
-        }
-        filled += got
+    while true {
+      let got = read(input, buffer.baseAddress, bufferSize)
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw FileError(.cannotRead(String(cString: strerror(errno))), path: spool.temporaryPath)
       }
-      guard filled > 0 else { break }
-      try write(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
-      copied += filled
+      if got == 0 { break }
+      try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+      copied += got
       progress?(Double(copied) / total)
     }
   }

@@ -98,6 +98,9 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     (fields.normals ? 12 : 0) + fields.attributes.reduce(0) { $0 + $1.values.scalarType.byteCount }
   }
 
+  /// The bytes of a record: the format's 36 and the extra bytes.
+  var recordLength: Int { Self.baseRecordSize + extraSize }
+
   public mutating func encode(
     _ piece: PointCloud, _ range: Range<Int>, into buffer: inout [UInt8]
   ) throws {
@@ -107,7 +110,7 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     let offset = offsetMeters ?? .zero
     let attributes = fields.attributes.compactMap { piece.attribute(named: $0.name)?.values }
     let first = range.lowerBound
-    let stride = Self.baseRecordSize + extraSize
+    let stride = recordLength
     var low = self.low
     var high = self.high
     let alreadyEncoded = encoded
@@ -171,7 +174,7 @@ public struct LASRecordEncoder: CloudRecordEncoder {
     h.appendLittleEndian(UInt32(Self.headerSize + vlrs.count))
     h.appendLittleEndian(UInt32(vlrCount))
     h.append(7)
-    h.appendLittleEndian(UInt16(Self.baseRecordSize + extraSize))
+    h.appendLittleEndian(UInt16(recordLength))
     h.appendLittleEndian(UInt32(0))  // legacy point count: 0 for formats 6-10
     h += [UInt8](repeating: 0, count: 20)  // legacy points by return
     for _ in 0..<3 { h.appendLittleEndian(Self.scaleMeters) }
@@ -272,14 +275,10 @@ public struct LASFormatWriter: CloudFormatWriter {
 final class LASStreamWriter: CloudStreamWriter {
   private let writer: SpooledCloudStreamWriter<LASRecordEncoder>
   private let path: String
-  private let compressed: Bool
 
-  init(
-    _ writer: SpooledCloudStreamWriter<LASRecordEncoder>, path: String, compressed: Bool = false
-  ) {
+  init(_ writer: SpooledCloudStreamWriter<LASRecordEncoder>, path: String) {
     self.writer = writer
     self.path = path
-    self.compressed = compressed
   }
 
   var count: Int { writer.count }
@@ -289,10 +288,7 @@ final class LASStreamWriter: CloudStreamWriter {
     }
   }
   func finish(provenance: ExportProvenance, progress: ProgressHandler?) throws {
-    guard compressed else { return try writer.finish(provenance: provenance, progress: progress) }
-    try writer.finish(provenance: provenance) { header, spool in
-      try Self.finishCompressed(header, spool, progress: progress)
-    }
+    try writer.finish(provenance: provenance, progress: progress)
   }
   func abandon() { writer.abandon() }
 }

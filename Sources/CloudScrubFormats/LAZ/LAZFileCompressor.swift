@@ -33,12 +33,9 @@ public enum LAZFileCompressor {
       }
       let laz = LAZFileHeader.header(las: Array(bytes[0..<start]))
       let target = try AtomicFileWriter(path: output, protecting: [input])
-      try target.write(laz.bytes)
-      let chunks = try LAZChunkWriter(
-        file: target, items: laz.items, recordLength: header.recordLength,
-        pointOffset: laz.bytes.count)
-      try chunks.append(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
-      let end = try chunks.finish()
+      let end = try LAZChunkWriter.write(
+        header: laz, recordLength: header.recordLength, to: target
+      ) { try $0.append(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])) }
       // EVLRs follow the chunk table, and the header says where they start now.
       let evlrs = Int(bytes.loadUnaligned(fromByteOffset: 235, as: UInt64.self).littleEndian)
       if evlrs > 0 && evlrs < bytes.count {

@@ -58,95 +58,116 @@ enum LAZFileHeader {
   }
 }
 
-/// Compresses LAS records into LAZ chunks, many chunks at once on every core, and writes
-/// them after the header, then the chunk table, whose offset it puts before the chunks.
+/// Compresses LAS records into LAZ chunks, many chunks at once on every core, and hands
+/// them in order to `sink`; `finish` gives the chunk table that follows them.
+///
+/// The chunks' bytes go after the header and the 8-byte offset of the table (the
+/// header's size + 8 + `chunkBytes`, see `tableOffset`).
 final class LAZChunkWriter {
   static let chunkPoints = 50_000
 
-  private let file: AtomicFileWriter
   private let items: [LAZParameters.Item]
   private let recordLength: Int
-  private let pointOffset: Int
-  private var position: Int
+  private let batchChunks: Int
+  private let sink: ([UInt8]) throws -> Void
   private var chunks: [(points: Int, bytes: Int)] = []
   /// Records short of a whole chunk, waiting for more.
   private var pending: [UInt8] = []
+  /// The compressed bytes handed on so far.
+  private(set) var chunkBytes = 0
 
   /// Chunks compressed together: two for each core, so that cores finishing early find
   /// work.
-  static var batchChunks: Int {
+  static var defaultBatchChunks: Int {
     max(2, min(32, 2 * ProcessInfo.processInfo.activeProcessorCount))
   }
 
-  /// The record bytes `append` compresses at once for records of `recordLength` bytes.
-  static func batchBytes(recordLength: Int) -> Int {
-    batchChunks * chunkPoints * recordLength
-  }
-
-  /// A writer of the points that follow the header just written to `file`
-  /// (`pointOffset` bytes).
+  /// A writer handing chunks to `sink`, compressing `batchChunks` at once.
   init(
-    file: AtomicFileWriter, items: [LAZParameters.Item], recordLength: Int, pointOffset: Int
-  ) throws {
-    self.file = file
+    items: [LAZParameters.Item], recordLength: Int, batchChunks: Int = defaultBatchChunks,
+    sink: @escaping ([UInt8]) throws -> Void
+  ) {
     self.items = items
     self.recordLength = recordLength
-    self.pointOffset = pointOffset
-    // The chunk table's offset, known at the end.
+    self.batchChunks = batchChunks
+    self.sink = sink
+  }
+
+  /// The 8 bytes before the first chunk: where the chunk table starts in a file whose
+  /// points start at `pointOffset`.
+  static func tableOffset(pointOffset: Int, chunkBytes: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.appendLittleEndian(Int64(pointOffset + 8 + chunkBytes))
+    return bytes
+  }
+
+  /// Writes a whole LAZ file to `file`: `header`, the table's offset, the chunks of the
+  /// records `feed` appends, then the table; returns the file's size.
+  static func write(
+    header: (bytes: [UInt8], items: [LAZParameters.Item]), recordLength: Int,
+    to file: AtomicFileWriter, feed: (LAZChunkWriter) throws -> Void
+  ) throws -> Int {
+    try file.write(header.bytes)
+    // The chunk table's offset, known once the chunks are written.
     try file.write([UInt8](repeating: 0, count: 8))
-    position = pointOffset + 8
+    let chunks = LAZChunkWriter(
+      items: header.items, recordLength: recordLength, sink: { try file.write($0) })
+    try feed(chunks)
+    let table = try chunks.finish()
+    try file.write(table)
+    let offset = tableOffset(pointOffset: header.bytes.count, chunkBytes: chunks.chunkBytes)
+    try file.write(offset, at: header.bytes.count)
+    return header.bytes.count + 8 + chunks.chunkBytes + table.count
   }
 
-  /// Adds records; every whole chunk among them is compressed and written.
+  /// Adds records; every batch of whole chunks among them is compressed and handed on.
   func append(_ records: UnsafeRawBufferPointer) throws {
-    if pending.isEmpty {
-      let whole = records.count / (Self.chunkPoints * recordLength) * Self.chunkPoints
-      try compress(UnsafeRawBufferPointer(rebasing: records[0..<(whole * recordLength)]))
-      pending += records[(whole * recordLength)...]
-      return
+    let batch = batchChunks * Self.chunkPoints * recordLength
+    var rest = records
+    if !pending.isEmpty {
+      let taken = min(rest.count, batch - pending.count)
+      pending += rest[0..<taken]
+      rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+      guard pending.count == batch else { return }
+      try pending.withUnsafeBytes { try compress($0) }
+      pending.removeAll(keepingCapacity: true)
     }
-    pending += records
-    let whole = pending.count / (Self.chunkPoints * recordLength) * Self.chunkPoints
-    guard whole > 0 else { return }
-    try pending.withUnsafeBytes {
-      try compress(UnsafeRawBufferPointer(rebasing: $0[0..<(whole * recordLength)]))
-    }
-    pending.removeFirst(whole * recordLength)
+    let whole = rest.count / batch * batch
+    try compress(UnsafeRawBufferPointer(rebasing: rest[0..<whole]))
+    pending += rest[whole...]
   }
 
-  /// Compresses the records left, writes the chunk table and its offset; returns the
-  /// file's size.
-  @discardableResult func finish() throws -> Int {
+  /// Compresses the records left; returns the chunk table.
+  func finish() throws -> [UInt8] {
     try pending.withUnsafeBytes { try compress($0) }
     pending = []
-    let table = LAZChunkTable.encode(chunks, variable: false)
-    try file.write(table)
-    var offset: [UInt8] = []
-    offset.appendLittleEndian(Int64(position))
-    try file.write(offset, at: pointOffset)
-    return position + table.count
+    return LAZChunkTable.encode(chunks, variable: false)
   }
 
-  /// Compresses `records` in chunks of `chunkPoints` (the last may be short), in parallel,
-  /// and writes them in order.
+  /// Compresses `records` in chunks of `chunkPoints` (the last may be short), in parallel
+  /// a batch at a time, and hands them on in order.
   private func compress(_ records: UnsafeRawBufferPointer) throws {
     let count = records.count / recordLength
     guard count > 0, let base = records.baseAddress else { return }
     let chunkCount = (count + Self.chunkPoints - 1) / Self.chunkPoints
-    let compressed = ParallelSlots<[UInt8]>(count: chunkCount, initial: [])
     let (items, recordLength) = (items, recordLength)
     nonisolated(unsafe) let start = base
-    DispatchQueue.concurrentPerform(iterations: chunkCount) { index in
-      let first = index * Self.chunkPoints
-      compressed[index] = LAZLayeredChunk.encode(
-        start + first * recordLength, points: min(Self.chunkPoints, count - first),
-        recordLength: recordLength, items: items)
-    }
-    for index in 0..<chunkCount {
-      let bytes = compressed[index]
-      try file.write(bytes)
-      chunks.append((min(Self.chunkPoints, count - index * Self.chunkPoints), bytes.count))
-      position += bytes.count
+    for batch in stride(from: 0, to: chunkCount, by: batchChunks) {
+      let size = min(batchChunks, chunkCount - batch)
+      let compressed = ParallelSlots<[UInt8]>(count: size, initial: [])
+      DispatchQueue.concurrentPerform(iterations: size) { index in
+        let first = (batch + index) * Self.chunkPoints
+        compressed[index] = LAZLayeredChunk.encode(
+          start + first * recordLength, points: min(Self.chunkPoints, count - first),
+          recordLength: recordLength, items: items)
+      }
+      for index in 0..<size {
+        let bytes = compressed[index]
+        try sink(bytes)
+        chunks.append(
+          (min(Self.chunkPoints, count - (batch + index) * Self.chunkPoints), bytes.count))
+        chunkBytes += bytes.count
+      }
     }
   }
 }
@@ -170,21 +191,19 @@ public struct LAZFormatWriter: CloudFormatWriter {
       let header = LAZFileHeader.header(
         las: encoder.header(count: cloud.count, provenance: provenance))
       let file = try AtomicFileWriter(path: path, protecting: inputs)
-      try file.write(header.bytes)
-      let recordLength = LASRecordEncoder.baseRecordSize + encoder.extraSize
-      let chunks = try LAZChunkWriter(
-        file: file, items: header.items, recordLength: recordLength, pointOffset: header.bytes.count
-      )
-      let step = LAZChunkWriter.batchChunks * LAZChunkWriter.chunkPoints
+      let step = LAZChunkWriter.defaultBatchChunks * LAZChunkWriter.chunkPoints
       var records: [UInt8] = []
-      for start in stride(from: 0, to: cloud.count, by: step) {
-        let end = min(start + step, cloud.count)
-        records.removeAll(keepingCapacity: true)
-        try encoder.encode(cloud, start..<end, into: &records)
-        try records.withUnsafeBytes { try chunks.append($0) }
-        progress?(Double(end) / Double(cloud.count))
+      _ = try LAZChunkWriter.write(
+        header: header, recordLength: encoder.recordLength, to: file
+      ) { chunks in
+        for start in stride(from: 0, to: cloud.count, by: step) {
+          let end = min(start + step, cloud.count)
+          records.removeAll(keepingCapacity: true)
+          try encoder.encode(cloud, start..<end, into: &records)
+          try records.withUnsafeBytes { try chunks.append($0) }
+          progress?(Double(end) / Double(cloud.count))
+        }
       }
-      try chunks.finish()
       try file.commit()
     } catch let reason as LASErrorReason {
       throw LASError(reason, path: path)
@@ -194,31 +213,42 @@ public struct LAZFormatWriter: CloudFormatWriter {
   public func streamWriter(
     path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String]
   ) throws -> any CloudStreamWriter {
-    LASStreamWriter(
+    let recordLength = try LASRecordEncoder(fields: fields, options: options).recordLength
+    return LASStreamWriter(
       try SpooledCloudStreamWriter<LASRecordEncoder>(
-        path: path, fields: fields, options: options, inputs: inputs), path: path,
-      compressed: true)
+        path: path, fields: fields, options: options, inputs: inputs,
+        transform: LAZSpoolCompression(recordLength: recordLength)), path: path)
   }
 }
 
-extension LASStreamWriter {
-  /// Writes the LAZ header, then the spooled records compressed.
-  static func finishCompressed(
-    _ header: [UInt8], _ spool: RecordSpool, progress: ProgressHandler?
-  ) throws {
+/// A streamed LAZ export: the records are compressed as they come, the chunks spooled
+/// beside the target, and `finish` writes the LAZ header, the table's offset, the
+/// spooled chunks and the table.
+final class LAZSpoolCompression: SpoolTransform {
+  private let recordLength: Int
+  private var chunks: LAZChunkWriter?
+
+  init(recordLength: Int) { self.recordLength = recordLength }
+
+  private func writer(_ spool: RecordSpool) -> LAZChunkWriter {
+    if let chunks { return chunks }
+    let made = LAZChunkWriter(
+      items: LAZFileHeader.items(format: 7, recordLength: recordLength),
+      recordLength: recordLength, sink: { try spool.append($0) })
+    chunks = made
+    return made
+  }
+
+  func append(_ records: UnsafeRawBufferPointer, to spool: RecordSpool) throws {
+    try writer(spool).append(records)
+  }
+
+  func finish(header: [UInt8], spool: RecordSpool, progress: ProgressHandler?) throws {
+    let chunks = writer(spool)
+    let table = try chunks.finish()
     let laz = LAZFileHeader.header(las: header)
-    let recordLength = Int(header[105]) | Int(header[106]) << 8
-    var chunks: LAZChunkWriter?
-    func writer() throws -> LAZChunkWriter {
-      if let chunks { return chunks }
-      let made = try LAZChunkWriter(
-        file: spool.target, items: laz.items, recordLength: recordLength,
-        pointOffset: laz.bytes.count)
-      chunks = made
-      return made
-    }
-    try spool.finish(
-      header: laz.bytes, pieceBytes: LAZChunkWriter.batchBytes(recordLength: recordLength),
-      progress: progress, write: { try writer().append($0) }, end: { _ in try writer().finish() })
+    let offset = LAZChunkWriter.tableOffset(
+      pointOffset: laz.bytes.count, chunkBytes: chunks.chunkBytes)
+    try spool.finish(header: laz.bytes + offset, trailer: table, progress: progress)
   }
 }
