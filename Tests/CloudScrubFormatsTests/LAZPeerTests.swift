@@ -91,4 +91,32 @@ import Testing
     #expect(shown.notes.first?.hasPrefix("LAZ chunk 2 is corrupt at point 120") == true)
     #expect(shown.notes.first?.hasSuffix("the 100000 points before it are read") == true)
   }
+
+  @Test(
+    .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"),
+    arguments: [1, 7])
+  func aFileCutBeforeItsChunkTableReadsChunkAfterChunk(_ format: Int) throws {
+    let (laz, las, folder) = try Self.pair(format: format, count: 120_000, extra: 0, seed: 8)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: laz)))
+    let pointOffset = Int(LASFormatTests.le(bytes, 96, UInt32.self))
+    let table = Int(LASFormatTests.le(bytes, pointOffset, Int64.self))
+    // Cut where the table starts: every chunk is there, the table is not.
+    let cut = folder.appendingPathComponent("cut.laz").path
+    try Data(bytes[0..<table]).write(to: URL(fileURLWithPath: cut))
+    let file = try MappedFile(path: cut)
+    let (records, notes) = try LASReader.withRecords(file.bytes) { _, _, records, notes in
+      (Array(records), notes)
+    }
+    #expect(Bool(records == (try Self.records(las).records)))
+    #expect(
+      notes.contains { $0.hasSuffix("so its chunks were read one after another") }, "\(notes)")
+    // Cut inside the last chunk too: the two whole chunks are read.
+    try Data(bytes[0..<(table - 100)]).write(to: URL(fileURLWithPath: cut))
+    let shorter = try CloudFileFormats.read(cut)
+    #expect(shorter.cloud.count == 100_000)
+    #expect(
+      shorter.notes.contains("the chunks hold 100000 of the 120000 points the header promises"),
+      "\(shorter.notes)")
+  }
 }

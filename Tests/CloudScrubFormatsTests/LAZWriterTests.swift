@@ -108,6 +108,26 @@ import Testing
     #expect(Bool(try chunks(batch: 2, pieces: [100_001, 29_999]).bytes == one.bytes))
   }
 
+  @Test func compressingTheLASExportGivesTheLAZExport() throws {
+    let (laz, las, folder) = try Self.pair()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let compressed = folder.appendingPathComponent("compressed.laz").path
+    try LAZFileCompressor.compress(las: las, to: compressed)
+    #expect(
+      Bool(
+        try Data(contentsOf: URL(fileURLWithPath: compressed))
+          == Data(contentsOf: URL(fileURLWithPath: laz))))
+    // Only uncompressed LAS 1.4 of formats 6-8 is compressed; the input stays.
+    let old = folder.appendingPathComponent("old.las").path
+    let record = LASFormatTests.record(1, 2, 3, length: 20, rgbAt: nil, [])
+    try Data(LASFormatTests.las12(format: 0, recordLength: 20, records: [record])).write(
+      to: URL(fileURLWithPath: old))
+    let refused = folder.appendingPathComponent("refused.laz").path
+    #expect(throws: LASError.self) { try LAZFileCompressor.compress(las: old, to: refused) }
+    #expect(throws: LASError.self) { try LAZFileCompressor.compress(las: laz, to: refused) }
+    #expect(!FileManager.default.fileExists(atPath: refused))
+  }
+
   @Test func anEmptyCloudIsAnEmptyLAZ() throws {
     let (laz, _, folder) = try Self.pair(PointCloud(positions: [], colors: []))
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -15,6 +15,10 @@ struct LAZArithmeticDecoder {
   /// Bytes read past the end, as zeros.
   private(set) var overrun = 0
 
+  /// The bytes read so far: once a stream's last symbol is decoded, its whole length
+  /// (the encoder pads its end to what the decoder reads ahead).
+  var consumed: Int { position }
+
   /// A decoder over `bytes`, which it reads from the start (4 bytes at once).
   init(_ bytes: UnsafeRawBufferPointer) {
     base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where each chunk of a LAZ file's points starts and how many points it holds, from the
 /// chunk table LASzip writes after the points (itself arithmetic coded, each entry
 /// predicted from the one before).
@@ -108,5 +110,57 @@ extension LAZChunkTable {
       lastBytes = bytes
     }
     return table + encoder.pointee.finish()
+  }
+}
+
+extension LAZChunkTable {
+  /// The chunks of a file whose table cannot be read (a writer stopped before writing
+  /// it, or the file was cut), found one after another from the first, up to `end`: a
+  /// layered chunk's header gives its length; a point-wise chunk is decoded to find
+  /// where its stream ends. Stops before the first chunk that does not fit whole.
+  static func walk(
+    file: UnsafeRawBufferPointer, pointOffset: Int, end: Int, points: Int, chunkSize: Int,
+    items: [LAZParameters.Item], recordLength: Int, layered: Bool
+  ) -> [Chunk] {
+    var chunks: [Chunk] = []
+    var offset = pointOffset + 8
+    var firstPoint = 0
+    let layers = items.reduce(0) { $0 + LAZLayeredChunk.layers(of: $1) }
+    // No chunk holds more points than its bytes can (as for a table's entries), nor more
+    // than half the memory holds.
+    let memory = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) / max(recordLength, 1)
+    let most = min(
+      chunkSize, points, memory, LAZDecompressor.mostPointsPerByte * max(end - offset, 0))
+    let scratch = UnsafeMutableRawPointer.allocate(
+      byteCount: layered ? 1 : max(most, 1) * recordLength, alignment: 16)
+    defer { scratch.deallocate() }
+    while firstPoint < points && offset < end {
+      let count = min(chunkSize, points - firstPoint)
+      guard count <= most else { break }
+      var length = 0
+      if layered {
+        let header = recordLength + 4 + 4 * layers
+        guard offset + header <= end else { break }
+        length = (0..<layers).reduce(header) {
+          $0
+            + Int(
+              UInt32(
+                littleEndian: file.loadUnaligned(
+                  fromByteOffset: offset + recordLength + 4 + 4 * $1, as: UInt32.self)))
+        }
+      } else {
+        let problem = LAZPointwiseChunk.decode(
+          UnsafeRawBufferPointer(rebasing: file[offset..<end]), items: items, points: count,
+          recordLength: recordLength, into: scratch, length: &length)
+        guard problem == nil else { break }
+      }
+      guard length > 0, length <= end - offset,
+        count <= LAZDecompressor.mostPointsPerByte * length
+      else { break }
+      chunks.append(Chunk(offset: offset, bytes: length, firstPoint: firstPoint, points: count))
+      offset += length
+      firstPoint += count
+    }
+    return chunks
   }
 }

@@ -56,6 +56,7 @@ enum LAZDecompressor {
       try LAZPointwiseChunk.check(parameters.items)
     }
     let chunks: [LAZChunkTable.Chunk]
+    var notes: [String] = []
     if parameters.compressor == .pointwise {
       let bytes = file.count - pointOffset
       guard bytes > 0, points <= mostPointsPerByte * bytes else {
@@ -66,9 +67,22 @@ enum LAZDecompressor {
         LAZChunkTable.Chunk(offset: pointOffset, bytes: bytes, firstPoint: 0, points: points)
       ]
     } else {
-      chunks = try LAZChunkTable(
-        file: file, pointOffset: pointOffset, points: points, chunkSize: parameters.chunkSize
-      ).chunks
+      do {
+        chunks = try LAZChunkTable(
+          file: file, pointOffset: pointOffset, points: points, chunkSize: parameters.chunkSize
+        ).chunks
+      } catch {
+        // Without its table a file of fixed-size chunks is read chunk after chunk, as
+        // LASzip's and lazrs's sequential readers read it.
+        guard let size = parameters.chunkSize, pointOffset + 8 <= file.count else { throw error }
+        chunks = LAZChunkTable.walk(
+          file: file, pointOffset: pointOffset, end: file.count, points: points,
+          chunkSize: size, items: parameters.items, recordLength: recordLength,
+          layered: layered)
+        guard !chunks.isEmpty || points == 0 else { throw error }
+        guard case .laz(let problem) = error else { throw error }
+        notes.append("\(problem), so its chunks were read one after another")
+      }
     }
     let held = chunks.last.map { $0.firstPoint + $0.points } ?? 0
     let total = min(points, held)
@@ -97,7 +111,8 @@ enum LAZDecompressor {
         : LAZPointwiseChunk.decode(
           bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
     }
-    var records = Records(storage: storage, points: total, recordLength: recordLength)
+    var records = Records(
+      storage: storage, points: total, notes: notes, recordLength: recordLength)
     if held < points {
       records.notes.append("the chunks hold \(held) of the \(points) points the header promises")
     }

@@ -31,11 +31,13 @@ enum LAZPointwiseChunk {
 
   /// Decodes `points` records of `recordLength` bytes from `chunk` into `records`.
   ///
+  /// - Parameter length: set to the chunk's length in bytes, its end found by decoding.
   /// - Returns: nil, or the index in the chunk of the first point that could not be
   ///   decoded (the stream ran out) with what went wrong.
   static func decode(
     _ chunk: UnsafeRawBufferPointer, items: [LAZParameters.Item], points: Int,
-    recordLength: Int, into records: UnsafeMutableRawPointer
+    recordLength: Int, into records: UnsafeMutableRawPointer,
+    length: UnsafeMutablePointer<Int>? = nil
   ) -> (point: Int, problem: String)? {
     guard points > 0 else { return nil }
     guard chunk.count >= recordLength, let base = chunk.baseAddress else {
@@ -72,6 +74,7 @@ enum LAZPointwiseChunk {
         return (point, "its compressed bytes end before the point")
       }
     }
+    length?.pointee = recordLength + decoder.consumed
     return nil
   }
 }
