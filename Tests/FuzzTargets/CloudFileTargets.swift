@@ -68,8 +68,24 @@ enum CloudFileTargets {
     run: { bytes in _ = bytes.withUnsafeBytes { try? LASReader.read(bytes: $0) } },
     seeds: { [encode(LASRecordEncoder.self)].compactMap { $0 } })
 
+  /// The seed cloud as the LAZ export writes it, and the same cut before its chunk
+  /// table (read chunk after chunk).
+  static func exportedLAZ() -> [[UInt8]] {
+    let path = NSTemporaryDirectory() + "/cloudscrub-fuzz-seed-\(getpid()).laz"
+    defer { unlink(path) }
+    try? LAZFormatWriter().write(
+      seedCloud(), provenance: ExportProvenance(source: "seed"),
+      options: CloudWriteOptions(attributes: .all), to: path, inputs: [], progress: nil)
+    guard let bytes = FileManager.default.contents(atPath: path).map(Array.init),
+      bytes.count > 104
+    else { return [] }
+    let pointOffset = bytes[96..<100].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let table = bytes[pointOffset..<(pointOffset + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+    return [bytes, Array(bytes[0..<min(table, bytes.count)])]
+  }
+
   /// LAZ: the LAS reader on compressed points, seeded with the LAZ test files of every
-  /// point format (`Tests/CloudScrubFormatsTests/Fixtures/laz`).
+  /// point format (`Tests/CloudScrubFormatsTests/Fixtures/laz`) and the LAZ export's.
   static let laz = FuzzTarget(
     name: "laz", maxLength: 1 << 16,
     run: { bytes in _ = bytes.withUnsafeBytes { try? LASReader.read(bytes: $0) } },
@@ -79,7 +95,7 @@ enum CloudFileTargets {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
       return names.filter { $0.hasSuffix(".laz") }.sorted().compactMap { name in
         FileManager.default.contents(atPath: folder + "/" + name).map { Array($0) }
-      }
+      } + exportedLAZ()
     })
 
   static let xyz = FuzzTarget(
