@@ -171,4 +171,13 @@ import Testing
     #expect(Bool(try Self.lazrsRecords(laz, folder: folder) == twin))
     #expect(Bool(try Self.records(laz).records == twin))
   }
+
+  @Test(lazrs) func colouredPointsThatChangeScannerChannelAreNotCompressed() throws {
+    let (_, las, folder) = try LAZPeerTests.pair(
+      format: 7, count: 1000, extra: 0, channels: 4, seed: 3)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let laz = folder.appendingPathComponent("ours.laz").path
+    #expect(throws: LASError.self) { try LAZFileCompressor.compress(las: las, to: laz) }
+    #expect(!FileManager.default.fileExists(atPath: laz))
+  }
 }

@@ -25,11 +25,11 @@ enum LAZDecompressor {
   }
 
   /// Whether the LAS 1.4 records' scanner channel (bits 4–5 of byte 15) changes.
-  private static func switchesChannels(_ records: Records) -> Bool {
-    let bytes = records.bytes
-    guard records.points > 1 else { return false }
+  static func switchesChannels(_ bytes: UnsafeRawBufferPointer, recordLength: Int) -> Bool {
+    let points = bytes.count / recordLength
+    guard points > 1 else { return false }
     let first = bytes[15] & 0x30
-    return (1..<records.points).contains { bytes[$0 * records.recordLength + 15] & 0x30 != first }
+    return (1..<points).contains { bytes[$0 * recordLength + 15] & 0x30 != first }
   }
 
   /// Decodes `points` records of `recordLength` bytes compressed as `parameters` says,
@@ -116,7 +116,9 @@ enum LAZDecompressor {
     if held < points {
       records.notes.append("the chunks hold \(held) of the \(points) points the header promises")
     }
-    if layered, items.count > 1, Self.switchesChannels(records) {
+    if layered, items.count > 1,
+      Self.switchesChannels(records.bytes, recordLength: recordLength)
+    {
       records.notes.append(
         "its points change scanner channel: colours and extra bytes after a change may "
           + "differ from what the writer stored (lazrs reads such points differently)")
