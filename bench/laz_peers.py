@@ -2,7 +2,9 @@
 """laspy with lazrs (LAZ through the LASzip format's Rust implementation) on LAZ files,
 for the LAZ tests and `bench clouds`.
 
-  laz_peers.py check                           prints "lazrs" when laspy and lazrs import
+  laz_peers.py check                           prints "lazrs" when laspy and lazrs import,
+                                               and "laszip" when laspy's LASzip backend
+                                               (pip install laszip) does too
   laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA] [CHANNELS]
                                                COUNT points of point format FMT whose
                                                every field varies the way scanners' do
@@ -17,6 +19,9 @@ for the LAZ tests and `bench clouds`.
                                                in one stream, which must agree) into OUT
                                                as raw point records; prints the point
                                                count and format laspy reads
+  laz_peers.py laszip-read LAZ OUT              LASzip itself (laspy's Laszip backend)
+                                               reads the LAZ file's points into OUT as
+                                               raw point records
   laz_peers.py bench-compress LAS [R]          seconds (best of R) for lazrs to compress
                                                the LAS file's records in memory on every
                                                core and on one, as JSON
@@ -30,12 +35,22 @@ import sys
 
 
 def check():
+    found = []
     try:
         import laspy  # noqa: F401
         import lazrs  # noqa: F401
-        print("lazrs")
+        found.append("lazrs")
+        if laspy.LazBackend.Laszip in laspy.LazBackend.detect_available():
+            found.append("laszip")
     except Exception:
-        print("")
+        pass
+    print(" ".join(found))
+
+
+def laszip_read(laz, out):
+    import laspy
+    points = laspy.read(laz, laz_backend=laspy.LazBackend.Laszip).points
+    open(out, "wb").write(points.array.tobytes())
 
 
 def random_points(point_format, count, seed, extra, channels):
@@ -228,4 +243,4 @@ def bench(laz, repeats="1"):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"check": check, "random": random, "compress": compress, "decompress": decompress,
-     "bench": bench, "bench-compress": bench_compress}[command](*arguments)
+     "laszip-read": laszip_read, "bench": bench, "bench-compress": bench_compress}[command](*arguments)

@@ -155,6 +155,18 @@ import Testing
     #expect(Bool(try Self.lazrsRecords(laz, folder: folder) == Self.records(las).records))
   }
 
+  @Test(
+    .enabled(if: FormatPeers.laszip, "laspy's LASzip backend does not import: pip install laszip"))
+  func laszipReadsTheExportAsTheLASExportsRecords() throws {
+    let (laz, las, folder) = try Self.pair()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("laszip.bin").path
+    _ = try FormatPeers.run(["laszip-read", laz, out], script: FormatPeers.lazScript)
+    let read = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
+    let twin = try Self.records(las).records
+    #expect(Bool(read == twin))
+  }
+
   /// laspy's random points (every field varying, `bench/laz_peers.py random`) as LAS,
   /// compressed here with the writer's codecs: lazrs reads back the records.
   @Test(lazrs, arguments: [(6, 0, 4), (7, 0, 1), (7, 3, 1), (8, 2, 1)])

@@ -21,14 +21,21 @@ public enum FormatPeers {
   public static let lazScript = TestData.packageRoot.appendingPathComponent("bench/laz_peers.py")
     .path
 
-  /// Whether laspy and lazrs import here.
-  public static let lazrs: Bool = {
+  /// The LAZ peers that import here: "lazrs" (laspy with lazrs) and "laszip" (laspy's
+  /// LASzip backend, the format's reference implementation).
+  static let lazPeers: Set<String> = {
     guard let python,
       let result = try? CommandRunner.run(
         executable: URL(fileURLWithPath: python), [lazScript, "check"], timeoutSeconds: 120)
-    else { return false }
-    return result.standardOutput.contains("lazrs")
+    else { return [] }
+    return Set(result.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init))
   }()
+
+  /// Whether laspy and lazrs import here.
+  public static var lazrs: Bool { lazPeers.contains("lazrs") }
+
+  /// Whether laspy's LASzip backend imports here (`pip install laszip`).
+  public static var laszip: Bool { lazPeers.contains("laszip") }
 
   /// Runs the script with `arguments` and returns what it printed.
   ///
