@@ -212,21 +212,12 @@ def bench_compress(las, repeats="1"):
 
 
 def bench(laz, repeats="1"):
-    import time
     import laspy
     import lazrs
     header, raw, vlr = laszip_vlr(laz)
     start = header.offset_to_point_data
     size = header.point_format.size * header.point_count
     result = {"version": "laspy %s, lazrs %s" % (laspy.__version__, getattr(lazrs, "__version__", "?"))}
-
-    def best(body):
-        times = []
-        for _ in range(int(repeats)):
-            start = time.perf_counter()
-            body()
-            times.append(time.perf_counter() - start)
-        return min(times)
 
     def decompress(parallel):
         source = io.BytesIO(raw)
@@ -235,8 +226,9 @@ def bench(laz, repeats="1"):
         kind(source, vlr).decompress_many(bytearray(size))
 
     for name, parallel in (("laz decompress", True), ("laz decompress 1 core", False)):
-        result[name] = best(lambda: decompress(parallel))
-    result["laz read"] = best(lambda: laspy.read(laz, laz_backend=laspy.LazBackend.LazrsParallel))
+        result[name] = best_of(repeats, lambda: decompress(parallel))
+    result["laz read"] = best_of(
+        repeats, lambda: laspy.read(laz, laz_backend=laspy.LazBackend.LazrsParallel))
     print(json.dumps(result))
 
 

@@ -78,32 +78,27 @@ final class LAZPoint14Decoder {
     default: break
     }
     let r = context.last.pointee.returnNumber
-    let m = Int(LAZReturnContexts14.map[Int(n)][Int(r)])
-    let l = LAZReturnContexts14.level(n, r)
-    let cpr = (r == 1 ? 2 : 0) + (r >= n ? 1 : 0)
-    let single = n == 1 ? 1 : 0
-    let time = timeChanged ? 1 : 0
-    let medianIndex = m << 1 | time
+    let c = LAZPoint14Contexts(returns: n, number: r, timeChanged: timeChanged)
     let xy = LAZPoint14Layer.channelReturnsXY.rawValue
     let dx = context.dx.decompress(
-      context.xMedians[medianIndex].median, context: single, &layers[xy].decoder)
+      context.xMedians[c.median].median, context: c.single, &layers[xy].decoder)
     context.last.pointee.x &+= dx
-    context.xMedians[medianIndex].add(dx)
+    context.xMedians[c.median].add(dx)
     var kBits = context.dx.k
     let dy = context.dy.decompress(
-      context.yMedians[medianIndex].median,
-      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy].decoder)
+      context.yMedians[c.median].median,
+      context: c.single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy].decoder)
     context.last.pointee.y &+= dy
-    context.yMedians[medianIndex].add(dy)
+    context.yMedians[c.median].add(dy)
     if has(.z) {
       kBits = (context.dx.k + context.dy.k) / 2
       context.last.pointee.z = context.z.decompress(
-        context.lastZ[l], context: single + Int(kBits < 18 ? kBits & ~1 : 18),
+        context.lastZ[c.level], context: c.single + Int(kBits < 18 ? kBits & ~1 : 18),
         &layers[LAZPoint14Layer.z.rawValue].decoder)
-      context.lastZ[l] = context.last.pointee.z
+      context.lastZ[c.level] = context.last.pointee.z
     }
     if has(.classification) {
-      let index = Int(context.last.pointee.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
+      let index = Int(context.last.pointee.classification & 0x1F) << 1 + (c.firstLast == 3 ? 1 : 0)
       let model = context.model(context.classificationModels, index, symbols: 256)
       context.last.pointee.classification = UInt8(symbol(.classification, model))
     }
@@ -117,16 +112,16 @@ final class LAZPoint14Decoder {
       context.last.pointee.classificationFlags = flags & 15
     }
     if has(.intensity) {
-      let index = cpr << 1 | time
+      let index = c.firstLast << 1 | c.time
       let value = context.intensity.decompress(
-        Int32(context.lastIntensity[index]), context: cpr,
+        Int32(context.lastIntensity[index]), context: c.firstLast,
         &layers[LAZPoint14Layer.intensity.rawValue].decoder)
       context.lastIntensity[index] = UInt16(truncatingIfNeeded: value)
       context.last.pointee.intensity = context.lastIntensity[index]
     }
     if angleChanged, has(.scanAngle) {
       let value = context.scanAngle.decompress(
-        Int32(context.last.pointee.scanAngle), context: time,
+        Int32(context.last.pointee.scanAngle), context: c.time,
         &layers[LAZPoint14Layer.scanAngle.rawValue].decoder)
       context.last.pointee.scanAngle = Int16(truncatingIfNeeded: value)
     }

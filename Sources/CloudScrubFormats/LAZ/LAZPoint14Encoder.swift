@@ -83,43 +83,38 @@ final class LAZPoint14Encoder {
     }
     let n = item.returns
     let r = item.returnNumber
-    let m = Int(LAZReturnContexts14.map[Int(n)][Int(r)])
-    let l = LAZReturnContexts14.level(n, r)
-    let cpr = (r == 1 ? 2 : 0) + (r >= n ? 1 : 0)
-    let single = n == 1 ? 1 : 0
-    let time = timeChanged ? 1 : 0
-    let medianIndex = m << 1 | time
+    let c = LAZPoint14Contexts(returns: n, number: r, timeChanged: timeChanged)
     let xy = LAZPoint14Layer.channelReturnsXY.rawValue
     let dx = item.x &- last.x
     context.dx.compress(
-      context.xMedians[medianIndex].median, dx, context: single, &layers[xy])
-    context.xMedians[medianIndex].add(dx)
+      context.xMedians[c.median].median, dx, context: c.single, &layers[xy])
+    context.xMedians[c.median].add(dx)
     var kBits = context.dx.k
     let dy = item.y &- last.y
     context.dy.compress(
-      context.yMedians[medianIndex].median, dy,
-      context: single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy])
-    context.yMedians[medianIndex].add(dy)
+      context.yMedians[c.median].median, dy,
+      context: c.single + Int(kBits < 20 ? kBits & ~1 : 20), &layers[xy])
+    context.yMedians[c.median].add(dy)
     kBits = (context.dx.k + context.dy.k) / 2
     context.z.compress(
-      context.lastZ[l], item.z, context: single + Int(kBits < 18 ? kBits & ~1 : 18),
+      context.lastZ[c.level], item.z, context: c.single + Int(kBits < 18 ? kBits & ~1 : 18),
       &layers[LAZPoint14Layer.z.rawValue])
-    context.lastZ[l] = item.z
-    let classIndex = Int(last.classification & 0x1F) << 1 + (cpr == 3 ? 1 : 0)
+    context.lastZ[c.level] = item.z
+    let classIndex = Int(last.classification & 0x1F) << 1 + (c.firstLast == 3 ? 1 : 0)
     let classModel = context.model(context.classificationModels, classIndex, symbols: 256)
     symbol(.classification, classModel, UInt32(item.classification))
     let flagIndex = Int(
       last.edgeOfFlightLine << 5 | last.scanDirection << 4 | last.classificationFlags)
     let flags = item.edgeOfFlightLine << 5 | item.scanDirection << 4 | item.classificationFlags
     symbol(.flags, context.model(context.flagModels, flagIndex, symbols: 64), flags)
-    let intensityIndex = cpr << 1 | time
+    let intensityIndex = c.firstLast << 1 | c.time
     context.intensity.compress(
-      Int32(context.lastIntensity[intensityIndex]), Int32(item.intensity), context: cpr,
+      Int32(context.lastIntensity[intensityIndex]), Int32(item.intensity), context: c.firstLast,
       &layers[LAZPoint14Layer.intensity.rawValue])
     context.lastIntensity[intensityIndex] = item.intensity
     if angleChanged {
       context.scanAngle.compress(
-        Int32(last.scanAngle), Int32(item.scanAngle), context: time,
+        Int32(last.scanAngle), Int32(item.scanAngle), context: c.time,
         &layers[LAZPoint14Layer.scanAngle.rawValue])
     }
     let userModel = context.model(context.userDataModels, Int(last.userData / 4), symbols: 256)

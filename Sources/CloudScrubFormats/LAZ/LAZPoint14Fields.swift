@@ -108,3 +108,26 @@ enum LAZReturnContexts14 {
     min(abs(Int(returns) - Int(returnNumber)), 7)
   }
 }
+
+/// The contexts a `point14` record's fields are coded in, from its return r of n and
+/// whether its GPS time changed.
+struct LAZPoint14Contexts {
+  /// The return level for z (`LAZReturnContexts14.level`).
+  let level: Int
+  /// First and last return: 2 for the first, 1 for the last (3 for both).
+  let firstLast: Int
+  /// 1 for a single return.
+  let single: Int
+  /// 1 when the GPS time changed.
+  let time: Int
+  /// The x and y step medians' index: the return context and the time.
+  let median: Int
+
+  @inline(__always) init(returns n: UInt32, number r: UInt32, timeChanged: Bool) {
+    level = LAZReturnContexts14.level(n, r)
+    firstLast = (r == 1 ? 2 : 0) + (r >= n ? 1 : 0)
+    single = n == 1 ? 1 : 0
+    time = timeChanged ? 1 : 0
+    median = Int(LAZReturnContexts14.map[Int(n)][Int(r)]) << 1 | time
+  }
+}
