@@ -5,14 +5,14 @@ for the LAZ tests and `bench clouds`.
   laz_peers.py check                           prints "lazrs" when laspy and lazrs import,
                                                and "laszip" when laspy's LASzip backend
                                                (pip install laszip) does too
-  laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA] [CHANNELS]
+  laz_peers.py random FMT COUNT SEED LAZ LAS [EXTRA] [CHANNELS] [BY]
                                                COUNT points of point format FMT whose
                                                every field varies the way scanners' do
                                                (below), with EXTRA extra bytes, on
                                                CHANNELS scanner channels (formats 6-10,
-                                               default 4), written as LAZ by lazrs
-                                               (chunks of 50,000 points) and as
-                                               uncompressed LAS
+                                               default 4), written as LAZ by BY (lazrs,
+                                               the default, or laszip; chunks of 50,000
+                                               points) and as uncompressed LAS
   laz_peers.py compress LAS LAZ                lazrs compresses the LAS file's points
   laz_peers.py decompress LAZ OUT              lazrs decompresses the LAZ file's points
                                                (by its chunk table on every core, and
@@ -136,11 +136,12 @@ def random_points(point_format, count, seed, extra, channels):
     return las
 
 
-def random(point_format, count, seed, laz, las, extra="0", channels="4"):
+def random(point_format, count, seed, laz, las, extra="0", channels="4", by="lazrs"):
     import laspy
     data = random_points(point_format, count, seed, extra, channels)
     data.write(las, do_compress=False)
-    data.write(laz, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
+    backend = {"lazrs": laspy.LazBackend.Lazrs, "laszip": laspy.LazBackend.Laszip}[by]
+    data.write(laz, do_compress=True, laz_backend=backend)
     print(len(data.points))
 
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes the LAZ reader's fixtures in Tests/CloudScrubFormatsTests/Fixtures/laz: small
 LAZ files of the point formats laspy's test suite has none of (random points, as
-bench/laz_peers.py makes them, compressed by lazrs), and the LAS twin of each LAZ file
+bench/laz_peers.py makes them, compressed by lazrs or by LASzip itself through laspy's
+laszip backend), and the LAS twin of each LAZ file
 that has none (the same header, records and VLRs, uncompressed, as laspy with lazrs
 decompresses them). The other LAZ files there come from laspy's test suite (BSD
 licence, LICENSE-laspy.txt there).
 
-    pip install laspy lazrs
+    pip install laspy lazrs laszip
     python3 scripts/make-laz-fixtures.py
 """
 import pathlib
@@ -19,15 +20,17 @@ sys.path.insert(0, str(root / "bench"))
 import laz_peers  # noqa: E402
 
 folder = root / "Tests/CloudScrubFormatsTests/Fixtures/laz"
-# (point format, points, extra bytes, scanner channels)
-for point_format, count, extra, channels in [
-        (0, 300, 0, 1), (1, 300, 0, 1), (2, 300, 0, 1), (5, 300, 0, 1), (8, 300, 2, 1),
-        (6, 300, 0, 4)]:
+# (point format, points, extra bytes, scanner channels, compressor)
+for point_format, count, extra, channels, backend in [
+        (0, 300, 0, 1, "lazrs"), (1, 300, 0, 1, "lazrs"), (2, 300, 0, 1, "lazrs"),
+        (5, 300, 0, 1, "lazrs"), (8, 300, 2, 1, "lazrs"), (6, 300, 0, 4, "lazrs"),
+        (7, 3000, 3, 4, "laszip"), (8, 3000, 2, 3, "lazrs")]:
     name = "random-format%d%s.laz" % (point_format, "-channels" if channels > 1 else "")
     if (folder / name).exists():
         continue
     data = laz_peers.random_points(point_format, count, point_format, extra, channels)
-    data.write(folder / name, do_compress=True, laz_backend=laspy.LazBackend.Lazrs)
+    compressor = laspy.LazBackend.Laszip if backend == "laszip" else laspy.LazBackend.Lazrs
+    data.write(folder / name, do_compress=True, laz_backend=compressor)
     print(name)
 for laz in sorted(folder.glob("*.laz")):
     twin = laz.with_suffix(".las")

@@ -22,6 +22,7 @@ import Testing
   @Test(arguments: [
     "simple", "extra", "1_4_w_evlr", "simple.copc", "random-format0", "random-format1",
     "random-format2", "random-format5", "random-format8", "random-format6-channels",
+    "random-format7-channels", "random-format8-channels",
   ])
   func decodesToItsTwinsRecords(_ name: String) throws {
     let laz = try Self.records(name + ".laz")

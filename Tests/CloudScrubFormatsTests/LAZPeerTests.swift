@@ -18,15 +18,15 @@ import Testing
   }
 
   /// `count` random points of `format` with `extra` extra bytes on `channels` scanner
-  /// channels, as LAZ and LAS.
+  /// channels, as LAZ (compressed by lazrs, or `by` "laszip") and LAS.
   static func pair(
-    format: Int, count: Int, extra: Int, channels: Int = 1, seed: Int
+    format: Int, count: Int, extra: Int, channels: Int = 1, seed: Int, by: String = "lazrs"
   ) throws -> (laz: String, las: String, folder: URL) {
     let folder = try TestData.makeTemporaryDirectory()
     let laz = folder.appendingPathComponent("points.laz").path
     let las = folder.appendingPathComponent("points.las").path
     _ = try FormatPeers.run(
-      ["random", "\(format)", "\(count)", "\(seed)", laz, las, "\(extra)", "\(channels)"],
+      ["random", "\(format)", "\(count)", "\(seed)", laz, las, "\(extra)", "\(channels)", by],
       script: FormatPeers.lazScript)
     return (laz, las, folder)
   }
@@ -62,11 +62,22 @@ import Testing
   }
 
   @Test(
-    .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"))
-  func pointsOnFourScannerChannelsDecodeToTheirRecords() throws {
-    // Each channel keeps its own models and last point; switches come every ten points.
+    .enabled(if: FormatPeers.lazrs, "laspy with lazrs does not import: pip install laspy lazrs"),
+    arguments: [(6, 0), (7, 3), (8, 2)])
+  func pointsOnFourScannerChannelsDecodeToTheirRecords(_ format: Int, _ extra: Int) throws {
+    // Switches come every ten points or so; colours and extra bytes follow LASzip's item
+    // contexts (the channel on a switch, 0 on the points that stay).
     let (laz, las, folder) = try Self.pair(
-      format: 6, count: 120_000, extra: 0, channels: 4, seed: 64)
+      format: format, count: 120_000, extra: extra, channels: 4, seed: 64 + format)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Self.expectSameRecords(laz, las)
+  }
+
+  @Test(
+    .enabled(if: FormatPeers.laszip, "laspy's LASzip backend does not import: pip install laszip"))
+  func laszipsFourChannelColoursDecodeToTheirRecords() throws {
+    let (laz, las, folder) = try Self.pair(
+      format: 7, count: 120_000, extra: 1, channels: 4, seed: 65, by: "laszip")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Self.expectSameRecords(laz, las)
   }

@@ -24,14 +24,6 @@ enum LAZDecompressor {
     func deallocate() { storage.deallocate() }
   }
 
-  /// Whether the LAS 1.4 records' scanner channel (bits 4–5 of byte 15) changes.
-  static func switchesChannels(_ bytes: UnsafeRawBufferPointer, recordLength: Int) -> Bool {
-    let points = bytes.count / recordLength
-    guard points > 1 else { return false }
-    let first = bytes[15] & 0x30
-    return (1..<points).contains { bytes[$0 * recordLength + 15] & 0x30 != first }
-  }
-
   /// Decodes `points` records of `recordLength` bytes compressed as `parameters` says,
   /// starting at `pointOffset` in `file`.
   ///
@@ -115,13 +107,6 @@ enum LAZDecompressor {
       storage: storage, points: total, notes: notes, recordLength: recordLength)
     if held < points {
       records.notes.append("the chunks hold \(held) of the \(points) points the header promises")
-    }
-    if layered, items.count > 1,
-      Self.switchesChannels(records.bytes, recordLength: recordLength)
-    {
-      records.notes.append(
-        "its points change scanner channel: colours and extra bytes after a change may "
-          + "differ from what the writer stored (lazrs reads such points differently)")
     }
     for index in 0..<chunks.count {
       guard let problem = problems[index] else { continue }

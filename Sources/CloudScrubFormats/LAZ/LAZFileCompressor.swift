@@ -33,16 +33,6 @@ public enum LAZFileCompressor {
       }
       let laz = LAZFileHeader.header(las: Array(bytes[0..<start]))
       let records = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
-      // Readers disagree on colours and extra bytes after a change of scanner channel
-      // (docs/formats/laz.md), so such files are not written.
-      if laz.items.count > 1,
-        LAZDecompressor.switchesChannels(records, recordLength: header.recordLength)
-      {
-        throw LASErrorReason.laz(
-          "its points change scanner channel and carry colour or extra bytes, which LAZ "
-            + "readers decode differently; only one-channel files of formats 7 and 8 are "
-            + "compressed")
-      }
       let target = try AtomicFileWriter(path: output, protecting: [input])
       let end = try LAZChunkWriter.write(
         header: laz, recordLength: header.recordLength, to: target

@@ -1,7 +1,7 @@
 /// An item after `point14` in a layered record, coded into its own layers with models
-/// kept per scanner channel, as `LAZLayeredItemDecoder` reads it back.
+/// kept per item context, as `LAZLayeredItemDecoder` reads it back.
 protocol LAZLayeredItemEncoder: AnyObject {
-  func encode(_ item: UnsafeRawPointer, channel: Int)
+  func encode(_ item: UnsafeRawPointer, context: Int)
   /// The item's layers: empty for one whose bytes never change in the chunk.
   func finish() -> [[UInt8]]
 }
@@ -31,8 +31,8 @@ final class LAZRGB14Encoder: LAZLayeredItemEncoder {
     UInt16(littleEndian: item.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
   }
 
-  func encode(_ item: UnsafeRawPointer, channel: Int) {
-    let (models, last) = channels.state(channel)
+  func encode(_ item: UnsafeRawPointer, context: Int) {
+    let (models, last) = channels.state(context)
     let color = LAZColor(record: item)
     models.colorModels.encode(color, after: last.color, &layers[0])
     colorVaries =
@@ -76,8 +76,8 @@ final class LAZBytes14Encoder: LAZLayeredItemEncoder {
     }
   }
 
-  func encode(_ item: UnsafeRawPointer, channel: Int) {
-    let (models, last) = channels.state(channel)
+  func encode(_ item: UnsafeRawPointer, context: Int) {
+    let (models, last) = channels.state(context)
     for index in 0..<first.count {
       let value = item.load(fromByteOffset: index, as: UInt8.self)
       layers[index].encodeSymbol(models.models[index], UInt32(value &- last.bytes[index]))
@@ -123,8 +123,8 @@ extension LAZLayeredChunk {
     }
     for point in 1..<max(points, 1) {
       let record = records + point * recordLength
-      let channel = point14.encode(record)
-      for item in others { item.encoder.encode(record + item.offset, channel: channel) }
+      let context = point14.encode(record)
+      for item in others { item.encoder.encode(record + item.offset, context: context) }
     }
     let layers = point14.finish() + others.flatMap { $0.encoder.finish() }
     var chunk = [UInt8](UnsafeRawBufferPointer(start: records, count: recordLength))

@@ -95,9 +95,9 @@ enum LAZLayeredChunk {
     }
     for point in 1..<points {
       let record = records + point * recordLength
-      var channel = 0
-      point14.decode(into: record, channel: &channel)
-      for item in others { item.decoder.decode(into: record + item.offset, channel: channel) }
+      var context = 0
+      point14.decode(into: record, context: &context)
+      for item in others { item.decoder.decode(into: record + item.offset, context: context) }
       if point14.overrun > 0 || others.contains(where: { $0.decoder.overrun > 0 }) {
         return (point, "its compressed layers end before the point")
       }

@@ -1,18 +1,22 @@
 /// An item after `point14` in a layered record: it decodes from its own layers, with
-/// models kept per scanner channel (the channel `point14` decoded for the point). A
-/// channel seen for the first time starts from the last values of the one before.
+/// models and last values kept per *item context*. LASzip hands the items a context
+/// that is the point's scanner channel only on the chunk's first point and on a point
+/// that switches channel; on every other point it is 0, whichever channel the point is
+/// on. So a chunk that stays on channel 2 codes its colours in context 0 after its
+/// first point.
 protocol LAZLayeredItemDecoder: AnyObject {
-  func decode(into item: UnsafeMutableRawPointer, channel: Int)
+  func decode(into item: UnsafeMutableRawPointer, context: Int)
   /// Bytes the item's layers read past their ends.
   var overrun: Int { get }
 }
 
-/// Per-channel state of a layered item: created on a channel's first point.
+/// Per-context state of a layered item: created on a context's first point.
 ///
-/// Which last values a point is predicted from follows LASzip's decoder: on a switch to
-/// a channel seen before, the point is predicted from (and updates) the last values of
-/// the channel before it, under the new channel's models; on a switch to a new channel,
-/// from that channel's own copy of the last values.
+/// Which last values a point is predicted from follows LASzip: on a change to a
+/// context seen before, the point is predicted from (and updates) the last values of
+/// the context before it, under the new context's models; on a change to a new
+/// context, from a copy of the last values of the one before, kept as the new
+/// context's own.
 struct LAZChannels<State: AnyObject> {
   private var states: [State?] = [nil, nil, nil, nil]
   private var current: State
@@ -26,7 +30,7 @@ struct LAZChannels<State: AnyObject> {
     self.make = make
   }
 
-  /// The models of `channel`, and the state whose last values predict the point.
+  /// The models of `context`, and the state whose last values predict the point.
   mutating func state(_ channel: Int) -> (models: State, last: State) {
     var last = current
     if channel != currentChannel {
@@ -96,8 +100,8 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
 
   var overrun: Int { colorLayer.overrun + (nirLayer?.overrun ?? 0) }
 
-  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
-    let (models, last) = channels.state(channel)
+  func decode(into item: UnsafeMutableRawPointer, context: Int) {
+    let (models, last) = channels.state(context)
     if colorLayer.present {
       last.color = models.colorModels.decode(after: last.color, &colorLayer.decoder)
     }
@@ -136,8 +140,8 @@ final class LAZBytes14Decoder: LAZLayeredItemDecoder {
 
   var overrun: Int { layers.reduce(0) { $0 + $1.overrun } }
 
-  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
-    let (models, last) = channels.state(channel)
+  func decode(into item: UnsafeMutableRawPointer, context: Int) {
+    let (models, last) = channels.state(context)
     for index in 0..<layers.count {
       if layers[index].present {
         last.bytes[index] &+= UInt8(layers[index].decoder.decodeSymbol(models.models[index]))
@@ -158,7 +162,7 @@ final class LAZWavePacketSkipper: LAZLayeredItemDecoder {
 
   var overrun: Int { 0 }
 
-  func decode(into item: UnsafeMutableRawPointer, channel: Int) {
+  func decode(into item: UnsafeMutableRawPointer, context: Int) {
     item.copyMemory(from: first, byteCount: first.count)
   }
 }

@@ -1,6 +1,6 @@
 /// The `point14` item, version 3 (LAS formats 6–10): nine layers, each its own coded
-/// stream, with models kept per scanner channel. It tells the items after it which
-/// channel the point is on.
+/// stream, with models kept per scanner channel. It hands the items after it their
+/// context (see `LAZLayeredItemDecoder`).
 final class LAZPoint14Decoder {
   /// The layers, with their decoders, in the chunk's arena.
   private let layers: UnsafeMutablePointer<LAZLayer>
@@ -35,8 +35,11 @@ final class LAZPoint14Decoder {
     layers[layer.rawValue].present
   }
 
-  /// Decodes the next record into `item`; `channel` is set to the point's channel.
-  func decode(into item: UnsafeMutableRawPointer, channel: inout Int) {
+  /// Decodes the next record into `item`. `context` is set to the point's channel when
+  /// the point switches channel and left as it is otherwise: the items after `point14`
+  /// take their per-channel state from it, and LASzip hands them 0 (the caller's value)
+  /// on every point that stays on its channel, whichever channel that is.
+  func decode(into item: UnsafeMutableRawPointer, context itemContext: inout Int) {
     guard var context = contexts[current] else { return }
     let lpr =
       (context.last.pointee.returnNumber == 1 ? 1 : 0)
@@ -52,8 +55,8 @@ final class LAZPoint14Decoder {
       current = next
       context = nextContext
       context.last.pointee.scannerChannel = UInt32(next)
+      itemContext = next
     }
-    channel = current
     let sourceChanged = changes & 32 != 0
     let timeChanged = changes & 16 != 0
     let angleChanged = changes & 8 != 0

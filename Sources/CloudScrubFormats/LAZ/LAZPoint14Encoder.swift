@@ -37,10 +37,11 @@ final class LAZPoint14Encoder {
     return r == (last + 15) % 16 ? 2 : 3
   }
 
-  /// Codes the record at `record`; returns its scanner channel.
+  /// Codes the record at `record`; returns the context the items after `point14` code
+  /// it in: its channel when it switches channel, 0 otherwise (as LASzip hands it on).
   func encode(_ record: UnsafeRawPointer) -> Int {
     let item = LAZPoint14Fields(record: record)
-    guard var context = contexts[current] else { return current }
+    guard var context = contexts[current] else { return 0 }
     let previous = context.last.pointee
     let lpr =
       (previous.returnNumber == 1 ? 1 : 0) + (previous.returnNumber >= previous.returns ? 2 : 0)
@@ -64,7 +65,8 @@ final class LAZPoint14Encoder {
     changes |= (channel != current ? 64 : 0) | (sourceChanged ? 32 : 0) | (timeChanged ? 16 : 0)
     changes |= (angleChanged ? 8 : 0) | (item.returns != last.returns ? 4 : 0)
     symbol(.channelReturnsXY, changeModel, changes)
-    if channel != current {
+    let switched = channel != current
+    if switched {
       symbol(.channelReturnsXY, channelModel, UInt32((channel - current + 3) % 4))
       current = channel
     }
@@ -128,7 +130,7 @@ final class LAZPoint14Encoder {
     noteVariation(item)
     context.last.pointee = item
     context.last.pointee.gpsTimeChanged = timeChanged
-    return channel
+    return switched ? channel : 0
   }
 
   /// Marks the layers whose field differs from the first record's.
