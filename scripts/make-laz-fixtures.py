@@ -4,8 +4,9 @@ LAZ files of the point formats laspy's test suite has none of (random points, as
 bench/laz_peers.py makes them, compressed by lazrs or by LASzip itself through laspy's
 laszip backend), and the LAS twin of each LAZ file
 that has none (the same header, records and VLRs, uncompressed, as laspy with lazrs
-decompresses them). The other LAZ files there come from laspy's test suite (BSD
-licence, LICENSE-laspy.txt there).
+decompresses them, or LASzip itself for the item versions lazrs does not read). The
+other LAZ files there come from the test suites of laspy (BSD licence,
+LICENSE-laspy.txt there) and lazpy (`lazpy-…`, Apache licence, LICENSE-lazpy.txt).
 
     pip install laspy lazrs laszip
     python3 scripts/make-laz-fixtures.py
@@ -36,7 +37,10 @@ for laz in sorted(folder.glob("*.laz")):
     twin = laz.with_suffix(".las")
     if twin.exists():
         continue
-    data = laspy.read(laz, laz_backend=laspy.LazBackend.Lazrs)
+    try:
+        data = laspy.read(laz, laz_backend=laspy.LazBackend.Lazrs)
+    except Exception:  # lazrs reads no version 4 items
+        data = laspy.read(laz, laz_backend=laspy.LazBackend.Laszip)
     # laspy cannot write COPC's own records; the twin keeps the others.
     data.header.vlrs = laspy.vlrs.vlrlist.VLRList(v for v in data.header.vlrs if v.user_id != "copc")
     if data.evlrs is not None:

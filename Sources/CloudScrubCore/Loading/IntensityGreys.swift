@@ -19,15 +19,27 @@ public enum IntensityGreys {
     let values = attribute.values
     let step = max(1, cloud.count / 65_536)
     let sample = stride(from: 0, to: cloud.count, by: step).map { values.double(at: $0) }
-      .filter(\.isFinite).sorted()
-    guard !sample.isEmpty else { return nil }
-    let low = sample[Int(Double(sample.count - 1) * 0.01)]
-    let high = sample[Int(Double(sample.count - 1) * 0.99)]
-    guard high > low else { return nil }
-    let scale = 255 / (high - low)
-    return (0..<cloud.count).map { index in
-      let value = values.double(at: index)
-      let level = value.isFinite ? min(255, max(0, (value - low) * scale)) : 0
+    guard let ramp = Ramp(sample: sample) else { return nil }
+    return (0..<cloud.count).map { ramp.grey(values.double(at: $0)) }
+  }
+
+  /// The 1st to 99th percentile of a sample of intensities as black to white: how a
+  /// cloud read in pieces (a COPC file's octree nodes) greys every piece alike.
+  public struct Ramp: Sendable, Equatable {
+    public let low: Double
+    public let high: Double
+
+    /// Nil when the sample's finite values are all equal, or there are none.
+    public init?(sample: [Double]) {
+      let sorted = sample.filter(\.isFinite).sorted()
+      guard !sorted.isEmpty else { return nil }
+      low = sorted[Int(Double(sorted.count - 1) * 0.01)]
+      high = sorted[Int(Double(sorted.count - 1) * 0.99)]
+      guard high > low else { return nil }
+    }
+
+    public func grey(_ value: Double) -> RGB8 {
+      let level = value.isFinite ? min(255, max(0, (value - low) * (255 / (high - low)))) : 0
       let grey = UInt8(level.rounded())
       return RGB8(grey, grey, grey)
     }

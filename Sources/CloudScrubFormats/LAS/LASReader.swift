@@ -83,10 +83,17 @@ public enum LASReader {
 
   /// Calls `body` with the file's header (its point count the records read), VLRs,
   /// point records (decompressed, for LAZ) and notes on them.
-  static func withRecords<R>(
-    _ bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false,
-    _ body: (Header, LASVariableRecords, UnsafeRawBufferPointer, [String]) -> R
-  ) throws(LASErrorReason) -> R {
+  /// A LAS file's header and VLRs, read and checked, and where its points start.
+  struct Opened {
+    var header: Header
+    var vlrs: LASVariableRecords
+    var pointOffset: Int
+  }
+
+  /// Reads and checks the header and VLRs of the LAS file in `bytes`, nothing after.
+  ///
+  /// - Throws: `LASErrorReason` naming what is wrong and where.
+  static func open(_ bytes: UnsafeRawBufferPointer) throws(LASErrorReason) -> Opened {
     guard bytes.count >= 4, bytes.starts(with: Array("LASF".utf8)) else { throw .notLAS }
     guard bytes.count >= 227 else { throw .shortHeader(bytes: bytes.count, needed: 227) }
     let major = Int(bytes[24])
@@ -126,12 +133,25 @@ public enum LASReader {
       decoding: UnsafeRawBufferPointer(rebasing: bytes[58..<90]).prefix { $0 != 0 },
       as: UTF8.self)
     let vlrs = LASVariableRecords(bytes, from: headerSize, count: vlrCount, end: pointOffset)
-    var header = Header(
+    let header = Header(
       versionMajor: major, versionMinor: minor, pointFormat: format, recordLength: recordLength,
       points: points, scale: scale, offset: offset, software: software,
       compressed: compressed || vlrs.laszip != nil,
       copc: vlrs.copcInfo.flatMap { LASCOPCHierarchy(info: $0, file: bytes) },
       provenance: vlrs.provenance)
+    return Opened(header: header, vlrs: vlrs, pointOffset: pointOffset)
+  }
+
+  static func withRecords<R>(
+    _ bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false,
+    _ body: (Header, LASVariableRecords, UnsafeRawBufferPointer, [String]) -> R
+  ) throws(LASErrorReason) -> R {
+    let opened = try open(bytes)
+    var header = opened.header
+    let vlrs = opened.vlrs
+    let pointOffset = opened.pointOffset
+    let recordLength = header.recordLength
+    let points = header.points
     if header.compressed {
       guard let payload = vlrs.laszip else {
         throw .laz("its point format byte says compressed, but it has no laszip record")
@@ -142,7 +162,8 @@ public enum LASReader {
       }
       let records = try LAZDecompressor.records(
         file: bytes, pointOffset: pointOffset, points: points, recordLength: recordLength,
-        parameters: LAZParameters(payload), keepingGoodChunks: keepingGoodChunks)
+        parameters: LAZParameters(payload), keepingGoodChunks: keepingGoodChunks,
+        copc: header.copc)
       defer { records.deallocate() }
       header.points = records.points
       return body(header, vlrs, records.bytes, vlrs.notes + records.notes)
@@ -175,18 +196,12 @@ public enum LASReader {
     let points = header.points
     let recordLength = header.recordLength
     let format = header.pointFormat
-    let scale = header.scale
-    let offset = header.offset
     var cloud = PointCloud()
-    cloud.positions = (0..<points).map { index in
-      let at = index * recordLength
-      return Point3(
-        Float(Double(records.littleEndian(at: at, as: Int32.self)) * scale.x + offset.x),
-        Float(Double(records.littleEndian(at: at + 4, as: Int32.self)) * scale.y + offset.y),
-        Float(Double(records.littleEndian(at: at + 8, as: Int32.self)) * scale.z + offset.z))
-    }
+    cloud.positions = positions(records, points: points, header: header)
     if let colorOffset = colorOffsets[format] {
-      cloud.colors = colors(records, points: points, length: recordLength, at: colorOffset)
+      let shift = colorShift(records, points: points, length: recordLength, at: colorOffset)
+      cloud.colors = colors(
+        records, points: points, length: recordLength, at: colorOffset, shift: shift)
     }
     let extras = vlrs.extraFields(startingAt: recordSizes[format], recordLength: recordLength)
     LASExtraField.attach(extras, records: records, points: points, length: recordLength, &cloud)
@@ -201,9 +216,25 @@ public enum LASReader {
     return Document(header: header, cloud: cloud)
   }
 
-  private static func colors(
+  /// The positions of `points` records: scaled and offset, then rounded once to `Float`.
+  static func positions(_ records: UnsafeRawBufferPointer, points: Int, header: Header)
+    -> [Point3]
+  {
+    let (scale, offset, length) = (header.scale, header.offset, header.recordLength)
+    return (0..<points).map { index in
+      let at = index * length
+      return Point3(
+        Float(Double(records.littleEndian(at: at, as: Int32.self)) * scale.x + offset.x),
+        Float(Double(records.littleEndian(at: at + 4, as: Int32.self)) * scale.y + offset.y),
+        Float(Double(records.littleEndian(at: at + 8, as: Int32.self)) * scale.z + offset.z))
+    }
+  }
+
+  /// How far the records' 16-bit colours are shifted down to 8 bits: 8, or 0 for a file
+  /// that stores 8-bit values in them (none above 255).
+  static func colorShift(
     _ records: UnsafeRawBufferPointer, points: Int, length: Int, at offset: Int
-  ) -> [RGB8] {
+  ) -> UInt16 {
     var highest: UInt16 = 0
     for index in 0..<points {
       for channel in 0..<3 {
@@ -211,8 +242,13 @@ public enum LASReader {
           highest, records.littleEndian(at: index * length + offset + 2 * channel, as: UInt16.self))
       }
     }
-    let shift: UInt16 = highest > 255 ? 8 : 0
-    return (0..<points).map { index in
+    return highest > 255 ? 8 : 0
+  }
+
+  static func colors(
+    _ records: UnsafeRawBufferPointer, points: Int, length: Int, at offset: Int, shift: UInt16
+  ) -> [RGB8] {
+    (0..<points).map { index in
       let at = index * length + offset
       return RGB8(
         UInt8(truncatingIfNeeded: records.littleEndian(at: at, as: UInt16.self) >> shift),

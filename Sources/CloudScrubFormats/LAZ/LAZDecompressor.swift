@@ -32,9 +32,11 @@ enum LAZDecompressor {
   ///   reads).
   /// - Throws: `LASErrorReason.laz` for a file whose compression cannot be read, and
   ///   `.lazChunk` naming the first chunk and point that cannot be decoded.
+  /// - Parameter copc: a COPC file's hierarchy, whose nodes are the chunks when the
+  ///   chunk table cannot be read.
   static func records(
     file: UnsafeRawBufferPointer, pointOffset: Int, points: Int, recordLength: Int,
-    parameters: LAZParameters, keepingGoodChunks: Bool = false
+    parameters: LAZParameters, keepingGoodChunks: Bool = false, copc: LASCOPCHierarchy? = nil
   ) throws(LASErrorReason) -> Records {
     guard parameters.recordLength == recordLength else {
       throw .laz(
@@ -64,6 +66,20 @@ enum LAZDecompressor {
           file: file, pointOffset: pointOffset, points: points, chunkSize: parameters.chunkSize
         ).chunks
       } catch {
+        guard case .laz(let problem) = error else { throw error }
+        // A COPC file's hierarchy lists every chunk, as a COPC reader reads it.
+        if let copc, !copc.entries.isEmpty {
+          var first = 0
+          chunks = copc.entries.sorted { $0.offset < $1.offset }.map { node in
+            defer { first += node.points }
+            return LAZChunkTable.Chunk(
+              offset: node.offset, bytes: node.bytes, firstPoint: first, points: node.points)
+          }
+          notes.append("\(problem), so its chunks were found from its COPC hierarchy")
+          return try decode(
+            file: file, chunks: chunks, points: points, recordLength: recordLength,
+            parameters: parameters, keepingGoodChunks: keepingGoodChunks, notes: notes)
+        }
         // Without its table a file of fixed-size chunks is read chunk after chunk, as
         // LASzip's and lazrs's sequential readers read it.
         guard let size = parameters.chunkSize, pointOffset + 8 <= file.count else { throw error }
@@ -72,10 +88,20 @@ enum LAZDecompressor {
           chunkSize: size, items: parameters.items, recordLength: recordLength,
           layered: layered)
         guard !chunks.isEmpty || points == 0 else { throw error }
-        guard case .laz(let problem) = error else { throw error }
         notes.append("\(problem), so its chunks were read one after another")
       }
     }
+    return try decode(
+      file: file, chunks: chunks, points: points, recordLength: recordLength,
+      parameters: parameters, keepingGoodChunks: keepingGoodChunks, notes: notes)
+  }
+
+  /// Decodes `chunks` on every core (`records(file:…)` without finding them).
+  private static func decode(
+    file: UnsafeRawBufferPointer, chunks: [LAZChunkTable.Chunk], points: Int,
+    recordLength: Int, parameters: LAZParameters, keepingGoodChunks: Bool, notes: [String]
+  ) throws(LASErrorReason) -> Records {
+    let layered = parameters.compressor == .layeredChunked
     let held = chunks.last.map { $0.firstPoint + $0.points } ?? 0
     let total = min(points, held)
     let (bytes, overflow) = max(held, 1).multipliedReportingOverflow(by: recordLength)

@@ -23,7 +23,8 @@ final class LAZRGB14Encoder: LAZLayeredItemEncoder {
     firstColor = LAZColor(record: first)
     firstNIR = nir ? Self.nir(first) : 0
     channels = LAZChannels(
-      first: LAZRGB14State(color: firstColor, nir: firstNIR, arena: arena), channel: channel
+      first: LAZRGB14State(color: firstColor, nir: firstNIR, arena: arena), channel: channel,
+      version: 3
     ) { LAZRGB14State(color: $0.color, nir: $0.nir, arena: arena) }
   }
 
@@ -71,7 +72,9 @@ final class LAZBytes14Encoder: LAZLayeredItemEncoder {
     first = (0..<count).map { item.load(fromByteOffset: $0, as: UInt8.self) }
     layers = arena.encoders(count)
     varies = arena.buffer(count, false)
-    channels = LAZChannels(first: LAZBytes14State(bytes: first, arena: arena), channel: channel) {
+    channels = LAZChannels(
+      first: LAZBytes14State(bytes: first, arena: arena), channel: channel, version: 3
+    ) {
       LAZBytes14State(bytes: $0.bytes, arena: arena)
     }
   }

@@ -19,7 +19,7 @@ enum LAZLayeredChunk {
       let sizes: [LAZParameters.Item.Kind: Int] = [
         .point14: 30, .rgb14: 6, .rgbNIR14: 8, .wavePacket14: 29,
       ]
-      // Version 4 is coded as version 3.
+      // Version 4 codes as version 3 but for the items' context (`LAZChannels`).
       guard item.version == 3 || item.version == 4 else {
         throw .laz("\(name): only versions 3 and 4 of the layered codecs are read")
       }
@@ -83,20 +83,27 @@ enum LAZLayeredChunk {
       switch item.kind {
       case .rgb14, .rgbNIR14:
         decoder = LAZRGB14Decoder(
-          first: first + offset, layers: mine, channel: channel, arena: arena)
+          first: first + offset, layers: mine, channel: channel, version: item.version,
+          arena: arena)
       case .byte14:
         decoder = LAZBytes14Decoder(
-          first: first + offset, layers: mine, channel: channel, arena: arena)
-      default: decoder = LAZWavePacketSkipper(first: first + offset, size: item.size)
+          first: first + offset, layers: mine, channel: channel, version: item.version,
+          arena: arena)
+      default:
+        decoder = LAZWavePacket14Decoder(
+          first: first + offset, layers: mine, channel: channel, version: item.version,
+          arena: arena)
       }
       others.append((offset, decoder))
       offset += item.size
       layer += count
     }
+    // Version 4 hands the items the point's channel on every point.
+    let alwaysChannel = items[0].version >= 4
     for point in 1..<points {
       let record = records + point * recordLength
       var context = 0
-      point14.decode(into: record, context: &context)
+      point14.decode(into: record, context: &context, always: alwaysChannel)
       for item in others { item.decoder.decode(into: record + item.offset, context: context) }
       if point14.overrun > 0 || others.contains(where: { $0.decoder.overrun > 0 }) {
         return (point, "its compressed layers end before the point")

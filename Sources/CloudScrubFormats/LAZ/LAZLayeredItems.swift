@@ -1,32 +1,35 @@
 /// An item after `point14` in a layered record: it decodes from its own layers, with
-/// models and last values kept per *item context*. LASzip hands the items a context
-/// that is the point's scanner channel only on the chunk's first point and on a point
-/// that switches channel; on every other point it is 0, whichever channel the point is
-/// on. So a chunk that stays on channel 2 codes its colours in context 0 after its
-/// first point.
+/// models and last values kept per *item context*. In item version 3 the context is the
+/// point's scanner channel only on the chunk's first point and on a point that switches
+/// channel; on every other point it is 0, whichever channel the point is on (so a chunk
+/// that stays on channel 2 codes its colours in context 0 after its first point). In
+/// version 4 it is always the point's channel.
 protocol LAZLayeredItemDecoder: AnyObject {
   func decode(into item: UnsafeMutableRawPointer, context: Int)
   /// Bytes the item's layers read past their ends.
   var overrun: Int { get }
 }
 
-/// Per-context state of a layered item: created on a context's first point.
+/// Per-context state of a layered item: created on a context's first point, from a
+/// copy of the last values of the context before it.
 ///
-/// Which last values a point is predicted from follows LASzip: on a change to a
-/// context seen before, the point is predicted from (and updates) the last values of
-/// the context before it, under the new context's models; on a change to a new
-/// context, from a copy of the last values of the one before, kept as the new
-/// context's own.
+/// Which last values a point is predicted from follows LASzip: in item version 3, on a
+/// change to a context seen before, the point is predicted from (and updates) the last
+/// values of the context before it, under the new context's models; in version 4 from
+/// the new context's own.
 struct LAZChannels<State: AnyObject> {
   private var states: [State?] = [nil, nil, nil, nil]
   private var current: State
   private var currentChannel: Int
   private let make: (State) -> State
+  /// Version 4: a context seen before predicts from its own last values.
+  private let ownLastValues: Bool
 
-  init(first: State, channel: Int, make: @escaping (State) -> State) {
+  init(first: State, channel: Int, version: Int, make: @escaping (State) -> State) {
     current = first
     currentChannel = channel
     states[channel] = first
+    ownLastValues = version >= 4
     self.make = make
   }
 
@@ -36,6 +39,7 @@ struct LAZChannels<State: AnyObject> {
     if channel != currentChannel {
       if let known = states[channel] {
         current = known
+        if ownLastValues { last = known }
       } else {
         current = make(current)
         states[channel] = current
@@ -84,14 +88,15 @@ final class LAZRGB14Decoder: LAZLayeredItemDecoder {
 
   /// `layers`: the colour layer, and the NIR layer for `rgbnir14`.
   init(
-    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, arena: LAZArena
+    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, version: Int,
+    arena: LAZArena
   ) {
     func load(_ index: Int) -> UInt16 {
       UInt16(littleEndian: first.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self))
     }
     let state = LAZRGB14State(
       color: LAZColor(record: first), nir: layers.count > 1 ? load(3) : 0, arena: arena)
-    channels = LAZChannels(first: state, channel: channel) {
+    channels = LAZChannels(first: state, channel: channel, version: version) {
       LAZRGB14State(color: $0.color, nir: $0.nir, arena: arena)
     }
     colorLayer = LAZLayer(layers[0])
@@ -129,10 +134,13 @@ final class LAZBytes14Decoder: LAZLayeredItemDecoder {
   private var layers: [LAZLayer]
 
   init(
-    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, arena: LAZArena
+    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, version: Int,
+    arena: LAZArena
   ) {
     let bytes = (0..<layers.count).map { first.load(fromByteOffset: $0, as: UInt8.self) }
-    channels = LAZChannels(first: LAZBytes14State(bytes: bytes, arena: arena), channel: channel) {
+    channels = LAZChannels(
+      first: LAZBytes14State(bytes: bytes, arena: arena), channel: channel, version: version
+    ) {
       LAZBytes14State(bytes: $0.bytes, arena: arena)
     }
     self.layers = layers.map(LAZLayer.init)
@@ -151,18 +159,32 @@ final class LAZBytes14Decoder: LAZLayeredItemDecoder {
   }
 }
 
-/// The `wavepacket14` item: its layer is skipped (the waveforms are not read), and every
-/// record keeps the chunk's first record's packet description.
-final class LAZWavePacketSkipper: LAZLayeredItemDecoder {
-  private let first: [UInt8]
+/// The `wavepacket14` item (formats 9 and 10): `wavepacket13`'s coding in a layer of
+/// its own, with models and last values per item context. With no layer, every record
+/// keeps the chunk's first record's packet description.
+final class LAZWavePacket14Decoder: LAZLayeredItemDecoder {
+  private var channels: LAZChannels<LAZWavePacketDecoder>
+  private var layer: LAZLayer
 
-  init(first: UnsafeRawPointer, size: Int) {
-    self.first = (0..<size).map { first.load(fromByteOffset: $0, as: UInt8.self) }
+  init(
+    first: UnsafeRawPointer, layers: [UnsafeRawBufferPointer], channel: Int, version: Int,
+    arena: LAZArena
+  ) {
+    channels = LAZChannels(
+      first: LAZWavePacketDecoder(first: first, arena: arena), channel: channel,
+      version: version
+    ) { LAZWavePacketDecoder(first: UnsafeRawPointer($0.last), arena: arena) }
+    layer = LAZLayer(layers[0])
   }
 
-  var overrun: Int { 0 }
+  var overrun: Int { layer.overrun }
 
   func decode(into item: UnsafeMutableRawPointer, context: Int) {
-    item.copyMemory(from: first, byteCount: first.count)
+    let (models, last) = channels.state(context)
+    if layer.present {
+      models.decode(into: item, last: last.last, &layer.decoder)
+    } else {
+      item.copyMemory(from: last.last, byteCount: 29)
+    }
   }
 }

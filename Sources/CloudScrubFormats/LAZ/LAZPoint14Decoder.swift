@@ -36,10 +36,11 @@ final class LAZPoint14Decoder {
   }
 
   /// Decodes the next record into `item`. `context` is set to the point's channel when
-  /// the point switches channel and left as it is otherwise: the items after `point14`
-  /// take their per-channel state from it, and LASzip hands them 0 (the caller's value)
-  /// on every point that stays on its channel, whichever channel that is.
-  func decode(into item: UnsafeMutableRawPointer, context itemContext: inout Int) {
+  /// the point switches channel, or `always`, and left as it is otherwise: the items
+  /// after `point14` take their per-channel state from it (`LAZLayeredItemDecoder`).
+  func decode(
+    into item: UnsafeMutableRawPointer, context itemContext: inout Int, always: Bool = false
+  ) {
     guard var context = contexts[current] else { return }
     let lpr =
       (context.last.pointee.returnNumber == 1 ? 1 : 0)
@@ -145,5 +146,6 @@ final class LAZPoint14Decoder {
     }
     context.last.pointee.store(item)
     context.last.pointee.gpsTimeChanged = timeChanged
+    if always { itemContext = current }
   }
 }

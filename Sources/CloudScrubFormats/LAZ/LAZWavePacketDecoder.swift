@@ -4,7 +4,8 @@
 /// patterns). CloudScrub does not read the waveforms; it decodes the item to stay in
 /// step with the items after it in the point-wise stream, and keeps the values.
 final class LAZWavePacketDecoder {
-  private let last: UnsafeMutablePointer<UInt8>
+  /// The last item's 29 bytes.
+  let last: UnsafeMutablePointer<UInt8>
   /// The offset code before this one, and the last 32-bit offset step.
   private let state: UnsafeMutablePointer<Int32>
   private let index: LAZSymbolModel
@@ -26,16 +27,23 @@ final class LAZWavePacketDecoder {
     xyz = LAZIntegerCodec(bits: 32, contexts: 3, in: arena)
   }
 
-  private func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-    T(littleEndian: UnsafeRawPointer(last).loadUnaligned(fromByteOffset: offset, as: T.self))
-  }
-
-  private func store<T: FixedWidthInteger>(_ value: T, _ offset: Int) {
-    UnsafeMutableRawPointer(last).storeBytes(
-      of: value.littleEndian, toByteOffset: offset, as: T.self)
-  }
-
   func decode(into item: UnsafeMutableRawPointer, _ decoder: inout LAZArithmeticDecoder) {
+    decode(into: item, last: last, &decoder)
+  }
+
+  /// Decodes an item predicted from (and stored into) `last`, under these models: the
+  /// layered `wavepacket14` may predict from another scanner channel's last item.
+  func decode(
+    into item: UnsafeMutableRawPointer, last: UnsafeMutablePointer<UInt8>,
+    _ decoder: inout LAZArithmeticDecoder
+  ) {
+    func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+      T(littleEndian: UnsafeRawPointer(last).loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+    func store<T: FixedWidthInteger>(_ value: T, _ offset: Int) {
+      UnsafeMutableRawPointer(last).storeBytes(
+        of: value.littleEndian, toByteOffset: offset, as: T.self)
+    }
     last[0] = UInt8(decoder.decodeSymbol(index))
     let code = decoder.decodeSymbol(offsetCodes[Int(state[0])])
     state[0] = Int32(code)

@@ -11,6 +11,9 @@ public struct DocumentOpener: ViewerDocumentOpener {
 
   /// Whether recordings are merged while they load (`view --merge`).
   public var merge = ViewerMemoryPlan.Choice.automatic
+  /// The memory the viewer's points may take: a COPC file reads the levels of its
+  /// octree that fit it.
+  public var budgetBytes = ViewerMemoryPlan.defaultBudgetBytes
   /// The recording options of `view` (frames, depth-pixel filters, `--skip-untracked`),
   /// applied to `choicesPath`, the recording given on the command line (not to files
   /// dropped on the window later).
@@ -49,6 +52,18 @@ public struct DocumentOpener: ViewerDocumentOpener {
       return ViewerDocument(
         path: path, load: sampled.load.start(), summary: sampled.summary,
         kind: .cloud(CloudDocument(points: .rereadable { try PLYReader.read(file).cloud })))
+    }
+    // A COPC file opens at once too: its octree is read level by level, the coarse
+    // levels first, as many as fit the viewer.
+    if case .cloud(let format) = resolved.kind, format == "LAS",
+      let octree = try InputLoader.openOctree(resolved.path, budgetBytes: budgetBytes)
+    {
+      let file = resolved.path
+      return ViewerDocument(
+        path: path, load: octree.load.start(), summary: octree.summary,
+        kind: .cloud(
+          CloudDocument(
+            points: .rereadable { try LASReader.read(path: file).cloud }, worldUp: .z)))
     }
     return openCloud(path, resolved: resolved)
   }

@@ -148,6 +148,29 @@ public enum InputLoader {
     return (load, summary, file)
   }
 
+  /// Opens the COPC file at `path` for the window without reading its points: the
+  /// header, VLRs and octree hierarchy are read and checked here (and the root node
+  /// decoded, to judge its colours), and the returned load reads the octree level by
+  /// level in the background, as many levels as fit `budgetBytes`. Nil when the file is
+  /// not COPC: it is then read whole.
+  ///
+  /// - Throws: `LASError` for a header, VLRs or compression that cannot be read.
+  public static func openOctree(
+    _ path: String, budgetBytes: Int = ViewerMemoryPlan.defaultBudgetBytes
+  ) throws -> (load: OctreeLevelLoad, summary: String, file: MappedFile)? {
+    let file = try MappedFile(path: path)
+    guard let source = try COPCNodeSource.open(file) else { return nil }
+    let total = source.nodes.reduce(0) { $0 + $1.points }
+    let limit = ViewerMemoryPlan.cloudPointLimit(
+      cloudPoints: total, budgetBytes: budgetBytes, merging: false)
+    let load = OctreeLevelLoad(source: source, pointLimit: limit)
+    let h = source.header
+    let summary =
+      "COPC (LAS \(h.versionMajor).\(h.versionMinor) point format \(h.pointFormat)), "
+      + "\(total) points, octree of \(load.levels) levels" + (load.note.map { "; " + $0 } ?? "")
+    return (load, summary, file)
+  }
+
   /// Loads a recording's selected frames into a merged store, with progress.
   ///
   /// - Throws: `UsageError` when the selection picks no frame (naming the valid range),
