@@ -22,6 +22,9 @@ for the LAZ tests and `bench clouds`.
   laz_peers.py laszip-read LAZ OUT              LASzip itself (laspy's Laszip backend)
                                                reads the LAZ file's points into OUT as
                                                raw point records
+  laz_peers.py copc-levels COPC                the points of each level of the COPC file's
+                                               octree as laspy's CopcReader queries them,
+                                               as a list
   laz_peers.py bench-compress LAS [R]          seconds (best of R) for lazrs to compress
                                                the LAS file's records in memory on every
                                                core and on one, as JSON
@@ -45,6 +48,18 @@ def check():
     except Exception:
         pass
     print(" ".join(found))
+
+
+def copc_levels(copc):
+    import laspy
+    with laspy.CopcReader.open(copc) as reader:
+        counts = []
+        while True:
+            points = len(reader.query(level=len(counts)))
+            if points == 0:
+                break
+            counts.append(points)
+    print("[" + ", ".join(str(count) for count in counts) + "]")
 
 
 def laszip_read(laz, out):
@@ -236,4 +251,4 @@ def bench(laz, repeats="1"):
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     {"check": check, "random": random, "compress": compress, "decompress": decompress,
-     "laszip-read": laszip_read, "bench": bench, "bench-compress": bench_compress}[command](*arguments)
+     "laszip-read": laszip_read, "copc-levels": copc_levels, "bench": bench, "bench-compress": bench_compress}[command](*arguments)

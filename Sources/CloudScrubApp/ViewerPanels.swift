@@ -226,7 +226,7 @@ struct ViewerPanels {
         let percent = Int((progress.fraction * 100).rounded(.down))
         csui_progress(Float(progress.fraction), -1, "\(stage) \(percent)%")
         if csui_button("Cancel export") { actions.append(.cancelExport) }
-      } else if csui_button("Export shown points (.ply .pcd .las .laz .e57 .xyz .csv)") {
+      } else if csui_button("Export shown points (.ply .pcd .las .laz .copc.laz .e57 .xyz .csv)") {
         actions.append(.export(exportPath))
       }
     }

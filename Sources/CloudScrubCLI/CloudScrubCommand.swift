@@ -22,7 +22,7 @@ public enum CloudScrubCommand {
     [
       ("info", "describe a point cloud file", false, InfoCommand.run),
       (
-        "export", "write a point cloud: PLY, PCD, LAS, LAZ, E57 or XYZ text", true,
+        "export", "write a point cloud: PLY, PCD, LAS, LAZ, COPC, E57 or XYZ text", true,
         ExportCommand.run
       ),
       (

@@ -42,10 +42,10 @@ enum OptionTable {
     .value(
       "output", short: "o", "OUT", default: nil,
       "where to write (required); its extension chooses the format: .ply .pcd .las .laz .e57 .xyz"
-        + " .txt .csv",
+        + " .txt .csv .copc.laz",
       commands: ["export"], window: "Export › file name"),
     .value(
-      "format", "ply|pcd|las|laz|e57|xyz|csv", default: "OUT's extension",
+      "format", "ply|pcd|las|laz|e57|xyz|csv|copc", default: "OUT's extension",
       "write this format whatever OUT's extension", commands: ["export"]),
     .value(
       "output", short: "o", "OUT.png", default: nil, "the picture to write (required)",

@@ -33,6 +33,21 @@ public final class RecordSpool {
     try file.commit()
   }
 
+  /// Maps the spooled records and hands them, with the target's temporary file, to
+  /// `body`, which writes the whole target from them (an index built over every record
+  /// first: COPC); then renames the target into place.
+  ///
+  /// - Throws: `FileError` on an I/O error, or what `body` throws; the target is then
+  ///   left as it was.
+  public func finish(reading body: (UnsafeRawBufferPointer, AtomicFileWriter) throws -> Void)
+    throws
+  {
+    defer { spool.abandon() }
+    let records = try MappedFile(path: spool.temporaryPath)
+    try body(records.bytes, file)
+    try file.commit()
+  }
+
   /// Removes both temporary files.
   public func abandon() {
     spool.abandon()

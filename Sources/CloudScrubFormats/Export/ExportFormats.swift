@@ -31,7 +31,7 @@ public enum ExportFormats {
   /// The writers, in the order `--help` lists them.
   public static let writers: [any CloudFormatWriter] = [
     PLYFormatWriter(), PCDFormatWriter(), LASFormatWriter(), LAZFormatWriter(), E57FormatWriter(),
-    XYZFormatWriter(), XYZFormatWriter(csv: true),
+    XYZFormatWriter(), XYZFormatWriter(csv: true), COPCFormatWriter(),
   ]
 
   /// Every extension written, in order.
@@ -48,6 +48,13 @@ public enum ExportFormats {
       let name = format.lowercased()
       guard let writer = writers.first(where: { $0.name == name || $0.extensions.contains(name) })
       else { throw ExportFormatError.unknownFormat(name: format, known: writers.map(\.name)) }
+      return writer
+    }
+    // A two-part extension (`.copc.laz`) wins over its last part.
+    let name = (output as NSString).lastPathComponent.lowercased()
+    if let writer = writers.first(where: {
+      $0.extensions.contains { $0.contains(".") && name.hasSuffix("." + $0) }
+    }) {
       return writer
     }
     let ext = (output as NSString).pathExtension.lowercased()

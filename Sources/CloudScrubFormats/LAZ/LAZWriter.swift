@@ -22,8 +22,11 @@ enum LAZFileHeader {
   }
 
   /// The LAZ header of the LAS 1.4 header (and VLRs, up to the points) `las`, with the
-  /// items its records need.
-  static func header(las: [UInt8]) -> (bytes: [UInt8], items: [LAZParameters.Item]) {
+  /// items its records need, in chunks of `chunkSize` points (`UInt32.max`: of any size,
+  /// as the chunk table says).
+  static func header(las: [UInt8], chunkSize: UInt32 = UInt32(LAZChunkWriter.chunkPoints))
+    -> (bytes: [UInt8], items: [LAZParameters.Item])
+  {
     func u32(_ at: Int) -> UInt32 {
       (0..<4).reduce(0) { $0 | UInt32(las[at + $1]) << (8 * $1) }
     }
@@ -35,7 +38,7 @@ enum LAZFileHeader {
     payload += [3, 4]  // codec version 3.4, revision 0
     payload.appendLittleEndian(UInt16(0))
     payload.appendLittleEndian(UInt32(0))  // options
-    payload.appendLittleEndian(UInt32(LAZChunkWriter.chunkPoints))
+    payload.appendLittleEndian(chunkSize)
     payload.appendLittleEndian(Int64(-1))  // no special EVLRs
     payload.appendLittleEndian(Int64(-1))
     payload.appendLittleEndian(UInt16(items.count))
