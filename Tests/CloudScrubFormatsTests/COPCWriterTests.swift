@@ -62,6 +62,22 @@ import Testing
     ) { (pointwiseMin($0.0, SIMD3($1.x, $1.y, $1.z)), pointwiseMax($0.1, SIMD3($1.x, $1.y, $1.z))) }
     #expect(abs(2 * half - Double((bounds.1 - bounds.0).max())) < 0.01)
     #expect(source.nodes.filter { $0.level == 0 }.count == 1)
+    // Subtree totals, to tell the nodes with children (one point a cell, at least
+    // `foldBelow` points below them) from the leaves (sparse subtrees folded into one).
+    let entries = source.hierarchy.entries
+    var subtree: [SIMD4<Int32>: Int] = [:]
+    for node in entries {
+      var key = SIMD4<Int32>(Int32(node.level), node.x, node.y, node.z)
+      while true {
+        subtree[key, default: 0] += node.points
+        if key[0] == 0 { break }
+        key = SIMD4(key[0] - 1, key[1] >> 1, key[2] >> 1, key[3] >> 1)
+      }
+    }
+    let parents = Set(
+      entries.filter { $0.level > 0 }.map {
+        SIMD4<Int32>(Int32($0.level - 1), $0.x >> 1, $0.y >> 1, $0.z >> 1)
+      })
     var total = 0
     for (index, node) in source.hierarchy.entries.enumerated() {
       let side = 2 * half / Double(1 << node.level)
@@ -79,9 +95,14 @@ import Testing
           (unit * 128).rounded(.down).clamped(lowerBound: .zero, upperBound: .init(repeating: 127)))
         cells.insert(cell)
       }
-      // One point a cell, within the Float rounding of cell borders.
-      #expect(Double(cells.count) >= 0.99 * Double(points.count))
+      let key = SIMD4<Int32>(Int32(node.level), node.x, node.y, node.z)
+      if parents.contains(key) {
+        // One point a cell, within the Float rounding of cell borders.
+        #expect(Double(cells.count) >= 0.99 * Double(points.count))
+        #expect(subtree[key, default: 0] >= COPCOctree.foldBelow)
+      }
     }
+    #expect(!parents.isEmpty && entries.count > parents.count)
     #expect(total == Self.cloud.count)
     // Each level is denser than the one above.
     let perLevel = Dictionary(grouping: source.nodes, by: \.level).mapValues {
@@ -105,6 +126,25 @@ import Testing
     #expect(
       try Data(contentsOf: URL(fileURLWithPath: streamed))
         == Data(contentsOf: URL(fileURLWithPath: copc)))
+  }
+
+  @Test func anEmptyCloudAndOnePointAreCOPCFilesToo() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let empty = folder.appendingPathComponent("empty.copc.laz").path
+    try COPCFormatWriter().write(
+      PointCloud(), provenance: Self.provenance, options: CloudWriteOptions(), to: empty,
+      inputs: [], progress: nil)
+    #expect(try LASReader.read(path: empty).cloud.count == 0)
+    let one = folder.appendingPathComponent("one.copc.laz").path
+    var cloud = PointCloud()
+    cloud.positions = [Point3(1, 2, 3)]
+    try COPCFormatWriter().write(
+      cloud, provenance: Self.provenance, options: CloudWriteOptions(), to: one, inputs: [],
+      progress: nil)
+    #expect(try LASReader.read(path: one).cloud.positions == [Point3(1, 2, 3)])
+    let source = try #require(try COPCNodeSource.open(MappedFile(path: one)))
+    #expect(source.nodes == [OctreeNode(level: 0, points: 1)])
   }
 
   @Test func theExtensionCOPCDotLAZPicksCOPCAndDotLAZPicksLAZ() throws {

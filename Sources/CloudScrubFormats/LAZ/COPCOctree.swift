@@ -95,9 +95,51 @@ struct COPCOctree {
     for (index, key) in placed.enumerated() {
       nodeMembers[nodeOf[key].unsafelyUnwrapped].append(UInt32(index))
     }
-    let order = nodeKeys.indices.sorted { nodeKeys[$0] < nodeKeys[$1] }
+    let kept = Self.foldSparseSubtrees(keys: nodeKeys, nodeOf: nodeOf, members: &nodeMembers)
+    let order = kept.sorted { nodeKeys[$0] < nodeKeys[$1] }
     keys = order.map { Self.unpack(nodeKeys[$0]) }
     members = order.map { nodeMembers[$0] }
+  }
+
+  /// Subtrees of fewer points than this fold into their top node.
+  static let foldBelow = 8192
+
+  /// Folds every subtree of fewer than `foldBelow` points into its top node, deepest
+  /// first, so sparse parts of the cloud (and the deepest levels) are not thousands of
+  /// nodes of a few points each; such a node has no children, and its points are no
+  /// longer one a cell. Returns the nodes that are left.
+  private static func foldSparseSubtrees(
+    keys: [UInt64], nodeOf: [UInt64: Int], members: inout [[UInt32]]
+  ) -> [Int] {
+    let count = keys.count
+    var total = members.map(\.count)
+    // Whether a node holds its whole subtree (a leaf, or folded).
+    var whole = [Bool](repeating: true, count: count)
+    var children = [[Int]](repeating: [], count: count)
+    var folded = [Bool](repeating: false, count: count)
+    for node in keys.indices.sorted(by: { keys[$0] > keys[$1] }) {
+      if !children[node].isEmpty {
+        if whole[node], total[node] < foldBelow {
+          for child in children[node] {
+            members[node] += members[child]
+            members[child] = []
+            folded[child] = true
+          }
+        } else {
+          whole[node] = false
+        }
+      }
+      let level = Int(keys[node] >> 57)
+      guard level > 0 else { continue }
+      let key = unpack(keys[node])
+      let parentKey = pack(
+        level - 1, UInt64(key.x >> 1), UInt64(key.y >> 1), UInt64(key.z >> 1))
+      let parent = nodeOf[parentKey].unsafelyUnwrapped
+      children[parent].append(node)
+      total[parent] += total[node]
+      if !whole[node] { whole[parent] = false }
+    }
+    return keys.indices.filter { !folded[$0] }
   }
 
   /// (level, x, y, z): the level in the top 5 bits, then 19 bits an axis, so packed keys
