@@ -271,7 +271,7 @@ public struct LASFormatWriter: CloudFormatWriter {
   }
 }
 
-/// The spooled LAS (or LAZ) writer, whose encoder errors name the target.
+/// The spooled LAS (or LAZ, or COPC) writer, whose encoder errors name the target.
 final class LASStreamWriter: CloudStreamWriter {
   private let writer: SpooledCloudStreamWriter<LASRecordEncoder>
   private let path: String
@@ -279,6 +279,19 @@ final class LASStreamWriter: CloudStreamWriter {
   init(_ writer: SpooledCloudStreamWriter<LASRecordEncoder>, path: String) {
     self.writer = writer
     self.path = path
+  }
+
+  /// A streamed export whose records go through the transform `make` makes for their
+  /// length on their way to the spool (LAZ's compression, COPC's octree).
+  convenience init(
+    path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String],
+    transform make: (Int) -> any SpoolTransform
+  ) throws {
+    let recordLength = try LASRecordEncoder(fields: fields, options: options).recordLength
+    self.init(
+      try SpooledCloudStreamWriter<LASRecordEncoder>(
+        path: path, fields: fields, options: options, inputs: inputs,
+        transform: make(recordLength)), path: path)
   }
 
   var count: Int { writer.count }

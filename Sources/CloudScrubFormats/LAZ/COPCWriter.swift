@@ -185,11 +185,9 @@ public struct COPCFormatWriter: CloudFormatWriter {
   public func streamWriter(
     path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String]
   ) throws -> any CloudStreamWriter {
-    let recordLength = try LASRecordEncoder(fields: fields, options: options).recordLength
-    return LASStreamWriter(
-      try SpooledCloudStreamWriter<LASRecordEncoder>(
-        path: path, fields: fields, options: options, inputs: inputs,
-        transform: COPCSpoolOctree(recordLength: recordLength)), path: path)
+    try LASStreamWriter(
+      path: path, fields: fields, options: options, inputs: inputs,
+      transform: COPCSpoolOctree.init(recordLength:))
   }
 }
 

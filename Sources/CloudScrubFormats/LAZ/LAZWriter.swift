@@ -216,11 +216,9 @@ public struct LAZFormatWriter: CloudFormatWriter {
   public func streamWriter(
     path: String, fields: PointCloud, options: CloudWriteOptions, inputs: [String]
   ) throws -> any CloudStreamWriter {
-    let recordLength = try LASRecordEncoder(fields: fields, options: options).recordLength
-    return LASStreamWriter(
-      try SpooledCloudStreamWriter<LASRecordEncoder>(
-        path: path, fields: fields, options: options, inputs: inputs,
-        transform: LAZSpoolCompression(recordLength: recordLength)), path: path)
+    try LASStreamWriter(
+      path: path, fields: fields, options: options, inputs: inputs,
+      transform: LAZSpoolCompression.init(recordLength:))
   }
 }
 
