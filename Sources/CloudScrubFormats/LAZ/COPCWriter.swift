@@ -49,12 +49,19 @@ enum COPCWriter {
         octree.members[start..<end], records: records, recordLength: recordLength,
         items: laz.items)
       for (node, chunk) in zip(start..<end, encoded) {
-        try file.write(chunk)
         let key = octree.keys[node]
         let members = octree.members[node].count
+        // A hierarchy entry holds a node's bytes in 32 bits: millions of points at one
+        // place (the deepest level keeps them all) could pass that.
+        guard let size = Int32(exactly: chunk.count) else {
+          throw LASErrorReason.laz(
+            "octree node \(key.level)-\(key.x)-\(key.y)-\(key.z) holds \(members) points at "
+              + "one place, more than a COPC node's 2 GB; thin the cloud (--voxel) first")
+        }
+        try file.write(chunk)
         for value in [key.level, key.x, key.y, key.z] { entries.appendLittleEndian(value) }
         entries.appendLittleEndian(UInt64(at))
-        entries.appendLittleEndian(Int32(chunk.count))
+        entries.appendLittleEndian(size)
         entries.appendLittleEndian(Int32(members))
         chunks.append((members, chunk.count))
         at += chunk.count
