@@ -147,6 +147,25 @@ import Testing
     #expect(source.nodes == [OctreeNode(level: 0, points: 1)])
   }
 
+  @Test func aNodesRecordsGoInMortonOrder() {
+    // Records of 12 bytes (x, y, z) at the unit cube's corners, shuffled, and a far
+    // point: the Z-curve visits x first, then y, then z, and the far point last.
+    let corners: [SIMD3<Int32>] = [
+      [1, 1, 1], [0, 0, 1], [1, 0, 0], [0, 1, 1], [0, 0, 0], [1, 1, 0], [10, 10, 10],
+      [0, 1, 0], [1, 0, 1],
+    ]
+    var bytes: [UInt8] = []
+    for c in corners { for v in [c.x, c.y, c.z] { bytes.appendLittleEndian(v) } }
+    let order = bytes.withUnsafeBytes {
+      COPCWriter.mortonOrder(Array(0..<UInt32(corners.count)), records: $0, recordLength: 12)
+    }
+    #expect(
+      order.map { corners[Int($0)] } == [
+        [0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [1, 1, 1],
+        [10, 10, 10],
+      ])
+  }
+
   @Test func theExtensionCOPCDotLAZPicksCOPCAndDotLAZPicksLAZ() throws {
     #expect(try ExportFormats.writer(for: "/a/scan.copc.laz").name == "copc")
     #expect(try ExportFormats.writer(for: "/a/scan.COPC.LAZ").name == "copc")

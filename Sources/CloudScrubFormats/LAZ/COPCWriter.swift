@@ -99,7 +99,7 @@ enum COPCWriter {
     nonisolated(unsafe) let records = records
     let members = Array(nodes)
     DispatchQueue.concurrentPerform(iterations: members.count) { slot in
-      let node = members[slot]
+      let node = Self.mortonOrder(members[slot], records: records, recordLength: recordLength)
       let gathered = UnsafeMutableRawBufferPointer.allocate(
         byteCount: node.count * recordLength, alignment: 16)
       defer { gathered.deallocate() }
@@ -113,6 +113,45 @@ enum COPCWriter {
         items: items)
     }
     return (0..<members.count).map { slots[$0] }
+  }
+
+  /// `node`'s records in Morton (Z-curve) order of their integer coordinates, so that
+  /// neighbours in the chunk are neighbours in space and code in small steps.
+  static func mortonOrder(
+    _ node: [UInt32], records: UnsafeRawBufferPointer, recordLength: Int
+  ) -> [UInt32] {
+    guard node.count > 1 else { return node }
+    func coordinates(_ index: UInt32) -> SIMD3<Int64> {
+      let at = Int(index) * recordLength
+      return SIMD3(
+        Int64(records.littleEndian(at: at, as: Int32.self)),
+        Int64(records.littleEndian(at: at + 4, as: Int32.self)),
+        Int64(records.littleEndian(at: at + 8, as: Int32.self)))
+    }
+    var low = SIMD3<Int64>(repeating: .max)
+    var high = SIMD3<Int64>(repeating: .min)
+    for index in node {
+      let c = coordinates(index)
+      low = pointwiseMin(low, c)
+      high = pointwiseMax(high, c)
+    }
+    // The widest side in 21 bits an axis.
+    var shift: Int64 = 0
+    while (high &- low).max() >> shift >= 1 << 21 { shift += 1 }
+    func spread(_ value: Int64) -> UInt64 {
+      var v = UInt64(value) & 0x1F_FFFF
+      v = (v | v << 32) & 0x1F_0000_0000_FFFF
+      v = (v | v << 16) & 0x1F_0000_FF00_00FF
+      v = (v | v << 8) & 0x100F_00F0_0F00_F00F
+      v = (v | v << 4) & 0x10C3_0C30_C30C_30C3
+      v = (v | v << 2) & 0x1249_2492_4924_9249
+      return v
+    }
+    let keyed = node.map { index -> (UInt64, UInt32) in
+      let c = (coordinates(index) &- low) &>> shift
+      return (spread(c.x) | spread(c.y) << 1 | spread(c.z) << 2, index)
+    }
+    return keyed.sorted { $0 < $1 }.map(\.1)
   }
 
   /// `laz` (a LAS 1.4 header and its VLRs) with an empty `copc` info VLR first after the
