@@ -160,12 +160,7 @@ enum COPCWriter {
     let vlr = LASRecordEncoder.vlr(
       user: "copc", record: 1, description: "COPC info",
       [UInt8](repeating: 0, count: infoBytes))
-    var bytes = Array(laz[0..<375]) + vlr + Array(laz[375...])
-    let pointOffset = bytes.u32(at: 96) + UInt32(vlr.count)
-    let vlrCount = bytes.u32(at: 100) + 1
-    bytes.replaceSubrange(96..<100, with: littleEndian(pointOffset))
-    bytes.replaceSubrange(100..<104, with: littleEndian(vlrCount))
-    return bytes
+    return LAZFileHeader.inserting(vlr, into: laz, at: 375)
   }
 
   /// An extended VLR: its 60-byte header, then `payload`.
@@ -189,10 +184,6 @@ enum COPCWriter {
 }
 
 extension Array where Element == UInt8 {
-  fileprivate func u32(at offset: Int) -> UInt32 {
-    (0..<4).reduce(0) { $0 | UInt32(self[offset + $1]) << (8 * $1) }
-  }
-
   fileprivate func double(at offset: Int) -> Double {
     Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(self[offset + $1]) << (8 * $1) })
   }

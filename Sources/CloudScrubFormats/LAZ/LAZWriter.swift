@@ -27,9 +27,6 @@ enum LAZFileHeader {
   static func header(las: [UInt8], chunkSize: UInt32 = UInt32(LAZChunkWriter.chunkPoints))
     -> (bytes: [UInt8], items: [LAZParameters.Item])
   {
-    func u32(_ at: Int) -> UInt32 {
-      (0..<4).reduce(0) { $0 | UInt32(las[at + $1]) << (8 * $1) }
-    }
     let recordLength = Int(las[105]) | Int(las[106]) << 8
     let items = items(format: Int(las[104] & 0x3F), recordLength: recordLength)
     var payload: [UInt8] = []
@@ -49,15 +46,22 @@ enum LAZFileHeader {
     }
     let vlr = LASRecordEncoder.vlr(
       user: "laszip encoded", record: 22204, description: "by CloudScrub", payload)
-    var bytes = las + vlr
-    bytes.replaceSubrange(96..<100, with: littleEndian(u32(96) + UInt32(vlr.count)))
-    bytes.replaceSubrange(100..<104, with: littleEndian(u32(100) + 1))
+    var bytes = inserting(vlr, into: las, at: las.count)
     bytes[104] |= 0x80
     return (bytes, items)
   }
 
-  private static func littleEndian(_ value: UInt32) -> [UInt8] {
-    (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+  /// `header` (a LAS header and its VLRs, up to the points) with `vlr` put in at byte
+  /// `position`, the point data's offset and the VLR count raised to match.
+  static func inserting(_ vlr: [UInt8], into header: [UInt8], at position: Int) -> [UInt8] {
+    var bytes = Array(header[0..<position]) + vlr + Array(header[position...])
+    for (field, added) in [(96, vlr.count), (100, 1)] {
+      let value = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[field + $1]) << (8 * $1) }
+      withUnsafeBytes(of: (value + UInt32(added)).littleEndian) {
+        bytes.replaceSubrange(field..<(field + 4), with: $0)
+      }
+    }
+    return bytes
   }
 }
 
