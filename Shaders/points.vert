@@ -4,12 +4,13 @@
 
 layout(location = 0) in vec3 aPosition;
 layout(location = 1) in vec4 aColorConfidence;  // rgb in 0..1, confidence * (1/255)
+layout(location = 2) in float aIntensity;  // grey level in 0..1 (a flat grey without one)
 
 uniform mat4 uViewProjection;
 uniform mat4 uView;
 uniform mat4 uWorldFromStored;  // this draw's model transform (a frame's pose correction)
 uniform float uPointSizePixels;
-uniform int uColorMode;       // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame, 5 error
+uniform int uColorMode;  // 0 rgb, 1 height, 2 depth, 3 confidence, 4 frame, 5 error, 6 intensity
 uniform int uMinConfidence;   // points below are dropped; 255 ("no map") always passes
 uniform vec3 uUpAxis;         // world up, unit length
 uniform vec2 uHeightRange;    // metres along uUpAxis mapped to the ramp's ends
@@ -69,6 +70,8 @@ void main() {
     int frame = uFixedFrame >= 0 ? uFixedFrame : frameOf(uBaseIndex + gl_VertexID);
     float error = texelFetch(uFrameErrors, frame).r;
     color = error < 0.0 ? vec3(0.45) : ramp(error / uErrorScaleMeters);
+  } else if (uColorMode == 6) {
+    color = vec3(aIntensity);
   }
   vColor = mix(color, color * 0.25, uDimmed);
 }

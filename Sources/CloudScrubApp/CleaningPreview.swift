@@ -195,6 +195,7 @@ final class CleaningPreview {
     {
       confidence = values
     }
+    let levels = IntensityGreys.levels(of: cloud)
     // A counting sort by position: each group keeps the cloud's order.
     let slots = max(timeline.count, 1)
     let positions = (0..<cloud.count).map { index in
@@ -216,6 +217,7 @@ final class CleaningPreview {
       points.positions = indices.map { cloud.positions[$0] }
       points.colors = indices.map { cloud.colors?[$0] ?? FramePoints.noColor }
       points.confidence = indices.map { confidence?[$0] ?? FramePoints.unknownConfidence }
+      if let levels { points.intensity = indices.map { levels[$0] } }
       store.append(points, frameIndex: slot)
     }
     return store

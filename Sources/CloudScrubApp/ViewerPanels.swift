@@ -132,8 +132,13 @@ struct ViewerPanels {
     }
 
     if csui_collapsing_header("Points", true) {
-      for (index, mode) in PointColorMode.allCases.enumerated() {
-        if index > 0 && index != 3 { csui_same_line() }
+      // The intensity mode is offered for points that carry intensity (a scan's), on a
+      // row of its own.
+      let offered = PointColorMode.allCases.filter {
+        $0 != .intensity || session.content.store.hasIntensity || display.colorMode == $0
+      }
+      for (index, mode) in offered.enumerated() {
+        if index % 3 != 0 { csui_same_line() }
         if csui_radio(mode.rawValue, display.colorMode == mode) {
           actions.append(.command(.display(.setColorMode(mode))))
         }

@@ -116,12 +116,13 @@ enum OptionTable {
       "size", "WxH", default: "1280x800", "window size in pixels, at least 320x240",
       commands: ["view"]),
     .value(
-      "color", "rgb|height|depth|confidence|frame|error",
+      "color", "rgb|height|depth|confidence|frame|error|intensity",
       default:
-        "rgb; height, with eye-dome lighting, for points with no colour; grey by intensity for"
+        "rgb; height, with eye-dome lighting, for points with no colour; intensity for"
         + " points with intensity and no colour",
       "what colours the points (error: each frame's alignment error, as `info --alignment` "
-        + "measures it, blue to red)", commands: ["render", "video"], window: "keys 1–6"),
+        + "measures it, blue to red; intensity: a scan's intensity in greys, its 1st to 99th "
+        + "percentile black to white)", commands: ["render", "video"], window: "keys 1–7"),
     .value(
       "point-size", "PX", default: "2", "point size in pixels, 1 to 32",
       commands: ["render", "video"],

@@ -15,8 +15,8 @@ enum ViewCommand {
       sample recording when PATH is absent. Files can also be dropped on the window.
 
       Keys: space play/pause · ←/→ step (shift: 10) · Home/End · M timeline mode ·
-      F fit · R reset view · C look through the capture camera · 1–6 colour mode
-      (rgb, height, depth, confidence, frame, alignment error) · +/− point size ·
+      F fit · R reset view · C look through the capture camera · 1–7 colour mode
+      (rgb, height, depth, confidence, frame, alignment error, intensity) · +/− point size ·
       E eye-dome lighting · G grid · A axes · T trajectory · K frustum.
       Mouse: left-drag orbits, right- or middle-drag (or shift+left) pans, the wheel
       zooms toward the cursor; a click without a drag picks the point under it.

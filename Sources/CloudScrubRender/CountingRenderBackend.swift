@@ -14,7 +14,7 @@ public final class CountingRenderBackend: RenderBackend {
 
   public init() {}
 
-  public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
+  public func makePointChunk(capacityPoints: Int, withIntensity: Bool) throws -> PointChunkID {
     nextID += 1
     return PointChunkID(nextID - 1)
   }
@@ -24,6 +24,13 @@ public final class CountingRenderBackend: RenderBackend {
   ) {
     uploadCalls += 1
     uploadedPointBytes += points.count * GPUPoint.byteCount
+  }
+
+  public func uploadIntensity(
+    _ levels: UnsafeBufferPointer<UInt8>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
+    uploadCalls += 1
+    uploadedPointBytes += levels.count
   }
 
   public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {}

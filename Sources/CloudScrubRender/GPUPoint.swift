@@ -26,6 +26,9 @@ public struct GPUPoint: Equatable, Sendable {
 
   /// The size of one vertex in bytes: what each loaded point costs in uploads.
   public static let byteCount = MemoryLayout<GPUPoint>.stride
+  /// The grey the intensity mode gives points without intensity, as with points
+  /// without a confidence map in the confidence mode.
+  public static let noIntensityGray: Float = 0.75
 }
 
 extension PointStore {

@@ -34,9 +34,7 @@ public final class LODNodeCache {
 
   /// Bytes of the chunks the resident nodes hold.
   public var residentBytes: Int {
-    entries.values.reduce(0) { total, entry in
-      total + entry.mirror.chunks.reduce(0) { $0 + $1.capacity } * GPUPoint.byteCount
-    }
+    entries.values.reduce(0) { $0 + $1.mirror.residentBytes }
   }
 
   /// Node numbers on the GPU now, in increasing order.
@@ -100,7 +98,7 @@ public final class LODNodeCache {
     let order = entries.filter { $0.value.lastUsed != clock }
       .sorted { ($0.value.lastUsed, $0.key) < ($1.value.lastUsed, $1.key) }
     for (node, entry) in order where resident + incomingBytes > limitBytes {
-      resident -= entry.mirror.chunks.reduce(0) { $0 + $1.capacity } * GPUPoint.byteCount
+      resident -= entry.mirror.residentBytes
       entry.mirror.reset()
       entries[node] = nil
       evictions += 1

@@ -31,6 +31,8 @@ public final class PointBufferMirror {
   public private(set) var uploadedPoints = 0
   /// Entries of the frame table uploaded so far.
   public private(set) var uploadedFrames = 0
+  /// Whether the chunks hold the points' intensity levels (the store has them).
+  public private(set) var holdsIntensity = false
 
   let firstChunkCapacity: Int
   let largestChunkCapacity: Int
@@ -55,6 +57,11 @@ public final class PointBufferMirror {
 
   var capacity: Int { chunks.last.map { $0.firstPoint + $0.capacity } ?? 0 }
 
+  /// Bytes of the GPU buffers the chunks take.
+  public var residentBytes: Int {
+    chunks.reduce(0) { $0 + $1.capacity } * (GPUPoint.byteCount + (holdsIntensity ? 1 : 0))
+  }
+
   /// Uploads the points and frame-table entries of `store` that the GPU does not have.
   ///
   /// - Throws: what the backend throws when it cannot create a chunk; the watermark
@@ -62,11 +69,16 @@ public final class PointBufferMirror {
   public func sync(with store: PointStore) throws {
     precondition(
       store.count >= uploadedPoints, "the store only grows; call reset() for a new cloud")
+    if store.hasIntensity != holdsIntensity {
+      // A store that has just gained intensity: its points go up again, with it.
+      if !chunks.isEmpty { reset() }
+      holdsIntensity = store.hasIntensity
+    }
     while uploadedPoints < store.count {
       if uploadedPoints == capacity {
         let size =
           chunks.last.map { min($0.capacity * 2, largestChunkCapacity) } ?? firstChunkCapacity
-        let id = try backend.makePointChunk(capacityPoints: size)
+        let id = try backend.makePointChunk(capacityPoints: size, withIntensity: holdsIntensity)
         chunks.append(Chunk(id: id, firstPoint: capacity, capacity: size))
       }
       guard let chunk = chunks.last else { return }
@@ -83,6 +95,13 @@ public final class PointBufferMirror {
         backend.upload(
           UnsafeBufferPointer(rebasing: buffer[0..<range.count]), into: chunk.id,
           atPoint: range.lowerBound - chunk.firstPoint)
+      }
+      if holdsIntensity {
+        store.intensity.withUnsafeBufferPointer { levels in
+          backend.uploadIntensity(
+            UnsafeBufferPointer(rebasing: levels[range]), into: chunk.id,
+            atPoint: range.lowerBound - chunk.firstPoint)
+        }
       }
       uploadedPoints = end
     }

@@ -7,6 +7,7 @@ public final class RecordingRenderBackend: RenderBackend {
   public enum Event: Equatable, Sendable {
     case makeChunk(PointChunkID, capacityPoints: Int)
     case upload(PointChunkID, atPoint: Int, count: Int)
+    case uploadIntensity(PointChunkID, atPoint: Int, count: Int)
     case uploadFrameStarts(atFrame: Int, count: Int)
     case beginFrame(FrameSetup)
     case resumeFrame
@@ -26,6 +27,8 @@ public final class RecordingRenderBackend: RenderBackend {
   public private(set) var uploadedPointBytes = 0
   /// What each chunk holds, so tests can read back what the GPU would draw.
   public private(set) var chunkContents: [PointChunkID: [GPUPoint]] = [:]
+  /// The intensity levels of the chunks made with intensity.
+  public private(set) var chunkIntensity: [PointChunkID: [UInt8]] = [:]
   public private(set) var frameStarts: [Int32] = []
   private var nextID = 0
   private var setup: FrameSetup?
@@ -35,11 +38,12 @@ public final class RecordingRenderBackend: RenderBackend {
 
   public init() {}
 
-  public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
+  public func makePointChunk(capacityPoints: Int, withIntensity: Bool) throws -> PointChunkID {
     let id = PointChunkID(nextID)
     nextID += 1
     chunkContents[id] = []
     chunkContents[id]?.reserveCapacity(capacityPoints)
+    if withIntensity { chunkIntensity[id] = [] }
     events.append(.makeChunk(id, capacityPoints: capacityPoints))
     return id
   }
@@ -58,6 +62,20 @@ public final class RecordingRenderBackend: RenderBackend {
     }
     for (offset, point) in points.enumerated() { contents[firstPoint + offset] = point }
     chunkContents[chunk] = contents
+  }
+
+  public func uploadIntensity(
+    _ levels: UnsafeBufferPointer<UInt8>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
+    events.append(.uploadIntensity(chunk, atPoint: firstPoint, count: levels.count))
+    uploadedPointBytes += levels.count
+    guard var contents = chunkIntensity[chunk] else { return }
+    if contents.count < firstPoint + levels.count {
+      contents.append(
+        contentsOf: repeatElement(0, count: firstPoint + levels.count - contents.count))
+    }
+    for (offset, level) in levels.enumerated() { contents[firstPoint + offset] = level }
+    chunkIntensity[chunk] = contents
   }
 
   public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {

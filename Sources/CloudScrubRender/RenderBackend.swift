@@ -99,11 +99,17 @@ public struct FrameSetup: Equatable, Sendable {
 /// backend (`RecordingRenderBackend`) writes down what it was asked, so the renderer's
 /// logic is tested without a GPU.
 public protocol RenderBackend: AnyObject {
-  /// Creates an empty point buffer that holds `capacityPoints` points.
-  func makePointChunk(capacityPoints: Int) throws -> PointChunkID
+  /// Creates an empty point buffer that holds `capacityPoints` points, and their
+  /// intensity levels too when `withIntensity` (one byte a point).
+  func makePointChunk(capacityPoints: Int, withIntensity: Bool) throws -> PointChunkID
   /// Copies points into a chunk at `firstPoint`; what is already there stays.
   func upload(
     _ points: UnsafeBufferPointer<GPUPoint>, into chunk: PointChunkID, atPoint firstPoint: Int)
+  /// Copies points' intensity levels into a chunk made with intensity, at `firstPoint`.
+  /// A chunk made without draws every point's intensity as a flat grey
+  /// (`GPUPoint.noIntensityGray`).
+  func uploadIntensity(
+    _ levels: UnsafeBufferPointer<UInt8>, into chunk: PointChunkID, atPoint firstPoint: Int)
   /// Appends entries to the frame table (the first point index of each frame), which
   /// colouring by frame reads. `firstFrame` is the table index of `starts[0]`.
   func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int)

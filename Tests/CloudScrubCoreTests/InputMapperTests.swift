@@ -63,7 +63,8 @@ import Testing
     #expect(mapper.keyPressed(.digit(4)) == [.display(.setColorMode(.confidence))])
     #expect(mapper.keyPressed(.digit(5)) == [.display(.setColorMode(.frame))])
     #expect(mapper.keyPressed(.digit(6)) == [.display(.setColorMode(.alignmentError))])
-    #expect(mapper.keyPressed(.digit(7)).isEmpty)
+    #expect(mapper.keyPressed(.digit(7)) == [.display(.setColorMode(.intensity))])
+    #expect(mapper.keyPressed(.digit(8)).isEmpty)
   }
 
   @Test func cameraKeys() {

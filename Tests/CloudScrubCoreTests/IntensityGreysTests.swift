@@ -33,18 +33,44 @@ import Testing
     var content = ViewerContent()
     var state = ViewerState()
     for command in content.absorb(CloudTimeline.frames(of: cloud)) { state.apply(command) }
-    #expect(state.display.colorMode == .rgb)
+    #expect(state.display.colorMode == .intensity)
     #expect(
       state.display.lookNote == "grey by intensity: the points have no colour, only intensity")
+    // The greys are the colours too, so the colour mode shows them as well.
     #expect(content.store.colors[50] == RGB8(128, 128, 128))
+    #expect(content.store.intensity[50] == 128 && content.store.intensity[25] == 62)
     state.apply(.display(.setColorMode(.height)))
     #expect(state.display.lookNote == nil)
-    // With colour, intensity is left alone.
-    var coloured = cloud
-    coloured.colors = Array(repeating: RGB8(10, 20, 30), count: cloud.count)
-    var other = ViewerContent()
-    var plain = ViewerState()
-    for command in other.absorb(CloudTimeline.frames(of: coloured)) { plain.apply(command) }
-    #expect(plain.display.lookNote == nil && other.store.colors[50] == RGB8(10, 20, 30))
+  }
+
+  /// A cloud with colour and intensity opens in colour; its intensity is kept beside it
+  /// for the intensity mode.
+  @Test func withColourTheIntensityIsKeptBesideIt() {
+    var cloud = Self.cloud(intensities: (0...100).map { UInt16($0) })
+    cloud.colors = Array(repeating: RGB8(10, 20, 30), count: cloud.count)
+    var content = ViewerContent()
+    var state = ViewerState()
+    for command in content.absorb(CloudTimeline.frames(of: cloud)) { state.apply(command) }
+    #expect(state.display.lookNote == nil && state.display.colorMode == .rgb)
+    #expect(content.store.colors[50] == RGB8(10, 20, 30))
+    #expect(content.store.intensity.count == 101)
+    #expect(content.store.intensity[0] == 0 && content.store.intensity[50] == 128)
+    #expect(content.store.intensity[99] == 255)
+    // A cloud without intensity keeps none.
+    var bare = ViewerContent()
+    _ = bare.absorb(CloudTimeline.frames(of: PointCloud(positions: [Point3(1, 2, 3)])))
+    #expect(bare.store.count == 1 && !bare.store.hasIntensity)
+  }
+
+  /// A cloud with a frame attribute splits into frames that keep their points' levels.
+  @Test func framesKeepTheirPointsLevels() {
+    var cloud = Self.cloud(intensities: (0...100).map { UInt16($0) })
+    cloud.attributes.append(
+      PointAttribute(name: "frame", values: .uint32((0...100).map { UInt32($0 % 2) })))
+    let frames = CloudTimeline.frames(of: cloud)
+    #expect(frames.count == 2)
+    // Frame 1 holds the odd points: intensity 25 is not there, 49 and 51 are.
+    #expect(frames[1].points.intensity[24] == 125)  // point 49: 48 × 255 / 98 = 124.9
+    #expect(frames[0].points.intensity.count == 51 && frames[1].points.intensity.count == 50)
   }
 }

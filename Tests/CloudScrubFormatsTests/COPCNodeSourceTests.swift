@@ -22,11 +22,17 @@ import Testing
     for index in source.nodes.indices {
       let node = try source.read(node: index)
       #expect(node.points.count == source.nodes[index].points)
-      #expect(node.intensity == nil)
-      pairs += zip(node.points.positions, node.points.colors).map { "\($0) \($1)" }
+      let intensity = try #require(node.intensity)
+      pairs += node.points.positions.indices.map {
+        "\(node.points.positions[$0]) \(node.points.colors[$0]) \(intensity[$0])"
+      }
     }
     let whole = try LASReader.read(path: Self.copc).cloud
-    let wholePairs = zip(whole.positions, try #require(whole.colors)).map { "\($0) \($1)" }
+    let colors = try #require(whole.colors)
+    let intensity = try #require(whole.attribute(named: "intensity")).values
+    let wholePairs = whole.positions.indices.map {
+      "\(whole.positions[$0]) \(colors[$0]) \(Int(intensity.double(at: $0)))"
+    }
     #expect(pairs.sorted() == wholePairs.sorted())
   }
 

@@ -54,6 +54,38 @@ import Testing
     #expect(abs(maxX - 2) < 1e-9 && abs(minX - 1.2346) < 1e-9)
   }
 
+  /// Intensity goes into the records' own field at byte 12, not the extra bytes: 16-bit
+  /// values as they are, larger ones kept within 16 bits, floats within 0…1 scaled.
+  @Test func intensityIsTheRecordsOwnField() throws {
+    let positions = [Point3(0, 0, 0), Point3(1, 0, 0), Point3(2, 0, 0)]
+    let cases: [(AttributeValues, [UInt16])] = [
+      (.uint16([0, 513, 65_535]), [0, 513, 65_535]),
+      (.int32([-4, 70_000, 12]), [0, 65_535, 12]),
+      (.float32([0, 0.5, 1]), [0, 32_768, 65_535]),  // 0.5 × 65,535 = 32,767.5
+      (.float64([2.4, 300, 7]), [2, 300, 7]),
+    ]
+    for (name, (values, stored)) in zip(
+      ["intensity", "Intensity", "scalar_Intensity", "intensity"], cases)
+    {
+      let cloud = PointCloud(
+        positions: positions, colors: nil,
+        attributes: [
+          PointAttribute(name: "confidence", values: .uint8([2, 1, 0])),
+          PointAttribute(name: name, values: values),
+        ])
+      let bytes = try EncodedCloudFile.encode(
+        cloud, as: LASRecordEncoder.self, provenance: Self.provenance,
+        options: CloudWriteOptions(attributes: .all))
+      // Only confidence follows as an extra byte.
+      #expect(Self.le(bytes, 105, UInt16.self) == 37, "\(values)")
+      let start = Int(Self.le(bytes, 96, UInt32.self))
+      let written = (0..<3).map { Self.le(bytes, start + 37 * $0 + 12, UInt16.self) }
+      #expect(written == stored, "\(values)")
+      let document = try Self.read(bytes)
+      #expect(document.cloud.attribute(named: "intensity")?.values == .uint16(stored))
+    }
+  }
+
   @Test func noPointMovesMoreThanATenthOfAMillimetre() throws {
     var cloud = SyntheticCloud.scene(count: 20_000, normals: true)
     cloud.positions = cloud.positions.map { Point3($0.x + 1234.5678, $0.y - 87.654, $0.z + 0.3) }

@@ -24,7 +24,7 @@ import Testing
 
   static func agree(
     _ comparison: RendererComparison, _ state: ViewerState, _ label: String,
-    preview: OverlayPoints? = nil
+    preview: OverlayPoints? = nil, store: PointStore = store
   ) throws {
     comparison.backend.pointDrawer = PointRenderer.gl.makeDrawer()
     try comparison.renderer.sync(with: store)
@@ -91,6 +91,38 @@ import Testing
     }
     // In CPU mode the preview holds no GPU copy.
     #expect(preview.mirror.uploadedPoints == 0)
+  }
+
+  /// The intensity mode draws each point's level as a grey, and points without levels in
+  /// one flat grey, alike with either renderer.
+  @Test func theIntensityModeDrawsLevelsOrAFlatGrey() throws {
+    let comparison = try RendererComparison(width: Self.width, height: Self.height)
+    var state = ComparisonScenes.state(Self.store, width: Self.width, height: Self.height)
+    state.apply(.display(.setColorMode(.intensity)))
+    state.apply(.display(.setPointSize(3)))
+    let levels = try comparison.picture(state, store: Self.store, with: .cpu)
+    let plain = ComparisonScenes.store(pointsPerFrame: 4000, frames: 5, seed: 11, intensity: false)
+    try Self.agree(comparison, state, "intensity mode without intensity", store: plain)
+    let flat = try comparison.picture(state, store: plain, with: .gl)
+    // Count the greys of the points' pixels: the grid and axes are drawn over the
+    // background, not over points, and are few.
+    func greys(_ image: RGBImage) -> [UInt8: Int] {
+      var counts: [UInt8: Int] = [:]
+      for pixel in 0..<image.width * image.height {
+        let rgb = image.pixels[pixel * 3..<pixel * 3 + 3]
+        if rgb.allSatisfy({ $0 == rgb.first }), let grey = rgb.first {
+          counts[grey, default: 0] += 1
+        }
+      }
+      return counts
+    }
+    let covered = RendererComparison.coveredFraction(flat) * Double(Self.width * Self.height)
+    // 0.75 of 255 is 191.25.
+    #expect(Double(greys(flat)[191] ?? 0) > 0.9 * covered)
+    // With levels, the points span the grey scale.
+    let spread = greys(levels).filter { $0.value >= 5 }
+    #expect(spread.count > 200)
+    #expect(Double(greys(levels).values.reduce(0, +)) > 0.95 * covered)
   }
 
   @Test func aWrongColourModeIsFarOutsideTheTolerance() throws {

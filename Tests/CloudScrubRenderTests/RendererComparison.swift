@@ -63,8 +63,11 @@ final class RendererComparison {
 /// Test scenes: a store of several frames with surfaces seen from a fitted camera.
 enum ComparisonScenes {
   /// `frames` frames of points on a sphere shell, a ground plane and a scatter,
-  /// coloured by position, with confidence cycling through 0, 1, 2 and 255.
-  static func store(pointsPerFrame: Int, frames: Int, seed: UInt64) -> PointStore {
+  /// coloured by position, with confidence cycling through 0, 1, 2 and 255, and (unless
+  /// `intensity` is false) intensity levels that step by 97 from point to point.
+  static func store(pointsPerFrame: Int, frames: Int, seed: UInt64, intensity: Bool = true)
+    -> PointStore
+  {
     var random = SplitMix64(seed: seed)
     func unit() -> Float { Float(random.next() >> 40) / Float(1 << 24) }
     var store = PointStore()
@@ -88,6 +91,7 @@ enum ComparisonScenes {
         points.positions.append(Point3(p.x, p.y, p.z))
         points.colors.append(RGB8(UInt8(unit() * 255), UInt8(index % 251), UInt8(frame * 37 % 256)))
         points.confidence.append([0, 1, 2, 255][index % 4])
+        if intensity { points.intensity.append(UInt8(truncatingIfNeeded: index &* 97)) }
         index += 1
       }
       store.append(points, frameIndex: frame)

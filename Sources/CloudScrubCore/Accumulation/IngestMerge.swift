@@ -83,12 +83,7 @@ public struct IngestMerge {
       if let error = errors[part] { throw error }
       touched &+= touches[part]
     }
-    var thinned = FramePoints()
-    for k in 0..<frame.count where kept[k] {
-      thinned.positions.append(frame.positions[k])
-      thinned.colors.append(frame.colors[k])
-      thinned.confidence.append(frame.confidence[k])
-    }
+    let thinned = frame.gathering((0..<frame.count).lazy.filter { kept[$0] })
     pointsSeen += frame.count
     pointsKept += thinned.count
     return thinned

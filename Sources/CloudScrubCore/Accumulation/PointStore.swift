@@ -1,12 +1,15 @@
 /// The merged cloud of a recording: every frame's points appended in timeline order, so
 /// that the points of frames a…b are one contiguous range.
 ///
-/// 16 bytes a point: position (12), colour (3), confidence (1). A point's frame is not
-/// stored per point: `frameRanges` gives it.
+/// 16 bytes a point: position (12), colour (3), confidence (1), and one more for a
+/// scan's intensity. A point's frame is not stored per point: `frameRanges` gives it.
 public struct PointStore: Equatable, Sendable {
   public private(set) var positions: [Point3] = []
   public private(set) var colors: [RGB8] = []
   public private(set) var confidence: [UInt8] = []
+  /// Each point's intensity level (`FramePoints.intensity`), or empty when no point has
+  /// one: a scan's, drawn by the intensity colour mode.
+  public private(set) var intensity: [UInt8] = []
   /// Prefix sums of per-frame point counts: the points of the k-th appended frame are
   /// `frameRanges[k]..<frameRanges[k + 1]`. Always one longer than `frameIndices`.
   public private(set) var frameRanges: [Int] = [0]
@@ -20,6 +23,8 @@ public struct PointStore: Equatable, Sendable {
 
   public var count: Int { positions.count }
   public var frameCount: Int { frameIndices.count }
+  /// Whether the points carry intensity (then every point has a level).
+  public var hasIntensity: Bool { !intensity.isEmpty }
 
   /// Reserves room for `estimatedPoints` points, so that appending frames does not copy
   /// what is already there. Untouched room costs address space, not memory.
@@ -36,38 +41,71 @@ public struct PointStore: Equatable, Sendable {
   /// Appends one frame's points after every frame already there.
   public mutating func append(_ points: FramePoints, frameIndex: Int) {
     precondition(frameIndices.last.map { frameIndex > $0 } ?? true, "frames arrive in order")
-    positions.append(contentsOf: points.positions)
-    colors.append(contentsOf: points.colors)
-    confidence.append(contentsOf: points.confidence)
-    frameRanges.append(positions.count)
-    frameIndices.append(frameIndex)
+    points.withColumns { append($0, toFrame: frameIndex) }
   }
 
   /// Appends points to the last appended frame (a frame that arrives in pieces, as a
   /// level-of-detail node receives a large frame).
   public mutating func appendToLastFrame(_ points: FramePoints) {
-    assert(!frameIndices.isEmpty, "a frame to add to")
-    positions.append(contentsOf: points.positions)
-    colors.append(contentsOf: points.colors)
-    confidence.append(contentsOf: points.confidence)
-    frameRanges[frameRanges.count - 1] = positions.count
+    guard let last = frameIndices.last else {
+      assertionFailure("a frame to add to")
+      return
+    }
+    points.withColumns { append($0, toFrame: last) }
   }
 
   /// Appends points to frame `frameIndex`: to the last appended frame when it is that
   /// frame, else as a new frame after it (a level-of-detail node's share of a piece).
-  public mutating func append(
-    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
-    confidence: UnsafeBufferPointer<UInt8>, toFrame frameIndex: Int
-  ) {
+  ///
+  /// Missing colours and confidence are filled (`PointColumns`). Intensity is kept for
+  /// every point once any point has it: the points before get `FramePoints.noIntensity`,
+  /// and so do later points without it.
+  public mutating func append(_ points: PointColumns, toFrame frameIndex: Int) {
     precondition(frameIndices.last.map { frameIndex >= $0 } ?? true, "frames arrive in order")
-    self.positions.append(contentsOf: positions)
-    self.colors.append(contentsOf: colors)
-    self.confidence.append(contentsOf: confidence)
-    if frameIndices.last == frameIndex {
-      frameRanges[frameRanges.count - 1] = self.positions.count
+    let n = points.count
+    positions.append(contentsOf: points.positions)
+    if points.colors.count >= n {
+      colors.append(contentsOf: points.colors[0..<n])
     } else {
-      frameRanges.append(self.positions.count)
+      colors.append(contentsOf: (0..<n).lazy.map { points.color(at: $0) })
+    }
+    if points.confidence.count >= n {
+      confidence.append(contentsOf: points.confidence[0..<n])
+    } else {
+      confidence.append(contentsOf: (0..<n).lazy.map { points.confidence(at: $0) })
+    }
+    if points.hasIntensity || hasIntensity {
+      let before = positions.count - n
+      if intensity.count < before {
+        intensity.append(contentsOf: repeatElement(FramePoints.noIntensity, count: before))
+      }
+      if points.intensity.count >= n {
+        intensity.append(contentsOf: points.intensity[0..<n])
+      } else {
+        intensity.append(contentsOf: (0..<n).lazy.map { points.intensity(at: $0) })
+      }
+    }
+    if frameIndices.last == frameIndex {
+      frameRanges[frameRanges.count - 1] = positions.count
+    } else {
+      frameRanges.append(positions.count)
       frameIndices.append(frameIndex)
+    }
+  }
+
+  /// Calls `body` with the store's columns, borrowed for the call.
+  public func withColumns<R>(_ body: (PointColumns) throws -> R) rethrows -> R {
+    try positions.withUnsafeBufferPointer { positions in
+      try colors.withUnsafeBufferPointer { colors in
+        try confidence.withUnsafeBufferPointer { confidence in
+          try intensity.withUnsafeBufferPointer { intensity in
+            try body(
+              PointColumns(
+                positions: positions, colors: colors, confidence: confidence,
+                intensity: intensity))
+          }
+        }
+      }
     }
   }
 
@@ -80,7 +118,7 @@ public struct PointStore: Equatable, Sendable {
   /// Bytes of point data held in memory.
   public var storageByteCount: Int {
     positions.count * MemoryLayout<Point3>.stride + colors.count * MemoryLayout<RGB8>.stride
-      + confidence.count
+      + confidence.count + intensity.count
   }
 
   /// The merged points as a cloud with `confidence` (uchar) and `frame` (uint, the

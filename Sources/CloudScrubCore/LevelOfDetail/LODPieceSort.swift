@@ -16,12 +16,10 @@ final class LODPieceSort {
   let groups: [[Int]]
   private let buffers: LODSortBuffers
 
-  /// Sorts `positions` (with `colors` and `confidence`, which may be shorter: the
-  /// missing ones read as no colour and unknown confidence) by slot:
+  /// Sorts `points` (whose shorter columns are filled as `PointColumns` says) by slot:
   /// `slotOf[targets[i]]` is point i's slot, `counts[slot]` its points.
   init(
-    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
-    confidence: UnsafeBufferPointer<UInt8>, targets: UnsafeBufferPointer<Int32>,
+    _ points: PointColumns, targets: UnsafeBufferPointer<Int32>,
     slotOf: UnsafeBufferPointer<Int32>, counts: [Int], threads: Int
   ) {
     var starts = [0]
@@ -37,28 +35,24 @@ final class LODPieceSort {
     }
     self.groups = groups
     let total = starts[starts.count - 1]
-    let buffers = LODSortBuffers(count: total)
+    let buffers = LODSortBuffers(count: total, intensity: points.hasIntensity)
     self.buffers = buffers
-    let source = LODSortSource(
-      positions: positions, colors: colors, confidence: confidence, targets: targets,
-      slotOf: slotOf)
+    let source = LODSortSource(points: points, targets: targets, slotOf: slotOf)
     let frozenGroupOf = groupOfSlot
     let fill = { @Sendable (group: Int) in
       var cursor = frozenStarts
+      let points = source.points
       let n = source.targets.count
-      let fullColors = source.colors.count >= n
-      let fullConfidence = source.confidence.count >= n
+      let intensity = buffers.intensity
       for i in 0..<n {
         let slot = Int(source.slotOf[Int(source.targets[i])])
         guard groupCount == 1 || frozenGroupOf[slot] == group else { continue }
         let at = cursor[slot]
         cursor[slot] = at + 1
-        buffers.positions[at] = source.positions[i]
-        buffers.colors[at] =
-          fullColors || i < source.colors.count ? source.colors[i] : FramePoints.noColor
-        buffers.confidence[at] =
-          fullConfidence || i < source.confidence.count
-          ? source.confidence[i] : FramePoints.unknownConfidence
+        buffers.positions[at] = points.positions[i]
+        buffers.colors[at] = points.color(at: i)
+        buffers.confidence[at] = points.confidence(at: i)
+        if let intensity { intensity[at] = points.intensity(at: i) }
       }
     }
     if groupCount > 1 {
@@ -85,23 +79,13 @@ final class LODPieceSort {
 
   /// Calls `body` with each slot and its share, the groups on threads of their own
   /// (one thread when there is one group); within a group, in the group's order.
-  func forEachShare(
-    _ body:
-      @Sendable (
-        _ slot: Int, _ positions: UnsafeBufferPointer<Point3>, _ colors: UnsafeBufferPointer<RGB8>,
-        _ confidence: UnsafeBufferPointer<UInt8>
-      ) -> Void
-  ) {
+  func forEachShare(_ body: @Sendable (_ slot: Int, _ share: PointColumns) -> Void) {
     let buffers = self.buffers
     let starts = self.starts
     let groups = self.groups
     @Sendable func run(_ group: Int) {
       for slot in groups[group] {
-        let range = starts[slot]..<starts[slot + 1]
-        body(
-          slot, UnsafeBufferPointer(rebasing: buffers.positions[range]),
-          UnsafeBufferPointer(rebasing: buffers.colors[range]),
-          UnsafeBufferPointer(rebasing: buffers.confidence[range]))
+        body(slot, buffers.columns[starts[slot]..<starts[slot + 1]])
       }
     }
     if groups.count > 1 {
@@ -117,25 +101,36 @@ private struct LODSortBuffers: @unchecked Sendable {
   let positions: UnsafeMutableBufferPointer<Point3>
   let colors: UnsafeMutableBufferPointer<RGB8>
   let confidence: UnsafeMutableBufferPointer<UInt8>
+  /// Nil when the piece has no intensity.
+  let intensity: UnsafeMutableBufferPointer<UInt8>?
 
-  init(count: Int) {
+  init(count: Int, intensity: Bool) {
     positions = .allocate(capacity: count)
     colors = .allocate(capacity: count)
     confidence = .allocate(capacity: count)
+    self.intensity = intensity ? .allocate(capacity: count) : nil
+  }
+
+  /// The sorted points (every column as long as the piece).
+  var columns: PointColumns {
+    PointColumns(
+      positions: UnsafeBufferPointer(positions), colors: UnsafeBufferPointer(colors),
+      confidence: UnsafeBufferPointer(confidence),
+      intensity: intensity.map { UnsafeBufferPointer($0) }
+        ?? UnsafeBufferPointer(start: nil, count: 0))
   }
 
   func deallocate() {
     positions.deallocate()
     colors.deallocate()
     confidence.deallocate()
+    intensity?.deallocate()
   }
 }
 
 /// The piece as the sort's threads read it.
 private struct LODSortSource: @unchecked Sendable {
-  let positions: UnsafeBufferPointer<Point3>
-  let colors: UnsafeBufferPointer<RGB8>
-  let confidence: UnsafeBufferPointer<UInt8>
+  let points: PointColumns
   let targets: UnsafeBufferPointer<Int32>
   let slotOf: UnsafeBufferPointer<Int32>
 }

@@ -219,15 +219,7 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
     let points = job.points
     if job.stride > 0 {
       // A share of a new frame larger than a step: every stride-th point from `next`.
-      var share = FramePoints()
-      let indices = stride(from: job.next, to: points.count, by: job.stride)
-      share.positions = indices.map { points.positions[$0] }
-      share.colors = indices.map {
-        $0 < points.colors.count ? points.colors[$0] : FramePoints.noColor
-      }
-      share.confidence = indices.map {
-        $0 < points.confidence.count ? points.confidence[$0] : FramePoints.unknownConfidence
-      }
+      let share = points.gathering(stride(from: job.next, to: points.count, by: job.stride))
       insert(share, 0..<share.count, into: &tree, continuing: job.continuing || job.next > 0)
       job.next += 1
       return share.count
@@ -241,17 +233,8 @@ public final class LevelOfDetailBuilder: @unchecked Sendable {
   private static func insert(
     _ points: FramePoints, _ range: Range<Int>, into tree: inout PointOctree, continuing: Bool
   ) {
-    points.positions.withUnsafeBufferPointer { positions in
-      points.colors.withUnsafeBufferPointer { colors in
-        points.confidence.withUnsafeBufferPointer { confidence in
-          tree.insert(
-            positions: UnsafeBufferPointer(rebasing: positions[range]),
-            colors: UnsafeBufferPointer(rebasing: colors[range.clamped(to: 0..<colors.count)]),
-            confidence: UnsafeBufferPointer(
-              rebasing: confidence[range.clamped(to: 0..<confidence.count)]),
-            continuingFrame: continuing && tree.frameCount > 0)
-        }
-      }
+    points.withColumns {
+      tree.insert($0[range], continuingFrame: continuing && tree.frameCount > 0)
     }
   }
 }

@@ -37,17 +37,7 @@ extension PointOctree {
         sharing = Share(frame: frameCount, stride: (range.count + left - 1) / left, next: 0)
         continue
       }
-      store.positions.withUnsafeBufferPointer { positions in
-        store.colors.withUnsafeBufferPointer { colors in
-          store.confidence.withUnsafeBufferPointer { confidence in
-            insert(
-              positions: UnsafeBufferPointer(rebasing: positions[range]),
-              colors: UnsafeBufferPointer(rebasing: colors[range]),
-              confidence: UnsafeBufferPointer(rebasing: confidence[range]),
-              continuingFrame: false)
-          }
-        }
-      }
+      store.withColumns { insert($0[range], continuingFrame: false) }
       left -= max(1, range.count)
     }
     return sharing == nil && frameCount == store.frameCount
@@ -60,45 +50,20 @@ extension PointOctree {
   {
     let indices = stride(
       from: range.lowerBound + share.next, to: range.upperBound, by: share.stride)
-    let positions = indices.map { store.positions[$0] }
-    let colors = indices.map { store.colors[$0] }
-    let confidence = indices.map { store.confidence[$0] }
-    positions.withUnsafeBufferPointer { positions in
-      colors.withUnsafeBufferPointer { colors in
-        confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence,
-            continuingFrame: share.next > 0)
-        }
-      }
-    }
-    return positions.count
+    let points = store.withColumns { $0.gathering(indices) }
+    points.withColumns { insert($0, continuingFrame: share.next > 0) }
+    return points.count
   }
 
   /// Inserts one frame's points as the next frame.
   public mutating func append(_ frame: FramePoints) {
-    frame.positions.withUnsafeBufferPointer { positions in
-      frame.colors.withUnsafeBufferPointer { colors in
-        frame.confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence, continuingFrame: false)
-        }
-      }
-    }
+    frame.withColumns { insert($0, continuingFrame: false) }
   }
 
   /// Inserts `points` as more of the last frame inserted (the first frame when none is
   /// in yet): a frame that arrives in pieces, as a huge PLY file does while it loads
   /// (`ViewerContent` feeds such a frame itself instead of by `sync`).
   public mutating func appendToLastFrame(_ points: FramePoints) {
-    points.positions.withUnsafeBufferPointer { positions in
-      points.colors.withUnsafeBufferPointer { colors in
-        points.confidence.withUnsafeBufferPointer { confidence in
-          insert(
-            positions: positions, colors: colors, confidence: confidence,
-            continuingFrame: frameCount > 0)
-        }
-      }
-    }
+    points.withColumns { insert($0, continuingFrame: frameCount > 0) }
   }
 }

@@ -94,10 +94,8 @@ public struct PointOctree: Sendable {
   // MARK: - Inserting
 
   /// Inserts points as the next frame, or as more of the last frame.
-  mutating func insert(
-    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
-    confidence: UnsafeBufferPointer<UInt8>, continuingFrame: Bool
-  ) {
+  mutating func insert(_ points: PointColumns, continuingFrame: Bool) {
+    let positions = points.positions
     if !continuingFrame { frameCount += 1 }
     let frame = frameCount - 1
     guard !positions.isEmpty else { return }
@@ -127,7 +125,7 @@ public struct PointOctree: Sendable {
       }
     }
     count += positions.count
-    distribute(positions: positions, colors: colors, confidence: confidence, frame: frame)
+    distribute(points, frame: frame)
   }
 
   /// Makes the leaf child `octant` of `parent`; returns its number.
@@ -229,10 +227,7 @@ public struct PointOctree: Sendable {
   /// Appends the points of a piece to the nodes `targets` names, in their order (each
   /// node's share sorted out once, `LODPieceSort`, on several threads for a large
   /// piece), then turns leaves that grew too large inner.
-  private mutating func distribute(
-    positions: UnsafeBufferPointer<Point3>, colors: UnsafeBufferPointer<RGB8>,
-    confidence: UnsafeBufferPointer<UInt8>, frame: Int
-  ) {
+  private mutating func distribute(_ points: PointColumns, frame: Int) {
     var touched: [Int] = []
     var counts: [Int] = []
     for target in targets {
@@ -247,21 +242,18 @@ public struct PointOctree: Sendable {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let forced = parallelDescentMinimumPoints == 1
     let threads =
-      positions.count >= parallelDescentMinimumPoints && (cores > 1 || forced)
+      points.count >= parallelDescentMinimumPoints && (cores > 1 || forced)
       ? min(4, max(2, cores)) : 1
     let sorted = targets.withUnsafeBufferPointer { targets in
       pendingSlot.withUnsafeBufferPointer { slotOf in
-        LODPieceSort(
-          positions: positions, colors: colors, confidence: confidence, targets: targets,
-          slotOf: slotOf, counts: counts, threads: threads)
+        LODPieceSort(points, targets: targets, slotOf: slotOf, counts: counts, threads: threads)
       }
     }
     let frozenTouched = touched
     nodes.withUnsafeMutableBufferPointer { nodes in
       let shared = LODSharedNodes(base: nodes)
-      sorted.forEachShare { slot, positions, colors, confidence in
-        shared.base[frozenTouched[slot]].points.append(
-          positions: positions, colors: colors, confidence: confidence, toFrame: frame)
+      sorted.forEachShare { slot, share in
+        shared.base[frozenTouched[slot]].points.append(share, toFrame: frame)
       }
     }
     for node in touched {

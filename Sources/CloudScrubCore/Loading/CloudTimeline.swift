@@ -24,17 +24,19 @@ public enum CloudTimeline {
   /// (ascending; points keep their file order within a frame), each frame indexed by
   /// its value and timed at value / `framesPerSecond`; otherwise the whole cloud as
   /// frame 0. Colours and confidence come along (unknown confidence without a
-  /// `confidence` attribute); a cloud with intensity and no colour gets its intensity
-  /// as greys (`IntensityGreys`).
+  /// `confidence` attribute), and intensity as grey levels (`IntensityGreys`), which
+  /// are the colours too of a cloud with intensity and no colour.
   public static func frames(of cloud: PointCloud) -> [LoadedFrame] {
     let confidence = StreamingLoad.confidence(of: cloud)
-    let greys = cloud.colors == nil ? IntensityGreys.colors(of: cloud) : nil
+    let levels = IntensityGreys.levels(of: cloud)
+    let greys = cloud.colors == nil ? levels.map(IntensityGreys.colors(ofLevels:)) : nil
     let colors = cloud.colors ?? greys
     guard let values = frameValues(of: cloud) else {
       var points = FramePoints()
       points.positions = cloud.positions
       points.colors = colors ?? Array(repeating: FramePoints.noColor, count: cloud.count)
       points.confidence = confidence
+      points.intensity = levels ?? []
       var frame = LoadedFrame(frameIndex: 0, timestampSeconds: 0, info: nil, points: points)
       frame.colorsFromIntensity = greys != nil
       return [frame]
@@ -49,6 +51,7 @@ public enum CloudTimeline {
       groups[position].positions.append(cloud.positions[index])
       groups[position].colors.append(colors?[index] ?? FramePoints.noColor)
       groups[position].confidence.append(confidence[index])
+      if let levels { groups[position].intensity.append(levels[index]) }
     }
     return zip(distinct, groups).map { value, points in
       var frame = LoadedFrame(

@@ -1,5 +1,5 @@
-/// The first look of a cloud with intensity and no colour (a LAS, E57 or PCD scan
-/// without RGB): each point grey by its intensity.
+/// A scan's intensity as grey levels: what the intensity colour mode draws, and the
+/// colours of a cloud with intensity and no colour (a LAS, E57 or PCD scan without RGB).
 ///
 /// The intensity attribute is found by name (`intensity`, or CloudCompare's
 /// `scalar_intensity`, in any case). The greys span the 1st to the 99th percentile of
@@ -10,17 +10,33 @@ public enum IntensityGreys {
   /// The names an intensity attribute goes by, lowercased.
   static let names: Set<String> = ["intensity", "scalar_intensity"]
 
+  /// `cloud`'s intensity attribute, found by name.
+  public static func attribute(of cloud: PointCloud) -> PointAttribute? {
+    cloud.attributes.first { names.contains($0.name.lowercased()) }
+  }
+
   /// The greys of `cloud`'s points, or nil when it has no usable intensity.
   public static func colors(of cloud: PointCloud) -> [RGB8]? {
+    levels(of: cloud).map(colors(ofLevels:))
+  }
+
+  /// Grey levels as colours.
+  public static func colors(ofLevels levels: [UInt8]) -> [RGB8] {
+    levels.map { RGB8($0, $0, $0) }
+  }
+
+  /// The grey level (0 black … 255 white) of each of `cloud`'s points, or nil when it
+  /// has no usable intensity.
+  public static func levels(of cloud: PointCloud) -> [UInt8]? {
     guard
-      let attribute = cloud.attributes.first(where: { names.contains($0.name.lowercased()) }),
+      let attribute = attribute(of: cloud),
       attribute.values.count == cloud.count, cloud.count > 0
     else { return nil }
     let values = attribute.values
     let step = max(1, cloud.count / 65_536)
     let sample = stride(from: 0, to: cloud.count, by: step).map { values.double(at: $0) }
     guard let ramp = Ramp(sample: sample) else { return nil }
-    return (0..<cloud.count).map { ramp.grey(values.double(at: $0)) }
+    return (0..<cloud.count).map { ramp.level(values.double(at: $0)) }
   }
 
   /// The 1st to 99th percentile of a sample of intensities as black to white: how a
@@ -38,10 +54,10 @@ public enum IntensityGreys {
       guard high > low else { return nil }
     }
 
-    public func grey(_ value: Double) -> RGB8 {
+    /// The grey level of `value`: 0 at `low` and below, 255 at `high` and above.
+    public func level(_ value: Double) -> UInt8 {
       let level = value.isFinite ? min(255, max(0, (value - low) * (255 / (high - low)))) : 0
-      let grey = UInt8(level.rounded())
-      return RGB8(grey, grey, grey)
+      return UInt8(level.rounded())
     }
   }
 }

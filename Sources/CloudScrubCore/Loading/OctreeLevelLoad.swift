@@ -28,7 +28,7 @@ public struct OctreeNode: Sendable, Equatable {
   /// A node's points as read.
   public struct Points: Sendable {
     public var points: FramePoints
-    /// The points' intensities, for a cloud without colour.
+    /// The points' intensities; nil when the file has none.
     public var intensity: [UInt16]?
 
     public init(points: FramePoints, intensity: [UInt16]? = nil) {
@@ -119,6 +119,7 @@ public struct OctreeLevelLoad: Sendable {
   private func stream(into load: StreamingLoad) throws -> LoadStatus {
     let nodes = source.nodes
     var ramp: IntensityGreys.Ramp?
+    var greysAsColors = false
     var done = 0
     var start = 0
     var piece = 0
@@ -136,19 +137,23 @@ public struct OctreeLevelLoad: Sendable {
       beforePiece?(piece)
       guard !load.isCancelled else { return .cancelled }
       let read = try readNodes(Array(order[start..<end]))
-      if piece == 0, read.contains(where: { $0.points.colors.isEmpty }) {
+      if piece == 0 {
         ramp = Self.ramp(of: read)
+        greysAsColors = ramp != nil && read.contains(where: { $0.points.colors.isEmpty })
       }
       var merged = FramePoints()
       merged.positions.reserveCapacity(points)
       merged.colors.reserveCapacity(points)
       merged.confidence.reserveCapacity(points)
-      for node in read { Self.append(node, greys: ramp, to: &merged) }
+      if ramp != nil { merged.intensity.reserveCapacity(points) }
+      for node in read {
+        Self.append(node, levels: ramp, greysAsColors: greysAsColors, to: &merged)
+      }
       done += merged.count
       var frame = LoadedFrame(
         frameIndex: 0, timestampSeconds: 0, info: nil, points: merged,
         piece: piece == 0 ? (end == order.count ? .whole : .first) : .more)
-      frame.colorsFromIntensity = ramp != nil
+      frame.colorsFromIntensity = greysAsColors
       guard load.waitForRoom(maxPoints: waitingPointLimit),
         load.deliver(frame, done: done, total: pointsRead)
       else { return .cancelled }
@@ -169,7 +174,7 @@ public struct OctreeLevelLoad: Sendable {
     return try (0..<indices.count).map { try slots[$0].unsafelyUnwrapped.get() }
   }
 
-  /// The greys of a cloud without colour, ramped from the intensities of its root
+  /// The grey levels of the cloud's intensity, ramped from the intensities of its root
   /// level; nil when the root level has none that vary.
   private static func ramp(of nodes: [OctreeNode.Points]) -> IntensityGreys.Ramp? {
     let values = nodes.flatMap { $0.intensity ?? [] }
@@ -180,15 +185,27 @@ public struct OctreeLevelLoad: Sendable {
       })
   }
 
+  /// Appends a node's points, with their intensity levels when there is a ramp, and
+  /// those levels as their colours when the cloud has no colour.
   private static func append(
-    _ node: OctreeNode.Points, greys: IntensityGreys.Ramp?, to points: inout FramePoints
+    _ node: OctreeNode.Points, levels ramp: IntensityGreys.Ramp?, greysAsColors: Bool,
+    to points: inout FramePoints
   ) {
     let count = node.points.count
     points.positions += node.points.positions
+    var levels: [UInt8] = []
+    if let ramp {
+      if let intensity = node.intensity, intensity.count == count {
+        levels = intensity.map { ramp.level(Double($0)) }
+      } else {
+        levels = Array(repeating: FramePoints.noIntensity, count: count)
+      }
+      points.intensity += levels
+    }
     if node.points.colors.count == count {
       points.colors += node.points.colors
-    } else if let greys, let intensity = node.intensity, intensity.count == count {
-      points.colors += intensity.map { greys.grey(Double($0)) }
+    } else if greysAsColors {
+      points.colors += IntensityGreys.colors(ofLevels: levels)
     } else {
       points.colors += repeatElement(FramePoints.noColor, count: count)
     }

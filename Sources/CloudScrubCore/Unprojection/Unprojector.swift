@@ -1,21 +1,3 @@
-/// The points one frame contributes: positions in the world, their colours (grey when
-/// the frame has no colour) and confidence (`unknownConfidence` when it has no map).
-public struct FramePoints: Equatable, Sendable {
-  public var positions: [Point3] = []
-  public var colors: [RGB8] = []
-  public var confidence: [UInt8] = []
-
-  public init() {}
-
-  public var count: Int { positions.count }
-
-  /// The confidence a point gets when its frame has no confidence map. It passes every
-  /// minimum-confidence filter.
-  public static let unknownConfidence: UInt8 = 255
-  /// The colour a point gets when its frame has no colour image.
-  public static let noColor = RGB8(160, 160, 160)
-}
-
 /// Turns a frame's depth pixels into coloured world points.
 ///
 /// Each depth pixel (u, v) gives at most one point. Its ray goes through the pixel's

@@ -13,6 +13,9 @@ public enum PointColorMode: String, CaseIterable, Sendable {
   /// Each point by its frame's alignment error (`FrameAlignmentErrors`): the ramp from
   /// 0 to the worst frame's error (at least 1 cm), grey for frames not measured.
   case alignmentError = "error"
+  /// Grey by a scan's intensity (`PointStore.intensity`); a flat grey for points that
+  /// have none.
+  case intensity
 }
 
 /// What a scene with a mesh (a fused model, or a mesh file) shows of it.
@@ -83,7 +86,7 @@ public struct DisplaySettings: Equatable, Sendable {
       eyeDomeLighting = true
       lookNote = "coloured by height, with eye-dome lighting: the points have no colour"
     case .showIntensity:
-      colorMode = .rgb
+      colorMode = .intensity
       lookNote = "grey by intensity: the points have no colour, only intensity"
     case .setMinConfidence(let level): minConfidence = level
     case .toggleGrid: showGrid.toggle()
@@ -117,8 +120,8 @@ public enum DisplayCommand: Equatable, Sendable {
   /// The first look of points with no colour: by height, with eye-dome lighting, and a
   /// note saying why.
   case showWithoutColor
-  /// The first look of points whose colours were made from their intensity (a cloud
-  /// with intensity and no colour): as they are, with a note saying why.
+  /// The first look of a cloud with intensity and no colour: by intensity, with a note
+  /// saying why.
   case showIntensity
   case setMinConfidence(ConfidenceLevel)
   case toggleGrid

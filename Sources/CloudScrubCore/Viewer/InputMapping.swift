@@ -17,7 +17,7 @@ public enum ViewerMouseButton: Equatable, Sendable {
 /// without a window.
 ///
 /// Bindings: space play/pause; ←/→ step (shift: 10 frames); Home/End; M cycles the
-/// timeline mode; F fits; R resets; C looks through the capture camera; 1–6 colour
+/// timeline mode; F fits; R resets; C looks through the capture camera; 1–7 colour
 /// modes; +/− point size; E eye-dome lighting; G grid; A axes; T trajectory; K frustum;
 /// B the refined or the recorded poses, once a refinement is applied.
 /// Left-drag orbits, right- or middle-drag (or shift + left) pans, the wheel zooms

@@ -8,7 +8,10 @@ import CloudScrubCore
 /// names it). Colours are scaled to 16 bits
 /// (`c × 257`). Selected normals and attributes follow each record as extra bytes,
 /// described in the `LASF_Spec` record 4 VLR; the provenance is a `CloudScrub` VLR
-/// (record 1) of UTF-8 lines. Every record has return 1 of 1, no intensity, no
+/// (record 1) of UTF-8 lines. A cloud's intensity attribute (`IntensityGreys.attribute`)
+/// goes into the records' own intensity field, not the extra bytes: rounded and kept
+/// within 0…65,535, and a float attribute whose first points all lie within 0…1 is
+/// scaled to 16 bits, as the format asks. Every record has return 1 of 1, no
 /// classification and GPS time 0; the creation date is left 0 so that equal inputs
 /// give equal bytes.
 public struct LASRecordEncoder: CloudRecordEncoder {
@@ -20,6 +23,9 @@ public struct LASRecordEncoder: CloudRecordEncoder {
 
   let colors: Bool
   let fields: CloudFieldSelection
+  /// The attribute written as the records' intensity, and the factor its values are
+  /// multiplied by; nil when the cloud has none.
+  let intensity: (name: String, scale: Double)?
   private(set) var offsetMeters: SIMD3<Double>?
   private var low = SIMD3<Int32>(repeating: .max)
   private var high = SIMD3<Int32>(repeating: .min)
@@ -27,7 +33,27 @@ public struct LASRecordEncoder: CloudRecordEncoder {
 
   public init(fields cloud: PointCloud, options: CloudWriteOptions) throws {
     colors = cloud.colors != nil
-    fields = try CloudFieldSelection(cloud, options.attributes)
+    var fields = try CloudFieldSelection(cloud, options.attributes)
+    if let attribute = IntensityGreys.attribute(of: cloud) {
+      intensity = (attribute.name, Self.intensityScale(of: attribute.values))
+      fields.attributes.removeAll { $0.name == attribute.name }
+    } else {
+      intensity = nil
+    }
+    self.fields = fields
+  }
+
+  /// 65,535 for floats that all lie within 0…1 (of up to about 4,000 evenly spaced
+  /// values), else 1.
+  static func intensityScale(of values: AttributeValues) -> Double {
+    guard values.scalarType == .float32 || values.scalarType == .float64, values.count > 0
+    else { return 1 }
+    let step = max(1, values.count / 4096)
+    let unit = stride(from: 0, to: values.count, by: step).allSatisfy {
+      let v = values.double(at: $0)
+      return !v.isFinite || (0...1).contains(v)
+    }
+    return unit ? 65_535 : 1
   }
 
   /// Scans the whole cloud for the bounds the header states, as `encode` would find
@@ -138,6 +164,15 @@ public struct LASRecordEncoder: CloudRecordEncoder {
           address.storeBytes(of: (UInt16(c.r) * 257).littleEndian, as: UInt16.self)
           address.storeBytes(of: (UInt16(c.g) * 257).littleEndian, toByteOffset: 2, as: UInt16.self)
           address.storeBytes(of: (UInt16(c.b) * 257).littleEndian, toByteOffset: 4, as: UInt16.self)
+          address += records.stride
+        }
+      }
+      if let intensity, let values = piece.attribute(named: intensity.name)?.values {
+        var address = records.base + 12
+        for k in 0..<records.count {
+          let v = (values.double(at: first + k) * intensity.scale).rounded()
+          let stored = v.isFinite ? UInt16(min(65_535, max(0, v))) : 0
+          address.storeBytes(of: stored.littleEndian, as: UInt16.self)
           address += records.stride
         }
       }

@@ -89,15 +89,14 @@ public struct COPCNodeSource: OctreeNodeSource, @unchecked Sendable {
         var points = FramePoints()
         points.positions = LASReader.positions(records, points: count, header: header)
         let length = header.recordLength
-        guard let colorOffset else {
-          let intensity = (0..<count).map {
-            records.littleEndian(at: $0 * length + 12, as: UInt16.self)
-          }
-          return OctreeNode.Points(points: points, intensity: intensity)
+        let intensity = (0..<count).map {
+          records.littleEndian(at: $0 * length + 12, as: UInt16.self)
         }
-        points.colors = LASReader.colors(
-          records, points: count, length: length, at: colorOffset, shift: colorShift)
-        return OctreeNode.Points(points: points)
+        if let colorOffset {
+          points.colors = LASReader.colors(
+            records, points: count, length: length, at: colorOffset, shift: colorShift)
+        }
+        return OctreeNode.Points(points: points, intensity: intensity)
       }
     } catch {
       throw LASError(error, path: file.path)

@@ -69,6 +69,18 @@ struct ConfidenceColoring: CPUPointColoring {
   }
 }
 
+/// A grey a point by its intensity level, through a byte table (dimmed or not).
+struct IntensityColoring: CPUPointColoring {
+  let levels: UnsafePointer<UInt8>
+  let table: UnsafePointer<UInt32>
+
+  @inline(__always)
+  func color(at index: Int, position: Point3, confidence: UInt8) -> UInt32 {
+    let grey = table[Int(levels[index])]
+    return grey | grey << 8 | grey << 16 | CPUPointShading.pointAlpha
+  }
+}
+
 /// One colour for every point (a stretch of one frame in the frame mode).
 struct ConstantColoring: CPUPointColoring {
   let packed: UInt32

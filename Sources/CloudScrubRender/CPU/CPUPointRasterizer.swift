@@ -122,6 +122,22 @@ public final class CPUPointRasterizer {
               viewRow: SIMD4(m[2], m[6], m[10], m[14]), low: low,
               span: max(uniforms.depthRangeMeters.upperBound - low, 1e-6), dimmed: dimmed)
             run(range, parts: parts, uniforms) { $0.splat($1, points: points, coloring) }
+          case .intensity where store.hasIntensity:
+            let table = CPUPointShading.byteTable(dimmed: dimmed)
+            store.intensity.withUnsafeBufferPointer { levels in
+              table.withUnsafeBufferPointer { table in
+                guard let l = levels.baseAddress, let t = table.baseAddress else { return }
+                run(range, parts: parts, uniforms) {
+                  $0.splat($1, points: points, IntensityColoring(levels: l, table: t))
+                }
+              }
+            }
+          case .intensity:
+            let g = GPUPoint.noIntensityGray
+            let color = CPUPointShading.packed(SIMD3(g, g, g), dimmed: dimmed)
+            run(range, parts: parts, uniforms) {
+              $0.splat($1, points: points, ConstantColoring(packed: color))
+            }
           case .confidence:
             let table = (0..<256).map { CPUPointShading.confidenceColor(UInt8($0), dimmed: dimmed) }
             table.withUnsafeBufferPointer { table in

@@ -5,9 +5,12 @@ import CloudScrubCore
 /// headless `EGLHeadlessContext`); draws the scene into its own framebuffer and
 /// composites it onto `outputFramebuffer` (0: the window).
 public final class GLBackend: RenderBackend {
+  /// A point buffer: `capacity` points, then their intensity levels when it has them.
   private struct Chunk {
     var buffer: GLuint
     var vertexArray: GLuint
+    var capacity: Int
+    var withIntensity: Bool
   }
 
   /// Where `endFrame` puts the picture: 0 is the window's default framebuffer.
@@ -111,15 +114,17 @@ public final class GLBackend: RenderBackend {
     }
   }
 
-  public func makePointChunk(capacityPoints: Int) throws -> PointChunkID {
-    var chunk = Chunk(buffer: 0, vertexArray: 0)
+  public func makePointChunk(capacityPoints: Int, withIntensity: Bool) throws -> PointChunkID {
+    var chunk = Chunk(
+      buffer: 0, vertexArray: 0, capacity: capacityPoints, withIntensity: withIntensity)
     glGenBuffers(1, &chunk.buffer)
     glGenVertexArrays(1, &chunk.vertexArray)
     glBindVertexArray(chunk.vertexArray)
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), chunk.buffer)
     while glGetError() != GLenum(GL_NO_ERROR) {}
+    let bytesPerPoint = GPUPoint.byteCount + (withIntensity ? 1 : 0)
     glBufferData(
-      GLenum(GL_ARRAY_BUFFER), GLsizeiptr(capacityPoints * GPUPoint.byteCount), nil,
+      GLenum(GL_ARRAY_BUFFER), GLsizeiptr(capacityPoints * bytesPerPoint), nil,
       GLenum(GL_STATIC_DRAW))
     if glGetError() == GLenum(GL_OUT_OF_MEMORY) {
       glDeleteBuffers(1, &chunk.buffer)
@@ -132,6 +137,12 @@ public final class GLBackend: RenderBackend {
     glEnableVertexAttribArray(1)
     glVertexAttribPointer(
       1, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 12))
+    if withIntensity {
+      glEnableVertexAttribArray(2)
+      glVertexAttribPointer(
+        2, 1, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), 1,
+        UnsafeRawPointer(bitPattern: capacityPoints * GPUPoint.byteCount))
+    }
     glBindVertexArray(0)
     let id = PointChunkID(nextChunk)
     nextChunk += 1
@@ -147,6 +158,18 @@ public final class GLBackend: RenderBackend {
     glBufferSubData(
       GLenum(GL_ARRAY_BUFFER), GLintptr(firstPoint * GPUPoint.byteCount),
       GLsizeiptr(points.count * GPUPoint.byteCount), base)
+  }
+
+  public func uploadIntensity(
+    _ levels: UnsafeBufferPointer<UInt8>, into chunk: PointChunkID, atPoint firstPoint: Int
+  ) {
+    guard let target = chunks[chunk], target.withIntensity, let base = levels.baseAddress else {
+      return
+    }
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), target.buffer)
+    glBufferSubData(
+      GLenum(GL_ARRAY_BUFFER), GLintptr(target.capacity * GPUPoint.byteCount + firstPoint),
+      GLsizeiptr(levels.count), base)
   }
 
   public func uploadFrameStarts(_ starts: [Int32], atFrame firstFrame: Int) {
@@ -217,6 +240,10 @@ public final class GLBackend: RenderBackend {
     points.set("uFrameErrors", 1)
     points.set("uErrorScaleMeters", u.frameErrors.scaleMeters)
     glBindVertexArray(target.vertexArray)
+    if !target.withIntensity {
+      // Without an intensity array the attribute reads its current value.
+      glVertexAttrib1f(2, GPUPoint.noIntensityGray)
+    }
     glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
     glBindVertexArray(0)
   }
@@ -296,6 +323,7 @@ public final class GLBackend: RenderBackend {
     case .confidence: return 3
     case .frame: return 4
     case .alignmentError: return 5
+    case .intensity: return 6
     }
   }
 }

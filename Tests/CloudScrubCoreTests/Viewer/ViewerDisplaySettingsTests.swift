@@ -10,14 +10,14 @@ import Testing
     #expect(d.showGrid && d.showAxes && d.showTrajectory && d.showFrustum)
   }
 
-  @Test func cyclingColourModesWrapsAfterAlignmentError() {
+  @Test func cyclingColourModesWrapsAfterIntensity() {
     var d = DisplaySettings()
     var seen: [PointColorMode] = []
-    for _ in 0..<6 {
+    for _ in 0..<7 {
       d.apply(.cycleColorMode)
       seen.append(d.colorMode)
     }
-    #expect(seen == [.height, .depth, .confidence, .frame, .alignmentError, .rgb])
+    #expect(seen == [.height, .depth, .confidence, .frame, .alignmentError, .intensity, .rgb])
   }
 
   @Test func pointSizeStaysBetweenOneAndThirtyTwoPixels() {
