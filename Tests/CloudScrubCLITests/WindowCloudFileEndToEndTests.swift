@@ -68,21 +68,29 @@ struct WindowCloudFileEndToEndTests {
     }
   }
 
+  /// Waits for the window on `file` (a pattern), its load to end and its points to show
+  /// in colour.
+  static func waitForColouredPoints(
+    _ viewer: ViewerProcess, _ display: String, _ x: XDoTool, file: String
+  ) throws {
+    let alive = { viewer.isRunning }
+    let window = try x.waitForWindow(
+      named: "^CloudScrub — \(file)", timeout: 60, stillRunning: alive)
+    try x.waitForName(of: window, timeout: 120, stillRunning: alive, "the cloud loaded") {
+      !$0.hasSuffix(" — loading") && $0.contains("frame 0/1")
+    }
+    try WindowScreen.waitForScreen(timeout: 60, display: display, "coloured points") {
+      WindowScreen.colouredPixels(in: $0) > Layout.sceneArea / 50
+    }
+  }
+
   @Test func aPCDFileOpensInTheBackgroundAndItsPointsShow() throws {
     try Self.withViewer(on: { folder in
       let path = folder.appendingPathComponent("box.pcd").path
       try Self.writePCD(path, count: 200_000)
       return path
     }) { viewer, display, x in
-      let alive = { viewer.isRunning }
-      let window = try x.waitForWindow(
-        named: "^CloudScrub — box\\.pcd", timeout: 60, stillRunning: alive)
-      try x.waitForName(of: window, timeout: 120, stillRunning: alive, "the cloud loaded") {
-        !$0.hasSuffix(" — loading") && $0.contains("frame 0/1")
-      }
-      try WindowScreen.waitForScreen(timeout: 60, display: display, "coloured points") {
-        WindowScreen.colouredPixels(in: $0) > Layout.sceneArea / 50
-      }
+      try Self.waitForColouredPoints(viewer, display, x, file: "box\\.pcd")
       #expect(viewer.isRunning)
     }
   }
@@ -112,15 +120,7 @@ struct WindowCloudFileEndToEndTests {
       try Self.writePCD(path, count: 200_000, intensity: true)
       return path
     }) { viewer, display, x in
-      let alive = { viewer.isRunning }
-      let window = try x.waitForWindow(
-        named: "^CloudScrub — scan\\.pcd", timeout: 60, stillRunning: alive)
-      try x.waitForName(of: window, timeout: 120, stillRunning: alive, "the cloud loaded") {
-        !$0.hasSuffix(" — loading") && $0.contains("frame 0/1")
-      }
-      try WindowScreen.waitForScreen(timeout: 60, display: display, "coloured points") {
-        WindowScreen.colouredPixels(in: $0) > Layout.sceneArea / 50
-      }
+      try Self.waitForColouredPoints(viewer, display, x, file: "scan\\.pcd")
       try x.key("7")
       func count(_ image: XWDImage, _ grey: UInt8) -> Int {
         var found = 0

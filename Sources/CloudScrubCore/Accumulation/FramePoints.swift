@@ -28,18 +28,7 @@ public struct FramePoints: Equatable, Sendable {
 
   /// Calls `body` with the points' columns, borrowed for the call.
   public func withColumns<R>(_ body: (PointColumns) throws -> R) rethrows -> R {
-    try positions.withUnsafeBufferPointer { positions in
-      try colors.withUnsafeBufferPointer { colors in
-        try confidence.withUnsafeBufferPointer { confidence in
-          try intensity.withUnsafeBufferPointer { intensity in
-            try body(
-              PointColumns(
-                positions: positions, colors: colors, confidence: confidence,
-                intensity: intensity))
-          }
-        }
-      }
-    }
+    try PointColumns.borrowing(positions, colors, confidence, intensity, body)
   }
 }
 
@@ -63,6 +52,25 @@ public struct PointColumns: @unchecked Sendable {
     self.colors = colors
     self.confidence = confidence
     self.intensity = intensity
+  }
+
+  /// Borrows the four arrays as columns for the call.
+  static func borrowing<R>(
+    _ positions: [Point3], _ colors: [RGB8], _ confidence: [UInt8], _ intensity: [UInt8],
+    _ body: (PointColumns) throws -> R
+  ) rethrows -> R {
+    try positions.withUnsafeBufferPointer { positions in
+      try colors.withUnsafeBufferPointer { colors in
+        try confidence.withUnsafeBufferPointer { confidence in
+          try intensity.withUnsafeBufferPointer { intensity in
+            try body(
+              PointColumns(
+                positions: positions, colors: colors, confidence: confidence,
+                intensity: intensity))
+          }
+        }
+      }
+    }
   }
 
   public var count: Int { positions.count }

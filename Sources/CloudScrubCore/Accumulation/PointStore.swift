@@ -95,18 +95,7 @@ public struct PointStore: Equatable, Sendable {
 
   /// Calls `body` with the store's columns, borrowed for the call.
   public func withColumns<R>(_ body: (PointColumns) throws -> R) rethrows -> R {
-    try positions.withUnsafeBufferPointer { positions in
-      try colors.withUnsafeBufferPointer { colors in
-        try confidence.withUnsafeBufferPointer { confidence in
-          try intensity.withUnsafeBufferPointer { intensity in
-            try body(
-              PointColumns(
-                positions: positions, colors: colors, confidence: confidence,
-                intensity: intensity))
-          }
-        }
-      }
-    }
+    try PointColumns.borrowing(positions, colors, confidence, intensity, body)
   }
 
   /// The range of points of the appended frames `first…last` (positions in
