@@ -18,15 +18,34 @@ struct WindowModelEndToEndTests {
   /// Where the pointer rests to scroll the controls: over text, not a widget.
   static let scrollSpot = (x: 200, y: 240)
 
-  /// Scrolls the controls to their end and waits for them to settle.
+  /// Scrolls the controls to their end and waits until a screenshot shows them there,
+  /// then steady. Two equal screenshots alone do not say the scroll is over: a loaded
+  /// machine can leave the wheel events unread between them, and a click that lands
+  /// while the panel still moves presses one widget and lets go of another.
   static func scrollControlsDown(_ x: XDoTool, display: String) throws {
     try x.moveMouse(x: scrollSpot.x, y: scrollSpot.y)
     for _ in 0..<12 {
       try x.mouseDown(5)
       try x.mouseUp(5)
     }
+    try WindowScreen.waitForScreen(
+      timeout: 60, display: display, "the controls scrolled to their end", until: scrolledToTheEnd)
     try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
   }
+
+  /// Whether the last header of the controls (Record, folded) sits at the bottom of the
+  /// panel, where it is only once they are scrolled to their end: header colour on rows
+  /// 682 and 694, the gap above it on row 678 (checked on screenshots).
+  static func scrolledToTheEnd(_ image: XWDImage) -> Bool {
+    func isHeader(_ y: Int) -> Bool {
+      let p = image.pixel(x: 100, y: y)
+      return WindowScreen.distance((Int(p.r), Int(p.g), Int(p.b)), headerColour) < 12
+    }
+    return isHeader(682) && isHeader(694) && !isHeader(678)
+  }
+
+  /// A folded, unhovered section header.
+  static let headerColour = (r: 30, g: 56, b: 87)
 
   /// The mesh fused in the window drawn by `renderer`, after checking what the window
   /// shows on the way.
