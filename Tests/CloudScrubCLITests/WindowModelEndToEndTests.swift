@@ -33,19 +33,13 @@ struct WindowModelEndToEndTests {
     try WindowScreen.waitForSteadyScreen(display: display, timeout: 30, in: Layout.controls)
   }
 
-  /// Whether the last header of the controls (Record, folded) sits at the bottom of the
-  /// panel, where it is only once they are scrolled to their end: header colour on rows
-  /// 682 and 694, the gap above it on row 678 (checked on screenshots).
+  /// Whether the controls' scrollbar grab reaches the bottom of its track (x 290, 2 px
+  /// above the track's end at y 696), where it is only once they are scrolled to their
+  /// end, whatever section is open (checked on screenshots: grab grey 79, track 10).
   static func scrolledToTheEnd(_ image: XWDImage) -> Bool {
-    func isHeader(_ y: Int) -> Bool {
-      let p = image.pixel(x: 100, y: y)
-      return WindowScreen.distance((Int(p.r), Int(p.g), Int(p.b)), headerColour) < 12
-    }
-    return isHeader(682) && isHeader(694) && !isHeader(678)
+    let p = image.pixel(x: 290, y: 694)
+    return WindowScreen.distance((Int(p.r), Int(p.g), Int(p.b)), (79, 79, 79)) < 12
   }
-
-  /// A folded, unhovered section header.
-  static let headerColour = (r: 30, g: 56, b: 87)
 
   /// The mesh fused in the window drawn by `renderer`, after checking what the window
   /// shows on the way.
