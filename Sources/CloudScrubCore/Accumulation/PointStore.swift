@@ -65,12 +65,12 @@ public struct PointStore: Equatable, Sendable {
     let n = points.count
     positions.append(contentsOf: points.positions)
     if points.colors.count >= n {
-      colors.append(contentsOf: points.colors[0..<n])
+      colors.append(contentsOf: UnsafeBufferPointer(rebasing: points.colors[0..<n]))
     } else {
       colors.append(contentsOf: (0..<n).lazy.map { points.color(at: $0) })
     }
     if points.confidence.count >= n {
-      confidence.append(contentsOf: points.confidence[0..<n])
+      confidence.append(contentsOf: UnsafeBufferPointer(rebasing: points.confidence[0..<n]))
     } else {
       confidence.append(contentsOf: (0..<n).lazy.map { points.confidence(at: $0) })
     }
@@ -80,7 +80,7 @@ public struct PointStore: Equatable, Sendable {
         intensity.append(contentsOf: repeatElement(FramePoints.noIntensity, count: before))
       }
       if points.intensity.count >= n {
-        intensity.append(contentsOf: points.intensity[0..<n])
+        intensity.append(contentsOf: UnsafeBufferPointer(rebasing: points.intensity[0..<n]))
       } else {
         intensity.append(contentsOf: (0..<n).lazy.map { points.intensity(at: $0) })
       }
