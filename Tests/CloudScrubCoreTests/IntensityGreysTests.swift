@@ -12,9 +12,14 @@ import Testing
     return cloud
   }
 
+  /// The greys the levels of `cloud` give as colours.
+  static func greys(of cloud: PointCloud) -> [RGB8]? {
+    IntensityGreys.levels(of: cloud).map(IntensityGreys.colors(ofLevels:))
+  }
+
   @Test func greysSpanTheFirstToTheNinetyNinthPercentile() throws {
     let cloud = Self.cloud(intensities: (0...100).map { UInt16($0) })
-    let greys = try #require(IntensityGreys.colors(of: cloud))
+    let greys = try #require(Self.greys(of: cloud))
     // Percentiles by nearest rank below: 1 and 99. 50 → (50 − 1) × 255 / 98 = 127.5.
     #expect(greys[50] == RGB8(128, 128, 128))
     #expect(greys[1] == RGB8(0, 0, 0) && greys[0] == RGB8(0, 0, 0))
@@ -24,8 +29,8 @@ import Testing
 
   @Test func noUsableIntensityGivesNoGreys() {
     #expect(
-      IntensityGreys.colors(of: Self.cloud(intensities: Array(repeating: 7, count: 50))) == nil)
-    #expect(IntensityGreys.colors(of: Self.cloud(intensities: [1, 2, 3], name: "gps_time")) == nil)
+      Self.greys(of: Self.cloud(intensities: Array(repeating: 7, count: 50))) == nil)
+    #expect(Self.greys(of: Self.cloud(intensities: [1, 2, 3], name: "gps_time")) == nil)
   }
 
   @Test func theFirstLookSaysTheGreysAreIntensity() {

@@ -52,7 +52,7 @@ import Testing
     ).cloud
     #expect(cloud.colors == nil)
     #expect(cloud.attribute(named: "intensity")?.values == .uint16(expected))
-    #expect(IntensityGreys.colors(of: cloud) != nil)
+    #expect(IntensityGreys.levels(of: cloud) != nil)
   }
 
   @Test func readsAsTheSameCloud() throws {

@@ -15,11 +15,6 @@ public enum IntensityGreys {
     cloud.attributes.first { names.contains($0.name.lowercased()) }
   }
 
-  /// The greys of `cloud`'s points, or nil when it has no usable intensity.
-  public static func colors(of cloud: PointCloud) -> [RGB8]? {
-    levels(of: cloud).map(colors(ofLevels:))
-  }
-
   /// Grey levels as colours.
   public static func colors(ofLevels levels: [UInt8]) -> [RGB8] {
     levels.map { RGB8($0, $0, $0) }

@@ -207,9 +207,7 @@ public enum LASReader {
     LASExtraField.attach(extras, records: records, points: points, length: recordLength, &cloud)
     // Intensity (bytes 12–13 of every format) as an attribute when any point has one, so
     // a scan without colour opens in greys by intensity.
-    let intensity = (0..<points).map {
-      records.littleEndian(at: $0 * recordLength + 12, as: UInt16.self)
-    }
+    let intensity = intensities(records, points: points, length: recordLength)
     if intensity.contains(where: { $0 != 0 }), cloud.attribute(named: "intensity") == nil {
       cloud.attributes.insert(PointAttribute(name: "intensity", values: .uint16(intensity)), at: 0)
     }
@@ -222,12 +220,26 @@ public enum LASReader {
   {
     let (scale, offset, length) = (header.scale, header.offset, header.recordLength)
     return (0..<points).map { index in
-      let at = index * length
-      return Point3(
-        Float(Double(records.littleEndian(at: at, as: Int32.self)) * scale.x + offset.x),
-        Float(Double(records.littleEndian(at: at + 4, as: Int32.self)) * scale.y + offset.y),
-        Float(Double(records.littleEndian(at: at + 8, as: Int32.self)) * scale.z + offset.z))
+      let p = SIMD3<Double>(stored(records, record: index, length: length)) * scale + offset
+      return Point3(Float(p.x), Float(p.y), Float(p.z))
     }
+  }
+
+  /// The integer x, y and z (bytes 0–11 of every format) of record `record`.
+  @inline(__always)
+  static func stored(_ records: UnsafeRawBufferPointer, record: Int, length: Int) -> SIMD3<Int32> {
+    let at = record * length
+    return SIMD3(
+      records.littleEndian(at: at, as: Int32.self),
+      records.littleEndian(at: at + 4, as: Int32.self),
+      records.littleEndian(at: at + 8, as: Int32.self))
+  }
+
+  /// The intensities (bytes 12–13 of every format) of `points` records.
+  static func intensities(_ records: UnsafeRawBufferPointer, points: Int, length: Int)
+    -> [UInt16]
+  {
+    (0..<points).map { records.littleEndian(at: $0 * length + 12, as: UInt16.self) }
   }
 
   /// How far the records' 16-bit colours are shifted down to 8 bits: 8, or 0 for a file

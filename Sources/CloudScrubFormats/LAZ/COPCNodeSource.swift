@@ -89,9 +89,7 @@ public struct COPCNodeSource: OctreeNodeSource, @unchecked Sendable {
         var points = FramePoints()
         points.positions = LASReader.positions(records, points: count, header: header)
         let length = header.recordLength
-        let intensity = (0..<count).map {
-          records.littleEndian(at: $0 * length + 12, as: UInt16.self)
-        }
+        let intensity = LASReader.intensities(records, points: count, length: length)
         if let colorOffset {
           points.colors = LASReader.colors(
             records, points: count, length: length, at: colorOffset, shift: colorShift)

@@ -20,12 +20,8 @@ enum COPCWriter {
     let scale = SIMD3<Double>((0..<3).map { las.double(at: 131 + 8 * $0) })
     let offset = SIMD3<Double>((0..<3).map { las.double(at: 155 + 8 * $0) })
     let octree = COPCOctree(count: count, quantum: scale.min()) { index in
-      let at = index * recordLength
-      let raw = SIMD3<Double>(
-        Double(records.littleEndian(at: at, as: Int32.self)),
-        Double(records.littleEndian(at: at + 4, as: Int32.self)),
-        Double(records.littleEndian(at: at + 8, as: Int32.self)))
-      return raw * scale + offset
+      SIMD3<Double>(LASReader.stored(records, record: index, length: recordLength)) * scale
+        + offset
     }
     let laz = LAZFileHeader.header(las: las, chunkSize: UInt32.max)
     var bytes = Self.withInfoVLR(laz.bytes)
@@ -122,11 +118,7 @@ enum COPCWriter {
   ) -> [UInt32] {
     guard node.count > 1 else { return node }
     func coordinates(_ index: UInt32) -> SIMD3<Int64> {
-      let at = Int(index) * recordLength
-      return SIMD3(
-        Int64(records.littleEndian(at: at, as: Int32.self)),
-        Int64(records.littleEndian(at: at + 4, as: Int32.self)),
-        Int64(records.littleEndian(at: at + 8, as: Int32.self)))
+      SIMD3(truncatingIfNeeded: LASReader.stored(records, record: Int(index), length: recordLength))
     }
     var low = SIMD3<Int64>(repeating: .max)
     var high = SIMD3<Int64>(repeating: .min)
