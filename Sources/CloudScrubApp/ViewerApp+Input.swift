@@ -13,7 +13,7 @@ extension ViewerApp {
       if key == .letter("v") || key == .letter("V") { return toggleViewRecording() }
       input.pending += input.mapper.keyPressed(key, shift: shift)
     case .mouseDown(let button, let at, let shift):
-      guard !csui_wants_mouse() else { return }
+      guard !csui_wants_mouse(), Self.isInside(scene, at) else { return }
       if button == .left, let box = session.state.edits.cleaning.crop,
         let face = cropHandles(box)?.face(at: at - origin)
       {
@@ -43,7 +43,7 @@ extension ViewerApp {
     case .redo:
       input.pending.append(.edit(.redo))
     case .scroll(let steps, let at):
-      guard !csui_wants_mouse() else { return }
+      guard !csui_wants_mouse(), Self.isInside(scene, at) else { return }
       input.pending += input.mapper.scrolled(
         steps: steps, at: at - origin, width: scene.width, height: scene.height)
     case .drop(let paths):
@@ -51,12 +51,21 @@ extension ViewerApp {
     }
   }
 
+  /// Whether window pixel `at` lies in the 3D view. The panels' hover state is the last
+  /// drawn frame's, so a press or a wheel turn that arrives before a frame has seen the
+  /// pointer over a panel would otherwise orbit or zoom the scene as well.
+  static func isInside(_ scene: (x: Int, y: Int, width: Int, height: Int), _ at: SIMD2<Float>)
+    -> Bool
+  {
+    at.x >= Float(scene.x) && at.y >= Float(scene.y) && at.x < Float(scene.x + scene.width)
+      && at.y < Float(scene.y + scene.height)
+  }
+
   /// Picks the shown point under a click at `cursor` (3D-view pixels, top-left origin)
   /// for the picking panel, or the next end of a measurement.
   func pick(at cursor: SIMD2<Float>) {
     let state = session.state
-    // A press on a panel the frame before had not yet seen hovered reaches the scene
-    // too; one outside the 3D view picks nothing and keeps what was picked.
+    // A click outside the 3D view picks nothing and keeps what was picked.
     guard cursor.x >= 0, cursor.y >= 0, cursor.x < Float(state.viewportWidth),
       cursor.y < Float(state.viewportHeight)
     else { return }

@@ -83,9 +83,8 @@ struct WindowEndToEndTests {
     let end = Layout.sliderPoint(fraction: 0.5)
     let beforeHover = try XWDImage.capture(display: display)
     try x.moveMouse(x: start.x, y: start.y)
-    // The viewer decides whether a press belongs to a panel from the previous frame's
-    // hover state (else the press also starts an orbit), so wait for a frame that shows
-    // the slider hovered before pressing.
+    // The panels take a press where their last frame saw the pointer, so wait for a
+    // frame that shows the slider hovered before pressing.
     try WindowScreen.waitForScreen(timeout: 30, display: display, "the slider to show hover") {
       WindowScreen.changedPixels(beforeHover, $0, in: Layout.slider) > 1_000
     }

@@ -104,6 +104,23 @@ public struct XWDImage {
     )
   }
 
+  /// Writes the picture as a binary PPM (P6) in the temporary folder, named `name`, so a
+  /// failing window test can name a screenshot to look at; returns the file's path.
+  @discardableResult
+  public func saveForInspection(_ name: String) -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".ppm").path
+    var bytes = Array("P6\n\(width) \(height)\n255\n".utf8)
+    bytes.reserveCapacity(bytes.count + width * height * 3)
+    for y in 0..<height {
+      for x in 0..<width {
+        let p = pixel(x: x, y: y)
+        bytes += [p.r, p.g, p.b]
+      }
+    }
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    return path
+  }
+
   /// Extracts the bits of `mask` from `value`, scaled to 0…255 whatever the mask's width.
   private static func channel(_ value: UInt32, _ mask: UInt32) -> UInt8 {
     let shift = mask.trailingZeroBitCount
