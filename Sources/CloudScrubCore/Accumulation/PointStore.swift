@@ -39,8 +39,24 @@ public struct PointStore: Equatable, Sendable {
   }
 
   /// Appends one frame's points after every frame already there.
+  ///
+  /// The first frame of a store with no room reserved for it takes the frame's columns
+  /// as they are, without copying them (a whole cloud that arrives as one frame), where
+  /// the columns are complete.
   public mutating func append(_ points: FramePoints, frameIndex: Int) {
     precondition(frameIndices.last.map { frameIndex > $0 } ?? true, "frames arrive in order")
+    let n = points.count
+    if frameIndices.isEmpty, positions.capacity < n, points.colors.count == n,
+      points.confidence.count == n, points.intensity.isEmpty || points.intensity.count == n
+    {
+      positions = points.positions
+      colors = points.colors
+      confidence = points.confidence
+      intensity = points.intensity
+      frameRanges = [0, n]
+      frameIndices = [frameIndex]
+      return
+    }
     points.withColumns { append($0, toFrame: frameIndex) }
   }
 
