@@ -54,26 +54,9 @@ struct COPCOctree {
     let finest = max(0, log2(rootCell / max(quantum, 1e-12)).rounded(.down))
     let deepest = Int(min(finest, Double(Self.deepestPossible)))
     self.deepest = deepest
-    // Every occupied cell, as (level, x, y, z) packed in 64 bits, a table a level: the
-    // coarse levels' small tables, where most points find their cell taken, stay in
-    // the cache. The node a point went to is packed alike (its cell's place over 128).
-    var cells = (0...deepest).map { _ in LAZCellSet() }
-    var placed = [UInt64](repeating: 0, count: count)
-    let corner = center - SIMD3(repeating: half)
-    for index in 0..<count {
-      let unit = (positions(index) - corner) / rootCell
-      for level in 0...deepest {
-        let cellsASide = Double(Self.grid << level)
-        let c = (unit * Double(1 << level)).rounded(.down)
-        let x = UInt64(min(max(c.x, 0), cellsASide - 1))
-        let y = UInt64(min(max(c.y, 0), cellsASide - 1))
-        let z = UInt64(min(max(c.z, 0), cellsASide - 1))
-        if level == deepest || cells[level].insert(Self.pack(level, x, y, z)) {
-          placed[index] = Self.pack(level, x >> 7, y >> 7, z >> 7)
-          break
-        }
-      }
-    }
+    let placed = Self.place(
+      count: count, corner: center - SIMD3(repeating: half), rootCell: rootCell,
+      deepest: deepest, positions: positions)
     // The nodes, and each one's records in file order.
     var nodeOf: [UInt64: Int] = [:]
     var nodeKeys: [UInt64] = []
@@ -99,6 +82,67 @@ struct COPCOctree {
     let order = kept.sorted { nodeKeys[$0] < nodeKeys[$1] }
     keys = order.map { Self.unpack(nodeKeys[$0]) }
     members = order.map { nodeMembers[$0] }
+  }
+
+  /// Each point's node, packed as `pack` packs its level and its cell's place over 128:
+  /// the first level, from the root, whose cell holding the point is still free when
+  /// the points are offered in file order.
+  ///
+  /// The root is filled in one pass; the points it does not keep go on to the root's
+  /// octant they lie in. No cell below the root spans two octants, so the eight
+  /// octants go on in parallel, each in file order, and place every point where one
+  /// pass over all of them would.
+  static func place(
+    count: Int, corner: SIMD3<Double>, rootCell: Double, deepest: Int,
+    positions: (Int) -> SIMD3<Double>
+  ) -> [UInt64] {
+    var placed = [UInt64](repeating: 0, count: count)
+    // Cells as (level, x, y, z) packed in 64 bits, a table a level: the coarse levels'
+    // small tables, where most points find their cell taken, stay in the cache.
+    var root = LAZCellSet()
+    var octants = [[UInt32]](repeating: [], count: 8)
+    for index in 0..<count {
+      let unit = (positions(index) - corner) / rootCell
+      let c = Self.cell(unit, level: 0)
+      if deepest == 0 || root.insert(Self.pack(0, c.x, c.y, c.z)) {
+        placed[index] = Self.pack(0, 0, 0, 0)
+        continue
+      }
+      let below = Self.cell(unit, level: 1) &>> 7
+      octants[Int(below.x << 2 | below.y << 1 | below.z)].append(UInt32(index))
+    }
+    let lists = octants
+    placed.withUnsafeMutableBufferPointer { placed in
+      nonisolated(unsafe) let placed = placed
+      withoutActuallyEscaping(positions) { positions in
+        nonisolated(unsafe) let positions = positions
+        DispatchQueue.concurrentPerform(iterations: lists.count) { octant in
+          var cells = (0...deepest).map { _ in LAZCellSet() }
+          for index in lists[octant] {
+            let unit = (positions(Int(index)) - corner) / rootCell
+            for level in 1...deepest {
+              let c = Self.cell(unit, level: level)
+              if level == deepest || cells[level].insert(Self.pack(level, c.x, c.y, c.z)) {
+                placed[Int(index)] = Self.pack(level, c.x >> 7, c.y >> 7, c.z >> 7)
+                break
+              }
+            }
+          }
+        }
+      }
+    }
+    return placed
+  }
+
+  /// The cell of level `level` holding a point at `unit` (its place in root cells from
+  /// the cube's corner), kept inside the level's grid.
+  @inline(__always)
+  private static func cell(_ unit: SIMD3<Double>, level: Int) -> SIMD3<UInt64> {
+    let cellsASide = Double(Self.grid << level)
+    let c = (unit * Double(1 << level)).rounded(.down)
+    return SIMD3(
+      UInt64(min(max(c.x, 0), cellsASide - 1)), UInt64(min(max(c.y, 0), cellsASide - 1)),
+      UInt64(min(max(c.z, 0), cellsASide - 1)))
   }
 
   /// Subtrees of fewer points than this fold into their top node.
@@ -156,13 +200,25 @@ struct COPCOctree {
   }
 }
 
-/// A set of 64-bit keys (below `UInt64.max`) in one open-addressed table (linear
-/// probing) that doubles when half full: the octree's occupied cells of a level, one
-/// insert per point offered, without the chained buckets of a `Set`.
+/// A set of octree cells (`COPCOctree.pack` keys): the cells of each 16 × 16 × 16 block
+/// as one 4,096-bit map, the blocks in one open-addressed table (linear probing) that
+/// doubles when half full. Points that are neighbours in the file ask for cells of the
+/// same block, whose map is then at hand (and the last block is kept aside), rather
+/// than for slots scattered over a table of every cell; a block costs 520 bytes, about
+/// 2 bytes a cell taken where a surface passes through it.
 struct LAZCellSet {
-  private var slots = [UInt64](repeating: 0, count: 1024)
-  private var mask = 1023
+  /// Blocks' keys plus one (0: an empty slot), and each one's map's place in `bits`.
+  private var slots = [UInt64](repeating: 0, count: 256)
+  private var maps = [Int32](repeating: 0, count: 256)
+  private var mask = 255
   private var count = 0
+  /// 64 words a block.
+  private var bits: [UInt64] = []
+  private var lastBlock: UInt64 = 0
+  private var lastMap = 0
+
+  /// A key's block: the key without the low 4 bits of each axis's place.
+  private static let blockMask: UInt64 = ~(0xF << 38 | 0xF << 19 | 0xF)
 
   /// Fibonacci hashing: the top bits of the key times 2^64 / φ, which every key bit
   /// moves.
@@ -170,40 +226,47 @@ struct LAZCellSet {
     Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> (64 - mask.nonzeroBitCount))
   }
 
-  /// Adds `key`; false when it was there. Keys are kept plus one: 0 is an empty slot.
+  /// Adds `key`; false when it was there.
   mutating func insert(_ key: UInt64) -> Bool {
-    let stored = key &+ 1
-    let mask = self.mask
-    let added = slots.withUnsafeMutableBufferPointer { slots in
-      var at = Self.slot(stored, mask)
-      while true {
-        let slot = slots[at]
-        if slot == stored { return false }
-        if slot == 0 {
-          slots[at] = stored
-          return true
-        }
-        at = (at + 1) & mask
-      }
+    let block = key & Self.blockMask &+ 1
+    let map = block == lastBlock ? lastMap : self.map(of: block)
+    lastBlock = block
+    lastMap = map
+    // The low 4 bits of each axis's place: the cell's bit in its block's map.
+    let cell = Int(truncatingIfNeeded: key & 15 | key >> 15 & 0xF0 | key >> 30 & 0xF00)
+    let word = map + cell >> 6
+    let bit: UInt64 = 1 << UInt64(cell & 63)
+    if bits[word] & bit != 0 { return false }
+    bits[word] |= bit
+    return true
+  }
+
+  /// Where `block`'s map starts in `bits`, made empty if the block is new.
+  private mutating func map(of block: UInt64) -> Int {
+    var at = Self.slot(block, mask)
+    while slots[at] != 0 {
+      if slots[at] == block { return Int(maps[at]) * 64 }
+      at = (at + 1) & mask
     }
-    if added {
-      count += 1
-      if 2 * count > slots.count { grow() }
-    }
-    return added
+    let index = bits.count / 64
+    slots[at] = block
+    maps[at] = Int32(index)
+    bits += repeatElement(0, count: 64)
+    count += 1
+    if 2 * count > slots.count { grow() }
+    return index * 64
   }
 
   private mutating func grow() {
-    let old = slots
-    slots = [UInt64](repeating: 0, count: old.count * 2)
+    let old = zip(slots, maps).filter { $0.0 != 0 }
+    slots = [UInt64](repeating: 0, count: slots.count * 2)
+    maps = [Int32](repeating: 0, count: slots.count)
     mask = slots.count - 1
-    let mask = self.mask
-    slots.withUnsafeMutableBufferPointer { slots in
-      for stored in old where stored != 0 {
-        var at = Self.slot(stored, mask)
-        while slots[at] != 0 { at = (at + 1) & mask }
-        slots[at] = stored
-      }
+    for (block, map) in old {
+      var at = Self.slot(block, mask)
+      while slots[at] != 0 { at = (at + 1) & mask }
+      slots[at] = block
+      maps[at] = map
     }
   }
 }
