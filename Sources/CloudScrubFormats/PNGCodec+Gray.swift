@@ -79,18 +79,28 @@ extension PNGCodec {
     png.width = UInt32(width)
     png.height = UInt32(height)
     png.format = format
-    var size: png_alloc_size_t = 0
-    let sized = pixels.withUnsafeBytes { raw in
-      png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, rowStride, nil)
-    }
-    guard sized != 0, size > 0 else { throw PNGError("cannot encode PNG: \(message(png))") }
-    var bytes = [UInt8](repeating: 0, count: Int(size))
-    let written = bytes.withUnsafeMutableBytes { out in
-      pixels.withUnsafeBytes { raw in
-        png_image_write_to_memory(&png, out.baseAddress, &size, 0, raw.baseAddress, rowStride, nil)
+    // One pass into room for the samples and a little more (a PNG of data that does
+    // not compress is about that long); libpng asks for more when it needs it (and
+    // then the image is compressed a second time, into that size).
+    let bytesASample = MemoryLayout<T>.stride
+    var room = pixels.count * bytesASample + height + pixels.count * bytesASample / 64 + 4096
+    for _ in 0..<2 {
+      var size = png_alloc_size_t(room)
+      var bytes = [UInt8](unsafeUninitializedCapacity: room) { _, count in count = room }
+      let written = bytes.withUnsafeMutableBytes { out in
+        pixels.withUnsafeBytes { raw in
+          png_image_write_to_memory(
+            &png, out.baseAddress, &size, 0, raw.baseAddress, rowStride, nil)
+        }
       }
+      if written != 0 {
+        bytes.removeSubrange(Int(size)...)
+        return bytes
+      }
+      // Too little room: `size` says how much the image needs.
+      guard Int(size) > room else { break }
+      room = Int(size)
     }
-    guard written != 0 else { throw PNGError("cannot encode PNG: \(message(png))") }
-    return Array(bytes.prefix(Int(size)))
+    throw PNGError("cannot encode PNG: \(message(png))")
   }
 }
