@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Testing
 
 @testable import CloudScrubFormats
@@ -5,21 +6,8 @@ import Testing
 /// The octree's cell sets and its placement, against the plain definitions: a `Set` of
 /// cells, and one pass over the points in file order, level after level.
 @Suite struct COPCOctreePlacementTests {
-  /// A small deterministic generator (SplitMix64).
-  struct Numbers {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  }
-
   @Test func theCellSetAnswersAsASetOfTheSameCells() {
-    var numbers = Numbers(state: 3)
+    var numbers = SplitMix64(seed: 3)
     var cells = LAZCellSet()
     var reference = Set<UInt64>()
     // Runs of neighbouring cells across block edges, and cells far apart.
@@ -60,13 +48,13 @@ import Testing
 
   @Test(arguments: [0, 1, 4])
   func octantsPlacedInParallelMatchOnePassInFileOrder(deepest: Int) {
-    var numbers = Numbers(state: UInt64(10 + deepest))
+    var numbers = SplitMix64(seed: UInt64(10 + deepest))
     // Clusters in every octant and points on the planes between them, so that most
     // points go below the root and some lie on an octant's edge.
     var points: [SIMD3<Double>] = []
     for _ in 0..<60_000 {
       let centre = SIMD3(Double(numbers.next() % 3), Double(numbers.next() % 3), 1) * 0.5
-      let spread = SIMD3(numbers.unit(), numbers.unit(), numbers.unit()) * 0.01
+      let spread = SIMD3<Double>.random(in: 0..<0.01, using: &numbers)
       points.append(centre + spread)
     }
     let rootCell = 1.0 / Double(COPCOctree.grid)

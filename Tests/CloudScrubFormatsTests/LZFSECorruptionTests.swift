@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Foundation
 
 /// The LZFSE test vectors in Fixtures/lzfse (made by scripts/make-lzfse-vectors.py

@@ -21,7 +21,7 @@ import Testing
   /// Frames of points on a slanted sheet, each point's red and green its store index.
   static func sheet(frames: Int, perFrame: Int) -> PointStore {
     var store = PointStore()
-    var random = SplitMix(seed: 5)
+    var random = SplitMix64(seed: 5)
     for frame in 0..<frames {
       var points = FramePoints()
       for _ in 0..<perFrame {
@@ -163,18 +163,4 @@ import Testing
     #expect(drawn == full.count)
     #expect(drawer.finishedPictures == plan.passCount)
   }
-}
-
-/// A small deterministic generator for test scenes.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
 }
