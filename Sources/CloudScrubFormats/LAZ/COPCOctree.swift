@@ -97,8 +97,8 @@ struct COPCOctree {
     positions: (Int) -> SIMD3<Double>
   ) -> [UInt64] {
     var placed = [UInt64](repeating: 0, count: count)
-    // Cells as (level, x, y, z) packed in 64 bits, a table a level: the coarse levels'
-    // small tables, where most points find their cell taken, stay in the cache.
+    // The taken cells of each level (`LAZCellSet`): the root's here, the others an
+    // octant's each below.
     var root = LAZCellSet()
     var octants = [[UInt32]](repeating: [], count: 8)
     for index in 0..<count {
