@@ -206,6 +206,37 @@ struct RenderBenchmark {
         "render --renderer \(choice.rawValue)", PLYBenchmark.seconds(seconds), "wall, load to PNG",
         target: choice == .cpu ? seconds <= 0.5 : nil, goal: "≤ 0.5 s")
     }
+    // One more CPU render with its steps traced (`StartupTrace`).
+    let arguments = [
+      "render", ply, "-o", png, "--renderer", "cpu", "--size", "\(widthPixels)x\(heightPixels)",
+    ]
+    let start = Date()
+    let trace = try ViewerBenchmark.launch(
+      binary, arguments, environment: ["CLOUDSCRUB_TRACE_STARTUP": "1"], keepingErrors: true)
+    let wall = Date().timeIntervalSince(start)
+    if let steps = Self.renderSteps(trace), let written = steps["written"],
+      let read = steps["read"], let drawn = steps["drawn"]
+    {
+      let seconds = PLYBenchmark.seconds
+      report.row(
+        "  its steps", seconds(wall),
+        "read and load \(seconds(read)), draw (EGL, points, overlays, read-back) "
+          + "\(seconds(drawn - read)), PNG \(seconds(written - drawn)), process start and exit "
+          + "\(seconds(max(0, wall - written)))")
+    }
+  }
+
+  /// The seconds of each `render: STEP` mark of a render's trace, from its first.
+  static func renderSteps(_ trace: String) -> [String: Double]? {
+    var steps: [String: Double] = [:]
+    for line in trace.split(separator: "\n") {
+      let words = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard words.count >= 5, words[0] == "trace", words[3] == "render:",
+        let seconds = Double(words[1])
+      else { continue }
+      steps[String(words[4])] = seconds
+    }
+    return steps.isEmpty ? nil : steps
   }
 
   /// The single-core reference: project, test depth, write one packed word, nothing

@@ -25,7 +25,10 @@ enum RenderCommand {
     }
     let path = parsed.positionals[0]
     let request = try RenderRequest(parsed)
+    // `bench render` reads these marks for its breakdown of a render's time.
+    StartupTrace.mark("render: started")
     let input = try RenderRequest.loadInput(path, choices: request.load)
+    StartupTrace.mark("render: read")
     let errors =
       request.colorsByError
       ? try RenderAlignmentErrors.measure(path, choices: request.load, content: input.content)
@@ -33,7 +36,9 @@ enum RenderCommand {
     let image = try HeadlessRenderer.render(
       content: input.content, commands: input.commands, request: request, frameErrors: errors,
       mesh: input.mesh)
+    StartupTrace.mark("render: drawn")
     try PNGCodec.write(image, to: output, protecting: [path])
+    StartupTrace.mark("render: written")
   }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import CloudScrubBench
@@ -50,5 +52,25 @@ import Testing
           == "bench runs one of ply, ingest, clean, view, render, lzfse, formats, clouds, e57, "
           + "scale, lod, huge, drift, cancel, fuse, video, not 'nosuchmode'")
     }
+  }
+
+  /// `bench render` times a render's steps by the marks `render` prints when traced.
+  @Test func aTracedRenderMarksItsStepsInOrder() throws {
+    let folder = try TestData.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let ply = folder.appendingPathComponent("cloud.ply").path
+    #expect(try CommandRunner.run(["synth", ply, "--points", "20000"]).status == 0)
+    let result = try CommandRunner.run(
+      executable: CommandRunner.binary,
+      ["render", ply, "-o", folder.appendingPathComponent("cloud.png").path, "--size", "64x48"],
+      environment: ["CLOUDSCRUB_TRACE_STARTUP": "1"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let steps = try #require(RenderBenchmark.renderSteps(result.standardError))
+    #expect(steps["started"] == 0)
+    let read = try #require(steps["read"])
+    let drawn = try #require(steps["drawn"])
+    let written = try #require(steps["written"])
+    #expect(read <= drawn && drawn <= written, "\(steps)")
+    #expect(RenderBenchmark.renderSteps("trace 0.1 s  frame drawn") == nil)
   }
 }
