@@ -211,7 +211,6 @@ struct LAZCellSet {
   private var slots = [UInt64](repeating: 0, count: 256)
   private var maps = [Int32](repeating: 0, count: 256)
   private var mask = 255
-  private var count = 0
   /// 64 words a block.
   private var bits: [UInt64] = []
   private var lastBlock: UInt64 = 0
@@ -252,8 +251,8 @@ struct LAZCellSet {
     slots[at] = block
     maps[at] = Int32(index)
     bits += repeatElement(0, count: 64)
-    count += 1
-    if 2 * count > slots.count { grow() }
+    // Blocks so far: one map each.
+    if 2 * (index + 1) > slots.count { grow() }
     return index * 64
   }
 
