@@ -42,14 +42,6 @@ struct ScaleBenchmark {
     return named
   }
 
-  /// What one child run took.
-  struct Run {
-    var seconds: Double
-    var peakBytes: Int
-    /// User and system processor time of the child.
-    var cpuSeconds = 0.0
-  }
-
   func run() throws {
     let path: String
     if let recording {
@@ -68,7 +60,7 @@ struct ScaleBenchmark {
         + "(at most \(PLYBenchmark.fixed(Double(rawPoints) / 1e6, 1)) M points)")
     let out = folder + "/scale-out"
     // A folder recording is read file by file.
-    var cat = Run(seconds: 0, peakBytes: 0)
+    var cat = BenchProcess.Run(seconds: 0, peakBytes: 0, cpuSeconds: 0)
     if steps.contains("cat") {
       cat = try measure(
         ["/bin/sh", "-c", "find '\(path)' -type f -exec cat {} + > /dev/null"], tool: true)
@@ -115,30 +107,7 @@ struct ScaleBenchmark {
 
   /// Runs `arguments` (this binary's, unless `tool`) to the end and reads its wall time
   /// and peak resident memory.
-  func measure(_ arguments: [String], tool: Bool = false) throws -> Run {
-    let argv = tool ? arguments : [binary] + arguments
-    var pid: pid_t = 0
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { for argument in cArguments { free(argument) } }
-    let started = Date()
-    let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-    guard spawned == 0 else {
-      throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let seconds = Date().timeIntervalSince(started)
-    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-      throw BenchError("\(argv.joined(separator: " ")) failed (status \(status))")
-    }
-    let cpu =
-      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return Run(seconds: seconds, peakBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu)
+  func measure(_ arguments: [String], tool: Bool = false) throws -> BenchProcess.Run {
+    try BenchProcess.run(tool ? arguments : [binary] + arguments)
   }
 }

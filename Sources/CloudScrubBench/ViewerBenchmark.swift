@@ -136,33 +136,16 @@ struct ViewerBenchmark {
       target: milliseconds < 100, goal: "under 0.1 s")
   }
 
-  /// Runs the binary and waits; throws when it fails.
-  /// Runs `binary` to its end; returns what it wrote to standard error when
+  /// Runs `binary` to its end (throwing when it fails); returns what it wrote to standard error when
   /// `keepingErrors`, else nothing (it goes nowhere).
   @discardableResult
   static func launch(
     _ binary: String, _ arguments: [String], environment: [String: String],
     keepingErrors: Bool = false
   ) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    process.standardOutput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = keepingErrors ? errors : FileHandle.nullDevice
-    try process.run()
-    // Read to the end before waiting, so that a full pipe cannot stop the child.
-    let text =
-      keepingErrors
-      ? String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw BenchError(
-        "cloudscrub \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)"
-      )
-    }
-    return text
+    try BenchProcess.run(
+      [binary] + arguments, environment: environment, errors: keepingErrors ? .kept : .discarded
+    ).errors
   }
 }
 
