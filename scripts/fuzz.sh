@@ -93,6 +93,13 @@ seed_shared() {
   fi
 }
 
+# The targets write each input into a scratch folder before opening it: in memory
+# (/dev/shm) where there is one, since a file system on disk flushes a file that is
+# truncated and rewritten, and that flush would be most of an input's time.
+scratch_root="$work/tmp"
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then scratch_root="/dev/shm/cloudscrub-fuzz-$$"; fi
+trap 'rm -rf "/dev/shm/cloudscrub-fuzz-$$"' EXIT
+
 total_runs=0
 total_crashes=0
 count=0
@@ -100,7 +107,7 @@ for target in "${targets[@]}"; do
   corpus="$work/corpus/$target"
   seeds="$work/seeds/$target"
   artifacts="$work/artifacts/$target"
-  scratch="$work/tmp/$target"
+  scratch="$scratch_root/$target"
   rm -rf "$seeds" "$scratch"
   mkdir -p "$corpus" "$seeds" "$artifacts" "$scratch"
   log="$work/$target.log"

@@ -25,8 +25,14 @@ folder = root / "Tests/CloudScrubFormatsTests/Fixtures/laz"
 for point_format, count, extra, channels, backend in [
         (0, 300, 0, 1, "lazrs"), (1, 300, 0, 1, "lazrs"), (2, 300, 0, 1, "lazrs"),
         (5, 300, 0, 1, "lazrs"), (8, 300, 2, 1, "lazrs"), (6, 300, 0, 4, "lazrs"),
-        (7, 3000, 3, 4, "laszip"), (8, 3000, 2, 3, "lazrs")]:
+        (7, 3000, 3, 4, "laszip"), (8, 3000, 2, 3, "lazrs"),
+        # A dozen points: the fuzz target's seeds, small enough to run thousands a second.
+        (0, 12, 0, 1, "lazrs"), (1, 12, 1, 1, "lazrs"), (2, 12, 0, 1, "lazrs"),
+        (3, 12, 2, 1, "lazrs"), (6, 12, 0, 2, "lazrs"), (7, 12, 1, 1, "lazrs"),
+        (8, 12, 0, 1, "lazrs")]:
     name = "random-format%d%s.laz" % (point_format, "-channels" if channels > 1 else "")
+    if count < 100:
+        name = "tiny-format%d.laz" % point_format
     if (folder / name).exists():
         continue
     data = laz_peers.random_points(point_format, count, point_format, extra, channels)

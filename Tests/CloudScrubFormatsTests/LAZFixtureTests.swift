@@ -23,7 +23,8 @@ import Testing
     "simple", "extra", "1_4_w_evlr", "simple.copc", "random-format0", "random-format1",
     "random-format2", "random-format5", "random-format8", "random-format6-channels",
     "random-format7-channels", "random-format8-channels", "lazpy-pt8_v4", "lazpy-pt9_v3",
-    "lazpy-pt10_v4",
+    "lazpy-pt10_v4", "tiny-format0", "tiny-format1", "tiny-format2", "tiny-format3",
+    "tiny-format6", "tiny-format7", "tiny-format8",
   ])
   func decodesToItsTwinsRecords(_ name: String) throws {
     let laz = try Self.records(name + ".laz")

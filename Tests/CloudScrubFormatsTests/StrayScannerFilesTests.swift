@@ -49,6 +49,17 @@ import Testing
     #expect(rows[1].position == SIMD3(4, 5, 6) && rows[1].intrinsics == nil)
   }
 
+  @Test func fieldsAndLinesLoseTheirSpacesTabsAndCarriageReturns() throws {
+    // Stray writes ", " between fields; files edited on Windows end lines with CRLF.
+    let text =
+      " Timestamp, frame,\tx, y, z, qx, qy, qz, qw \r\n \r\n0.5, 7, 1, 2, 3, 0, 0, 0, 1\r\n"
+    let rows = try StrayScannerFiles.odometry(Array(text.utf8), path: "o.csv")
+    #expect(rows.map(\.frame) == [7] && rows.map(\.line) == [3])
+    #expect(rows[0].timestamp == 0.5 && rows[0].position == SIMD3(1, 2, 3))
+    #expect(StrayScannerFiles.fields(" a ,\tb\t, , c") == ["a", "b", "", "c"])
+    #expect("\u{A0} x y \n".trimmingWhitespace() == "x y" && " \t\r\n".trimmingWhitespace().isEmpty)
+  }
+
   @Test func anOdometryRowWithoutARotationNamesItsLine() throws {
     let text = "timestamp,frame,x,y,z,qx,qy,qz,qw\n0,0,1,2,3,0,0,0,1\n0.1,1,1,2,3,0,0,0,0\n"
     let error = #expect(throws: CaptureFolderError.self) {

@@ -13,19 +13,23 @@ enum FolderTargets {
   /// A template folder, written once per process by `write`.
   final class Template: Sendable {
     let folder: String
+    /// The paths of the folder's files, sorted, listed once: the inputs replace the
+    /// files' contents, never their names.
+    let paths: [String]
+
     init(_ name: String, write: (String) throws -> Void) {
-      folder = Scratch.subfolder(name)
+      let folder = Scratch.subfolder(name)
       try? write(folder)
+      let walker = FileManager.default.enumerator(atPath: folder)
+      var names: [String] = []
+      while let name = walker?.nextObject() as? String, names.count < 10_000 { names.append(name) }
+      self.folder = folder
+      paths = names.sorted().map { folder + "/" + $0 }
     }
 
     /// The first file under the folder whose path ends with `suffix`.
     func file(endingWith suffix: String) -> String? {
-      let walker = FileManager.default.enumerator(atPath: folder)
-      var names: [String] = []
-      while let name = walker?.nextObject() as? String, names.count < 10_000 {
-        if name.hasSuffix(suffix) { names.append(name) }
-      }
-      return names.sorted().first.map { folder + "/" + $0 }
+      paths.first { $0.hasSuffix(suffix) }
     }
   }
 

@@ -29,8 +29,7 @@ enum StrayScannerFiles {
       .map {
         (
           number: $0.offset + 1,
-          text: String(decoding: $0.element, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
+          text: String(decoding: $0.element, as: UTF8.self).trimmingWhitespace()
         )
       }
       .filter { !$0.text.isEmpty }
@@ -39,9 +38,7 @@ enum StrayScannerFiles {
   /// The comma-separated fields of a line, trimmed (Stray writes a space after each
   /// comma).
   static func fields(_ line: String) -> [String] {
-    line.split(separator: ",", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
+    line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
   }
 
   /// Parses `odometry.csv`: a header row naming the columns, then one row a frame.
@@ -184,7 +181,7 @@ enum StrayScannerFiles {
       let close = shapeText.firstIndex(of: ")")
     else { throw bad("header has no 'shape' tuple") }
     let dimensions = shapeText[shapeText.index(after: shapeText.startIndex)..<close]
-      .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      .split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     let sizes = dimensions.compactMap { Int($0) }
     guard sizes.count == dimensions.count, sizes.count == 2 || (sizes.count == 3 && sizes[2] == 1)
     else {
