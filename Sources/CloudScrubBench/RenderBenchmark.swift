@@ -219,11 +219,10 @@ struct RenderBenchmark {
     let arguments = [
       "render", ply, "-o", png, "--renderer", "cpu", "--size", "\(widthPixels)x\(heightPixels)",
     ]
-    let start = Date()
-    let trace = try ViewerBenchmark.launch(
-      binary, arguments, environment: ["CLOUDSCRUB_TRACE_STARTUP": "1"], keepingErrors: true)
-    let wall = Date().timeIntervalSince(start)
-    if let steps = Self.renderSteps(trace), let written = steps["written"],
+    let traced = try BenchProcess.run(
+      [binary] + arguments, environment: ["CLOUDSCRUB_TRACE_STARTUP": "1"], errors: .kept)
+    let wall = traced.seconds
+    if let steps = Self.renderSteps(traced.errors), let written = steps["written"],
       let read = steps["read"], let drawn = steps["drawn"]
     {
       let seconds = PLYBenchmark.seconds

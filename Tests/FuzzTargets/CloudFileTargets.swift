@@ -88,8 +88,9 @@ enum CloudFileTargets {
   /// point format (`Tests/CloudScrubFormatsTests/Fixtures/laz`) that fit its 2 KB and
   /// the LAZ export's. Inputs that small decode in a fraction of a millisecond; the
   /// larger fixtures (thousands of points) would hold it to about a hundred a second.
+  static let lazMaxLength = 1 << 11
   static let laz = FuzzTarget(
-    name: "laz", maxLength: 1 << 11,
+    name: "laz", maxLength: lazMaxLength,
     run: { bytes in _ = bytes.withUnsafeBytes { try? LASReader.read(bytes: $0) } },
     seeds: {
       let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -98,7 +99,7 @@ enum CloudFileTargets {
       let files = names.filter { $0.hasSuffix(".laz") }.sorted().compactMap { name in
         FileManager.default.contents(atPath: folder + "/" + name).map { Array($0) }
       }
-      return (files + exportedLAZ()).filter { $0.count <= 1 << 11 }
+      return (files + exportedLAZ()).filter { $0.count <= lazMaxLength }
     })
 
   static let xyz = FuzzTarget(

@@ -165,7 +165,9 @@ struct CPUSplatTarget: @unchecked Sendable {
       withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pixels in
         guard let words = words.baseAddress, let pixels = pixels.baseAddress else { return }
         var count = 0
-        var squares = CPUPixelSquares(buffer: buffer, widthPixels: width)
+        // Lists only for points two pixels wide: a draw of other points allocates none.
+        var squares = CPUPixelSquares(
+          buffer: buffer, widthPixels: width, capacity: twoWide ? 1024 : 0)
         defer { squares.finish() }
         for index in range {
           let c = confidence[index]
@@ -281,17 +283,21 @@ struct CPUSplatTarget: @unchecked Sendable {
 /// point once instead of its pixels one by one is what makes that size (the default)
 /// fast.
 private struct CPUPixelSquares {
-  static let capacity = 1024
+  let capacity: Int
   let buffer: UnsafeMutablePointer<UInt64>
   let widthPixels: Int
-  let pixels = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-  let words = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-  let outside = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+  let pixels: UnsafeMutablePointer<Int32>
+  let words: UnsafeMutablePointer<UInt64>
+  let outside: UnsafeMutablePointer<UInt8>
   var count = 0
 
-  init(buffer: UnsafeMutablePointer<UInt64>, widthPixels: Int) {
+  init(buffer: UnsafeMutablePointer<UInt64>, widthPixels: Int, capacity: Int) {
     self.buffer = buffer
     self.widthPixels = widthPixels
+    self.capacity = capacity
+    pixels = .allocate(capacity: capacity)
+    words = .allocate(capacity: capacity)
+    outside = .allocate(capacity: capacity)
   }
 
   /// Lists the square whose top-left pixel is `pixel`; bit 0 of `outside` leaves out
@@ -303,7 +309,7 @@ private struct CPUPixelSquares {
     words[count] = word
     outside[count] = UInt8(truncatingIfNeeded: mask)
     count &+= 1
-    if count == Self.capacity { write() }
+    if count == capacity { write() }
   }
 
   /// Keeps the smaller word at each pixel listed and not left out.
