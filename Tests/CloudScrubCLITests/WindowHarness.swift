@@ -22,16 +22,44 @@ enum WindowScreen {
 
   /// Takes screenshots until two in a row show the same 3D view, so that a picture
   /// taken just before a drag is not one the viewer is still about to redraw.
+  ///
+  /// In the 3D view, two equal screenshots can still be one pass of a scene that
+  /// refines: on a loaded machine a pass can outlast two screenshots. There the title
+  /// must also say the last pass is on screen (no " — drawing") from before the first
+  /// screenshot of the pair until after the second.
   @discardableResult
   static func waitForSteadyScreen(
     display: String, timeout: TimeInterval,
     in area: (x: Int, y: Int, width: Int, height: Int) = Layout.scene
   ) throws -> XWDImage {
-    var previous = try XWDImage.capture(display: display)
-    return try waitForScreen(timeout: timeout, display: display, "a steady picture") { image in
-      defer { previous = image }
-      return changedPixels(previous, image, in: area) == 0
+    let x = XDoTool(display: display)
+    let watchesTitle = area == Layout.scene
+    let rests = { try !watchesTitle || sceneIsDrawn(x) }
+    let deadline = Date().addingTimeInterval(timeout)
+    // The last screenshot, kept only when the title said the scene was drawn before it.
+    var previous: XWDImage?
+    while true {
+      let restedBefore = try rests()
+      let image = try XWDImage.capture(display: display)
+      if let previous, changedPixels(previous, image, in: area) == 0, try rests() { return image }
+      previous = restedBefore ? image : nil
+      if Date() >= deadline {
+        throw XToolError(
+          "no steady picture\(watchesTitle ? ", drawn to its last pass," : "") within \(timeout) s")
+      }
+      Thread.sleep(forTimeInterval: 0.1)
     }
+  }
+
+  /// Whether no viewer window's title says its 3D view is still drawing passes.
+  private static func sceneIsDrawn(_ x: XDoTool) throws -> Bool {
+    let found = try XTools.run("xdotool", ["search", "--name", "^CloudScrub"], display: x.display)
+    // Status 1 with no output: no viewer window (yet), so nothing is drawing.
+    guard found.status == 0 else { return true }
+    for window in found.standardOutput.split(whereSeparator: \.isNewline) {
+      if try x.windowName(String(window)).contains(" — drawing") { return false }
+    }
+    return true
   }
 
   /// Clicks the panel widget at `point` the way Dear ImGui needs it, judged on
