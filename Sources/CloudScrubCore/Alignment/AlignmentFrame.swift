@@ -38,6 +38,21 @@ public struct AlignmentFrame: Sendable {
   /// registers it without the motion prior.
   public var poseJumped = false
 
+  /// About how much memory the subsample takes.
+  var byteCount: Int {
+    MemoryLayout<Self>.stride + (pointsInCamera.capacity + normalsInCamera.capacity)
+      * MemoryLayout<SIMD3<Float>>.stride
+  }
+
+  /// The same frame in arrays without the room reserved for a whole grid of pixels,
+  /// to be held for long.
+  func compacted() -> AlignmentFrame {
+    var frame = self
+    frame.pointsInCamera = Array(pointsInCamera[...])
+    frame.normalsInCamera = Array(normalsInCamera[...])
+    return frame
+  }
+
   public init(
     timestampSeconds: Double, pointsInCamera: [SIMD3<Float>], normalsInCamera: [SIMD3<Float>],
     worldFromCamera: Transform3D

@@ -17,6 +17,9 @@ struct AlignmentPass {
   let isCancelled: (@Sendable () -> Bool)?
   /// The frames the pass keeps (with their starting poses) for loop closure.
   var retained: Set<Int> = []
+  /// Bytes of subsamples the pass may keep beyond `retained`, earliest frames first,
+  /// so that a pass after it need not read them again (`SegmentedErrorPass`).
+  var keepsBytes = 0
   /// The frames whose recorded pose jumped (`PoseJumps`).
   var jumps: Set<Int> = []
 
@@ -26,6 +29,7 @@ struct AlignmentPass {
     var residuals: [Float?]
     /// The errors under the recording's poses, when asked.
     var recordedResiduals: [Float?]?
+    /// The frames kept: `retained`'s, and as many more as `keepsBytes` holds.
     var retained: [Int: AlignmentFrame]
     var voxelSizeMeters: Float?
   }
@@ -47,6 +51,7 @@ struct AlignmentPass {
       recordedResiduals: measuresRecorded ? Array(repeating: nil, count: count) : nil,
       retained: [:])
     var pending: [FrameAligner.PendingFrame] = []
+    var keptBytes = 0
     var done = min(untracked, count)
     func take(_ alignments: [FrameAlignment]) {
       for alignment in alignments {
@@ -76,7 +81,11 @@ struct AlignmentPass {
         }
         frames[offset].worldFromCamera = start[index]
         frames[offset].poseJumped = jumps.contains(index)
-        if retained.contains(index) { output.retained[index] = frames[offset] }
+        if retained.contains(index) || keptBytes < keepsBytes {
+          let kept = frames[offset].compacted()
+          output.retained[index] = kept
+          keptBytes += kept.byteCount
+        }
       }
       take(aligner.add(frames, pending: &pending))
       progress(Double(done) / Double(count))

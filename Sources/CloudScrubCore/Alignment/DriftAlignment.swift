@@ -3,12 +3,19 @@ import Foundation
 /// The alignment pass over a whole recording: every frame's alignment error and, when
 /// asked, refined poses (see `FrameAligner` for what both mean).
 ///
-/// Frames are read and subsampled in parallel batches (one a core), each batch while the
-/// one before it is aligned in timeline order on the calling thread
-/// (`AlignmentBatchReader`). Frames recorded before tracking started
-/// (`TrackingStart`) keep their poses and get no error; the first tracked frame is the
-/// one that never moves.
+/// A refining pass reads and subsamples frames in parallel batches (one a core), each
+/// batch while the one before it is aligned in timeline order on the calling thread
+/// (`AlignmentBatchReader`). The errors under poses that no longer change are measured
+/// in segments of the timeline, one a core (`SegmentedErrorPass`), from the subsamples
+/// the refining pass kept (`keptSampleBytes`) or read again. Frames recorded before
+/// tracking started (`TrackingStart`) keep their poses and get no error; the first
+/// tracked frame is the one that never moves.
 public enum DriftAlignment {
+  /// How much of the frames' subsamples refinement keeps in memory for its measuring
+  /// passes, earliest first (the rest is read again): at the default 1,900 points
+  /// (about 55 KB a frame with their normals), some 3,500 frames.
+  static let keptSampleBytes = 192 << 20
+
   /// What the pass found, one entry a frame of the recording.
   public struct Result: Sendable {
     public var errors: FrameAlignmentErrors
@@ -66,27 +73,51 @@ public enum DriftAlignment {
     pass.jumps = Set(jumps)
     var recordedErrors: FrameAlignmentErrors?
     var measured: (poses: [Transform3D], residuals: [Float?])
+    func errors(kept: [Int: AlignmentFrame]) -> SegmentedErrorPass {
+      SegmentedErrorPass(
+        source: source, options: options, timestamps: times, untracked: untracked, kept: kept,
+        isCancelled: isCancelled)
+    }
     if refine && options.closesLoops {
-      // Refined locally, loops closed over the keyframes, then polished and measured.
+      // Refined locally, loops closed over the keyframes, then measured (or polished
+      // and measured) from the frames the first pass kept.
       let keyframes = LoopClosure.keyframes(timestamps: times, from: untracked)
       pass.retained = LoopClosure.retained(keyframes, count: count)
+      pass.keepsBytes = keptSampleBytes
       let local = try pass.run(
-        from: recorded, refines: true, measures: false, measuresRecorded: measuresRecordedPoses
-      ) { progress?(0.45 * $0) }
-      recordedErrors = local.recordedResiduals.map(FrameAlignmentErrors.init)
+        from: recorded, refines: true, measures: false, measuresRecorded: false
+      ) { progress?(0.4 * $0) }
       let closed = LoopClosure.close(
         frames: local.retained, keyframes: keyframes, poses: local.poses, timestamps: times,
         options: options, voxelSizeMeters: local.voxelSizeMeters ?? 0.02,
         up: SIMD3<Double>(up.vector))
       loops = closed.loops
-      pass.retained = []
-      let polished = try pass.run(
-        from: closed.poses, refines: options.polishesAfterLoops, measuresRecorded: false
-      ) { progress?(0.5 + 0.5 * $0) }
-      measured = (polished.poses, polished.residuals)
+      progress?(0.45)
+      let measuring = measuresRecordedPoses ? 0.3 : 0.55
+      if options.polishesAfterLoops {
+        pass.retained = []
+        pass.keepsBytes = 0
+        let polished = try pass.run(from: closed.poses, refines: true, measuresRecorded: false) {
+          progress?(0.45 + measuring * $0)
+        }
+        measured = (polished.poses, polished.residuals)
+      } else {
+        let residuals = try errors(kept: local.retained).run(
+          under: closed.poses
+        ) { progress?(0.45 + measuring * $0) }
+        measured = (closed.poses, residuals)
+      }
+      if measuresRecordedPoses {
+        recordedErrors = FrameAlignmentErrors(
+          residualsMeters: try errors(kept: local.retained).run(under: recorded) {
+            progress?(0.75 + 0.25 * $0)
+          })
+      }
+    } else if !refine {
+      measured = (recorded, try errors(kept: [:]).run(under: recorded) { progress?($0) })
     } else {
       let only = try pass.run(
-        from: recorded, refines: refine, measuresRecorded: refine && measuresRecordedPoses
+        from: recorded, refines: true, measuresRecorded: measuresRecordedPoses
       ) { progress?($0) }
       recordedErrors = only.recordedResiduals.map(FrameAlignmentErrors.init)
       measured = (only.poses, only.residuals)

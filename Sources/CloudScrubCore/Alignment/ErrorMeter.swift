@@ -11,6 +11,14 @@ struct ErrorMeter: Sendable {
     self.options = options
   }
 
+  /// A meter whose model's voxel size is already fixed (by the first frame of the
+  /// whole pass, for a meter that starts part-way: `SegmentedErrorPass`).
+  init(options: AlignmentOptions, voxelSizeMeters: Float) {
+    self.options = options
+    self.voxelSizeMeters = voxelSizeMeters
+    model = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters)
+  }
+
   /// The error of the next frame under `pose` (nil when too few of its points find a
   /// plane), which then joins the model under that pose.
   mutating func measure(_ frame: AlignmentFrame, under pose: Transform3D) -> Float? {
@@ -19,9 +27,7 @@ struct ErrorMeter: Sendable {
       voxelSizeMeters = size
       model = SurfelVoxelMap(voxelSizeMeters: size)
     }
-    let transform = FloatRigid(pose)
-    let points = frame.pointsInCamera.map(transform.apply)
-    let normals = frame.normalsInCamera.map(transform.rotate)
+    let (points, normals) = Self.inWorld(frame, under: pose)
     window.evict(
       before: frame.timestampSeconds, windowSeconds: options.errorWindowSeconds, from: &model)
     let registered = PointToPlaneRegistration(options: options).register(
@@ -33,5 +39,22 @@ struct ErrorMeter: Sendable {
     model.add(points: points, normals: normals, weight: 1)
     window.append(frame.timestampSeconds, points, normals)
     return residual
+  }
+
+  /// Adds the next frame under `pose` to the model without measuring it: the frames
+  /// before a meter's first measured one.
+  mutating func warm(_ frame: AlignmentFrame, under pose: Transform3D) {
+    let (points, normals) = Self.inWorld(frame, under: pose)
+    window.evict(
+      before: frame.timestampSeconds, windowSeconds: options.errorWindowSeconds, from: &model)
+    model.add(points: points, normals: normals, weight: 1)
+    window.append(frame.timestampSeconds, points, normals)
+  }
+
+  private static func inWorld(_ frame: AlignmentFrame, under pose: Transform3D) -> (
+    [SIMD3<Float>], [SIMD3<Float>]
+  ) {
+    let transform = FloatRigid(pose)
+    return (frame.pointsInCamera.map(transform.apply), frame.normalsInCamera.map(transform.rotate))
   }
 }

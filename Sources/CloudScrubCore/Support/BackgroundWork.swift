@@ -10,8 +10,9 @@ import Foundation
 /// cleaning preview, whole-frame points, pose refinement and alignment errors each keep
 /// one; so do a streaming load (`StreamingLoad`), the level of detail's worker
 /// (`LevelOfDetailBuilder`), each of a recording loader's decoding workers, the
-/// alignment pass's batch reader and the cancel benchmark's canceller. Work whose
-/// result goes elsewhere (an inbox, a tree) is a `BackgroundWork<Never>`.
+/// alignment pass's batch reader, the segmented error pass's helpers and the cancel
+/// benchmark's canceller. Work whose result goes elsewhere (an inbox, a tree) is a
+/// `BackgroundWork<Never>`.
 public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
   /// Guards the fields; broadcast when work ends.
   private let lock = NSCondition()
