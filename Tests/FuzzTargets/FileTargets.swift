@@ -102,7 +102,7 @@ enum FileTargets {
       }
       _ = TUMTrajectory.text(trajectory)
       guard trajectory.count <= 4 else { return }
-      let source = Scratch.synthetic(frames: trajectory.count)
+      let source = Scratch.rendered(frames: trajectory.count)
       guard let replaced = try? PosesReplacedRecording(source, poses: trajectory.poses) else {
         return
       }

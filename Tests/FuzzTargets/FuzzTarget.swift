@@ -86,4 +86,26 @@ enum Scratch {
       options: SyntheticRecordingOptions(
         frameCount: frames, depthWidth: 32, depthHeight: 24, colorWidth: 64, colorHeight: 48))
   }
+
+  /// The first `frames` (at most four) of `synthetic(frames: 4)`, rendered once: for a
+  /// target that reads a capture's frames on every input and whose subject is not the
+  /// synthetic renderer.
+  static func rendered(frames: Int) -> HeldFrames {
+    HeldFrames(frames: Array(renderedFrames.prefix(frames)))
+  }
+
+  private static let renderedFrames: [CapturedFrame] = {
+    let source = synthetic(frames: 4)
+    return (0..<source.frameCount).compactMap { try? source.frame(at: $0) }
+  }()
+
+  /// A capture whose frames are held in memory.
+  struct HeldFrames: RecordingSource {
+    let frames: [CapturedFrame]
+    var description: RecordingDescription {
+      RecordingDescription(format: "held frames", depthWidth: 32, depthHeight: 24)
+    }
+    var frameCount: Int { frames.count }
+    func frame(at index: Int) throws -> CapturedFrame { frames[index] }
+  }
 }
