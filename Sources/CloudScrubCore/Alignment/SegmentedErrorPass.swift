@@ -44,32 +44,38 @@ struct SegmentedErrorPass {
     }
     let residuals = ParallelSlots<Float?>(count: count, initial: nil)
     let board = Board(segments: segments.count, cancelled: isCancelled)
-    let measure: @Sendable (Int) throws -> Void = { segment in
-      try measureSegment(segments[segment], voxel: voxel, poses: poses, into: residuals) {
-        board.frameDone()
-        return board.stops(segment)
-      }
-    }
-    let work: @Sendable () -> Void = {
+    let total = Double(count - untracked)
+    // Helpers take segments until none is left; so does the calling thread, which also
+    // reports the progress after each frame it measures.
+    let helping: @Sendable () -> Void = {
       while let segment = board.take() {
-        do { try measure(segment) } catch { board.fail(segment, error) }
+        do {
+          try measureSegment(segments[segment], voxel: voxel, poses: poses, into: residuals) {
+            board.frameDone()
+            return board.stops(segment)
+          }
+        } catch {
+          board.fail(segment, error)
+        }
       }
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let helpers = (1..<max(1, min(cores, segments.count))).map { _ in BackgroundWork<Never>() }
     for helper in helpers {
       helper.start {
-        work(); return nil
+        helping()
+        return nil
       }
     }
-    let total = Double(count - untracked)
     while let segment = board.take() {
       do {
-        try measure(segment)
+        try measureSegment(segments[segment], voxel: voxel, poses: poses, into: residuals) {
+          progress(Double(board.frameDone()) / total)
+          return board.stops(segment)
+        }
       } catch {
         board.fail(segment, error)
       }
-      progress(Double(board.framesDone) / total)
     }
     for helper in helpers {
       while !helper.waitUntilIdle(seconds: 0.1) { progress(Double(board.framesDone) / total) }
@@ -146,7 +152,14 @@ struct SegmentedErrorPass {
       }
     }
 
-    func frameDone() { lock.withLock { done += 1 } }
+    /// Counts one more frame measured and returns how many are.
+    @discardableResult
+    func frameDone() -> Int {
+      lock.withLock {
+        done += 1
+        return done
+      }
+    }
 
     /// Whether `segment` should stop: cancelled, or an earlier one failed.
     func stops(_ segment: Int) -> Bool {
