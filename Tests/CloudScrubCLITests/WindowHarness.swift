@@ -25,8 +25,8 @@ enum WindowScreen {
   ///
   /// In the 3D view, two equal screenshots can still be one pass of a scene that
   /// refines: on a loaded machine a pass can outlast two screenshots. There the title
-  /// must also say the last pass is on screen (no " — drawing") from before the first
-  /// screenshot of the pair until after the second.
+  /// must also say the last pass is on screen (no " — drawing") between the two
+  /// screenshots of the pair and after the second.
   @discardableResult
   static func waitForSteadyScreen(
     display: String, timeout: TimeInterval,
@@ -34,20 +34,14 @@ enum WindowScreen {
   ) throws -> XWDImage {
     let x = XDoTool(display: display)
     let watchesTitle = area == Layout.scene
-    let rests = { try !watchesTitle || sceneIsDrawn(x) }
-    let deadline = Date().addingTimeInterval(timeout)
-    // The last screenshot, kept only when the title said the scene was drawn before it.
-    var previous: XWDImage?
-    while true {
-      let restedBefore = try rests()
-      let image = try XWDImage.capture(display: display)
-      if let previous, changedPixels(previous, image, in: area) == 0, try rests() { return image }
-      previous = restedBefore ? image : nil
-      if Date() >= deadline {
-        throw XToolError(
-          "no steady picture\(watchesTitle ? ", drawn to its last pass," : "") within \(timeout) s")
-      }
-      Thread.sleep(forTimeInterval: 0.1)
+    // The title is read after each screenshot: a pair counts when it said the scene was
+    // drawn after the first (so before the second) and after the second.
+    var previous: (image: XWDImage, rested: Bool)?
+    return try waitForScreen(timeout: timeout, display: display, "a steady picture") { image in
+      let rested = !watchesTitle || ((try? sceneIsDrawn(x)) ?? false)
+      defer { previous = (image, rested) }
+      guard let previous, previous.rested, rested else { return false }
+      return changedPixels(previous.image, image, in: area) == 0
     }
   }
 
