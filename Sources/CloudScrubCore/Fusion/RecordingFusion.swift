@@ -65,7 +65,7 @@ public struct RecordingFusion: Sendable {
     let (voxel, truncation) = options.resolved(for: sample)
     var keys = Set<UInt64>()
     for frame in sample {
-      try TSDFVolume.forEachBlock(of: frame, voxelSize: voxel, truncation: truncation) {
+      TSDFVolume.forEachBlock(of: frame, voxelSize: voxel, truncation: truncation) {
         _, key in keys.insert(key)
       }
     }

@@ -64,7 +64,7 @@ extension TSDFVolume {
   private func neighbourhood(ofBlock number: Int) -> BlockNeighbourhood {
     let coordinate = blockCoordinates[number]
     var blocks = [Int](repeating: -1, count: 8)
-    var voxels = [UnsafeMutablePointer<TSDFVoxel>?](repeating: nil, count: 8)
+    var voxels = [BlockVoxels?](repeating: nil, count: 8)
     for d in 0..<8 {
       let neighbour = coordinate &+ SIMD3(Int32(d & 1), Int32((d >> 1) & 1), Int32(d >> 2))
       guard let key = Self.key(neighbour), let found = blockNumbers.find(key) else { continue }
@@ -100,7 +100,7 @@ private struct BlockNeighbourhood: @unchecked Sendable {
   let coordinate: SIMD3<Int32>
   /// Block numbers, −1 where there is none.
   let blocks: [Int]
-  let voxels: [UnsafeMutablePointer<TSDFVoxel>?]
+  let voxels: [BlockVoxels?]
 
   /// The voxel at (x, y, z), each 0…15 from this block's first voxel, with the block it
   /// belongs to and its index there; nil where that block was never made.

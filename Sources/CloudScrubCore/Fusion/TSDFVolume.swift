@@ -34,7 +34,7 @@ public final class TSDFVolume: @unchecked Sendable {
   public static let voxelsPerBlock = 512
   /// Blocks a page of storage; pages never move, so workers may hold their addresses.
   static let blocksPerPage = 1024
-  public static let bytesPerBlock = voxelsPerBlock * MemoryLayout<TSDFVoxel>.stride
+  public static let bytesPerBlock = BlockVoxels.bytes
 
   public let voxelSize: Float
   public let truncation: Float
@@ -45,7 +45,7 @@ public final class TSDFVolume: @unchecked Sendable {
   var blockNumbers = BlockTable()
   /// Each block's coordinate: its first voxel is this times `blockSide`.
   public private(set) var blockCoordinates: [SIMD3<Int32>] = []
-  private var pages: [UnsafeMutablePointer<TSDFVoxel>] = []
+  private var pages: [UnsafeMutableRawPointer] = []
   /// The last integration that touched each block, so that a frame lists a block once.
   private var lastTouch: [Int32] = []
   private var integrations: Int32 = 0
@@ -57,17 +57,15 @@ public final class TSDFVolume: @unchecked Sendable {
   }
 
   deinit {
-    for page in pages {
-      page.deinitialize(count: Self.blocksPerPage * Self.voxelsPerBlock)
-      page.deallocate()
-    }
+    for page in pages { page.deallocate() }
   }
 
   public var blockCount: Int { blockCoordinates.count }
 
-  /// The voxels of block `number`, `voxelsPerBlock` of them, x fastest, then y, then z.
-  func voxels(ofBlock number: Int) -> UnsafeMutablePointer<TSDFVoxel> {
-    pages[number / Self.blocksPerPage] + (number % Self.blocksPerPage) * Self.voxelsPerBlock
+  /// The voxels of block `number`.
+  func voxels(ofBlock number: Int) -> BlockVoxels {
+    BlockVoxels(
+      base: pages[number / Self.blocksPerPage] + (number % Self.blocksPerPage) * Self.bytesPerBlock)
   }
 
   /// The voxel at global voxel coordinate `c`, nil where no block was made.
@@ -100,9 +98,11 @@ public final class TSDFVolume: @unchecked Sendable {
       throw .tooManyBlocks(limit: maxBlocks, voxelSize: voxelSize)
     }
     if number % Self.blocksPerPage == 0 {
-      let count = Self.blocksPerPage * Self.voxelsPerBlock
-      let page = UnsafeMutablePointer<TSDFVoxel>.allocate(capacity: count)
-      page.initialize(repeating: TSDFVoxel(), count: count)
+      let page = UnsafeMutableRawPointer.allocate(
+        byteCount: Self.blocksPerPage * Self.bytesPerBlock, alignment: 64)
+      for block in 0..<Self.blocksPerPage {
+        BlockVoxels.initialize(at: page + block * Self.bytesPerBlock)
+      }
       pages.append(page)
     }
     blockNumbers.insert(key, Int32(number))
@@ -133,34 +133,60 @@ public final class TSDFVolume: @unchecked Sendable {
     }
   }
 
-  /// The blocks a frame's depths touch, each once, made where they are new.
+  /// The blocks a frame's depths touch, each once, made where they are new. The image's
+  /// rows of tiles are walked in parts on every core, each part listing the blocks its
+  /// rays pass through (mostly once each); the lists are then looked up in order.
   private func touchBlocks(_ frame: FusionFrame) throws(FusionError) -> [Int] {
+    let tileRows = (frame.height + Self.tile - 1) / Self.tile
+    let parts = max(1, min(tileRows, ProcessInfo.processInfo.activeProcessorCount))
+    let found = FoundBlocks(parts: parts)
+    defer { found.free() }
+    let (voxelSize, truncation) = (voxelSize, truncation)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      // The last key seen in each slot, so that a block met again soon is listed once.
+      var seen = [UInt64](repeating: .max, count: 1024)
+      var list: [(SIMD3<Int32>, UInt64)] = []
+      let rows = (tileRows * part / parts)..<(tileRows * (part + 1) / parts)
+      Self.forEachBlock(of: frame, voxelSize: voxelSize, truncation: truncation, tileRows: rows) {
+        block, key in
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
+        guard seen[slot] != key else { return }
+        seen[slot] = key
+        list.append((block, key))
+      }
+      found.lists[part] = list
+    }
     var touched: [Int] = []
     let stamp = integrations
     var stamps = lastTouch
     lastTouch = []
     defer { lastTouch = stamps }
-    try Self.forEachBlock(of: frame, voxelSize: voxelSize, truncation: truncation) {
-      block, key throws(FusionError) in
-      let number = try blockNumber(making: block, key: key)
-      if number == stamps.count { stamps.append(-1) }
-      if stamps[number] != stamp {
-        stamps[number] = stamp
-        touched.append(number)
+    for list in found.lists {
+      for (block, key) in list {
+        let number = try blockNumber(making: block, key: key)
+        if number == stamps.count { stamps.append(-1) }
+        if stamps[number] != stamp {
+          stamps[number] = stamp
+          touched.append(number)
+        }
       }
     }
     return touched
   }
 
+  /// Pixels are sampled for `forEachBlock` in square tiles of this side.
+  static let tile = 8
+
   /// Calls `visit` with the coordinate and key of each block a frame's depths touch
   /// (sometimes more than once): along each sampled pixel's ray from `truncation` before
   /// its depth to `truncation` past it, in steps of at most half a block. Pixels are
-  /// sampled in tiles of 8 × 8, each tile as sparsely as its deepest pixel allows for
-  /// neighbouring samples to lie at most a quarter of a block apart.
+  /// sampled in tiles of `tile` × `tile`, each tile as sparsely as its deepest pixel
+  /// allows for neighbouring samples to lie at most a quarter of a block apart. Only
+  /// the rows of tiles in `tileRows` are walked, every row when it is nil.
   static func forEachBlock(
-    of frame: FusionFrame, voxelSize: Float, truncation: Float,
-    _ visit: (SIMD3<Int32>, UInt64) throws(FusionError) -> Void
-  ) throws(FusionError) {
+    of frame: FusionFrame, voxelSize: Float, truncation: Float, tileRows: Range<Int>? = nil,
+    _ visit: (SIMD3<Int32>, UInt64) -> Void
+  ) {
     let blockSize = voxelSize * Float(blockSide)
     let steps = max(2, Int((2 * truncation / (blockSize / 2)).rounded(.up)))
     let c = frame.worldFromCamera.columns
@@ -173,7 +199,8 @@ public final class TSDFVolume: @unchecked Sendable {
     let inverseBlock = 1 / blockSize
     // A pixel's footprint per metre of depth, in metres.
     let footprint = Float(frame.stride) / min(frame.fx, frame.fy)
-    let tile = 8
+    let tile = Self.tile
+    let tileRows = tileRows ?? 0..<((frame.height + tile - 1) / tile)
     // The last key of each step along the ray: neighbouring pixels' samples at the same
     // step mostly share a block.
     var lastKeys = [UInt64](repeating: .max, count: steps + 1)
@@ -181,8 +208,11 @@ public final class TSDFVolume: @unchecked Sendable {
       let t = Int32(x)
       return x < Float(t) ? t - 1 : t
     }
-    try frame.depths.withUnsafeBufferPointer { depths throws(FusionError) in
-      for tileRow in Swift.stride(from: 0, to: frame.height, by: tile) {
+    frame.depths.withUnsafeBufferPointer { depths in
+      for tileRow in Swift.stride(
+        from: tileRows.lowerBound * tile, to: min(tileRows.upperBound * tile, frame.height),
+        by: tile)
+      {
         for tileColumn in Swift.stride(from: 0, to: frame.width, by: tile) {
           let rows = tileRow..<min(tileRow + tile, frame.height)
           let columns = tileColumn..<min(tileColumn + tile, frame.width)
@@ -209,7 +239,7 @@ public final class TSDFVolume: @unchecked Sendable {
                 let block = SIMD3<Int32>(floor(p.x), floor(p.y), floor(p.z))
                 guard let key = key(block), key != lastKeys[k] else { continue }
                 lastKeys[k] = key
-                try visit(block, key)
+                visit(block, key)
               }
             }
           }
@@ -219,10 +249,25 @@ public final class TSDFVolume: @unchecked Sendable {
   }
 }
 
+/// Each part's list of the blocks its rays pass through, written by that part alone.
+private struct FoundBlocks: @unchecked Sendable {
+  let lists: UnsafeMutableBufferPointer<[(SIMD3<Int32>, UInt64)]>
+
+  init(parts: Int) {
+    lists = .allocate(capacity: parts)
+    lists.initialize(repeating: [])
+  }
+
+  func free() {
+    lists.deinitialize()
+    lists.deallocate()
+  }
+}
+
 /// The blocks one integration updates, with their storage's addresses.
 private struct TouchedBlocks: @unchecked Sendable {
   let coordinates: [SIMD3<Int32>]
-  let voxels: [UnsafeMutablePointer<TSDFVoxel>]
+  let voxels: [BlockVoxels]
 }
 
 /// Why fusion could not go on.

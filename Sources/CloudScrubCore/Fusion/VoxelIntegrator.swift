@@ -27,8 +27,12 @@ struct VoxelIntegrator: @unchecked Sendable {
     SIMD3((rotation.0 * p).sum(), (rotation.1 * p).sum(), (rotation.2 * p).sum()) + translation
   }
 
-  /// Fuses the frame into the block at block coordinate `block`.
-  func update(_ voxels: UnsafeMutablePointer<TSDFVoxel>, coordinate block: SIMD3<Int32>) {
+  /// Fuses the frame into the block at block coordinate `block`, a row of eight voxels
+  /// along x at a time: their pixels' depths, weights and colours are gathered into
+  /// vectors, and each field of the row is loaded, updated in the lanes whose voxel
+  /// passes (in the image, a depth there, at most `truncation` behind it) and stored back
+  /// as one vector. The results are those of updating the voxels one by one.
+  func update(_ voxels: BlockVoxels, coordinate block: SIMD3<Int32>) {
     let side = TSDFVolume.blockSide
     let first = SIMD3<Float>(block &* Int32(side)) + 0.5
     let base = camera(first * voxelSize)
@@ -45,17 +49,15 @@ struct VoxelIntegrator: @unchecked Sendable {
     let offset = 0.5 - 0.5 * inverseStride
     let (fx, fy) = (frame.fx * inverseStride, frame.fy * inverseStride)
     let (cx, cy) = (frame.cx * inverseStride + offset, frame.cy * inverseStride + offset)
-    let width = frame.width
-    let widthLimit = Float(frame.width)
-    let heightLimit = Float(frame.height)
+    let width = Float(frame.width)
+    let height = Float(frame.height)
     let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-    // A row of eight voxels along x at once: their camera coordinates and pixels.
     let rowX = lanes * stepX.x
     let rowY = lanes * stepX.y
     let rowZ = lanes * stepX.z
-    frame.depths.withUnsafeBufferPointer { depths in
-      frame.weights.withUnsafeBufferPointer { weights in
-        frame.colors.withUnsafeBufferPointer { colors in
+    frame.depths.withUnsafeBufferPointer { depthPixels in
+      frame.weights.withUnsafeBufferPointer { weightPixels in
+        frame.colors.withUnsafeBufferPointer { colorPixels in
           for k in 0..<side {
             for j in 0..<side {
               let start = base + stepZ * Float(k) + stepY * Float(j)
@@ -63,44 +65,94 @@ struct VoxelIntegrator: @unchecked Sendable {
               let inFront = qz .> 0.001
               guard any(inFront) else { continue }
               let inverseZ = 1 / qz
-              let qx = rowX + start.x
-              let qy = rowY + start.y
-              let column = fx * qx * inverseZ + cx
-              let row = fy * qy * inverseZ + cy
+              let column = fx * (rowX + start.x) * inverseZ + cx
+              let row = fy * (rowY + start.y) * inverseZ + cy
               let inside =
-                inFront .& (column .>= 0) .& (row .>= 0) .& (column .< widthLimit)
-                .& (row .< heightLimit)
+                inFront .& (column .>= 0) .& (row .>= 0) .& (column .< width) .& (row .< height)
               guard any(inside) else { continue }
-              let rowBase = (k * side + j) * side
-              for lane in 0..<side where inside[lane] {
-                let pixel = Int(row[lane]) * width + Int(column[lane])
-                let depth = depths[pixel]
-                guard depth > 0 else { continue }
-                let distance = depth - qz[lane]
-                guard distance >= -truncation else { continue }
-                let tsdf = min(1, distance * inverseTruncation)
-                let w = weights[pixel]
-                // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
-                guard w > 0 else { continue }
-                let voxel = voxels + (rowBase + lane)
-                let old = voxel.pointee.weight
-                let total = old + w
-                let share = w / total
-                let keep = 1 - share
-                voxel.pointee.tsdf = voxel.pointee.tsdf * keep + tsdf * share
-                voxel.pointee.weight = total
-                let color = colors[pixel]
-                @inline(__always) func mix(_ value: UInt16, _ new: UInt8) -> UInt16 {
-                  UInt16(Float(value) * keep + Float(new) * 256 * share)
-                }
-                voxel.pointee.red = mix(voxel.pointee.red, color.r)
-                voxel.pointee.green = mix(voxel.pointee.green, color.g)
-                voxel.pointee.blue = mix(voxel.pointee.blue, color.b)
+              // Lanes outside the image read pixel 0 and are masked out below.
+              let pixel = Whole.bits(
+                (Whole.truncated(row) * width + Whole.truncated(column))
+                  .replacing(with: 0, where: .!inside))
+              var depth = SIMD8<Float>()
+              var weight = SIMD8<Float>()
+              var red = SIMD8<UInt32>()
+              var green = SIMD8<UInt32>()
+              var blue = SIMD8<UInt32>()
+              for lane in 0..<8 {
+                let p = Int(pixel[lane])
+                depth[lane] = depthPixels[p]
+                weight[lane] = weightPixels[p]
+                let color = colorPixels[p]
+                red[lane] = UInt32(color.r)
+                green[lane] = UInt32(color.g)
+                blue[lane] = UInt32(color.b)
               }
+              let distance = depth - qz
+              // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
+              let passes =
+                inside .& (depth .> 0) .& (distance .>= -truncation) .& (weight .> 0)
+              guard any(passes) else { continue }
+              let voxelRow = voxels.row(k * side + j)
+              let oldWeight = voxelRow.loadUnaligned(
+                fromByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
+              let added = weight.replacing(with: 0, where: .!passes)
+              let total = oldWeight + added
+              let share = added / total.replacing(with: 1, where: .!passes)
+              let keep = 1 - share
+              let scaled = distance * inverseTruncation
+              let tsdf = scaled.replacing(with: 1, where: scaled .> 1)
+              let oldTSDF = voxelRow.loadUnaligned(as: SIMD8<Float>.self)
+              voxelRow.storeBytes(
+                of: (oldTSDF * keep + tsdf * share).replacing(with: oldTSDF, where: .!passes),
+                as: SIMD8<Float>.self)
+              voxelRow.storeBytes(
+                of: total, toByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
+              @inline(__always) func mix(
+                _ offset: Int, _ new: SIMD8<UInt32>
+              ) {
+                let pointer = voxelRow + offset
+                let old = Whole.floats(
+                  SIMD8<UInt32>(
+                    truncatingIfNeeded: pointer.loadUnaligned(as: SIMD8<UInt16>.self)))
+                // Lanes that do not pass keep their value exactly (keep 1, share 0).
+                let mixed = Whole.truncated(old * keep + Whole.floats(new) * 256 * share)
+                pointer.storeBytes(
+                  of: SIMD8<UInt16>(truncatingIfNeeded: Whole.bits(mixed)), as: SIMD8<UInt16>.self)
+              }
+              mix(BlockVoxels.redOffset, red)
+              mix(BlockVoxels.greenOffset, green)
+              mix(BlockVoxels.blueOffset, blue)
             }
           }
         }
       }
     }
+  }
+}
+
+/// Conversions between floats holding whole numbers and integers, eight lanes at once,
+/// exact from 0 to 2²² (pixel indices, colours in 1/256 steps): adding 2²³ puts a whole
+/// number in the low bits of the float's mantissa.
+private enum Whole {
+  static let shift = SIMD8<Float>(repeating: 8_388_608)
+
+  /// `x` rounded toward zero, for 0 ≤ x < 2²².
+  @inline(__always)
+  static func truncated(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    let nearest = (x + shift) - shift
+    return nearest - SIMD8(repeating: 1).replacing(with: 0, where: nearest .<= x)
+  }
+
+  /// The integers of whole numbers 0…2²².
+  @inline(__always)
+  static func bits(_ whole: SIMD8<Float>) -> SIMD8<UInt32> {
+    unsafeBitCast(whole + shift, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+  }
+
+  /// The floats of integers 0…2²².
+  @inline(__always)
+  static func floats(_ integers: SIMD8<UInt32>) -> SIMD8<Float> {
+    unsafeBitCast(integers | 0x4B00_0000, to: SIMD8<Float>.self) - shift
   }
 }
