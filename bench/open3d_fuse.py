@@ -78,8 +78,27 @@ def main():
     their_points = theirs.sample_points_uniformly(samples)
     ours_to_theirs = distances(ours_points, theirs)
     theirs_to_ours = distances(their_points, ours)
+    # The same distances by how far the sampled point lies from the first camera, where
+    # the depth noise grows: keys like "theirs_to_ours_median_mm_1_2m".
+    first_camera = np.linalg.inv(np.array(meta["frames"][0]["extrinsic"]))[:3, 3]
+    by_range = {}
+    for name, points, apart in (
+            ("ours_to_theirs", ours_points, ours_to_theirs),
+            ("theirs_to_ours", their_points, theirs_to_ours)):
+        reach = np.linalg.norm(np.asarray(points.points) - first_camera, axis=1)
+        for low, high in ((0, 1), (1, 2), (2, 3), (3, 5)):
+            inside = (reach >= low) & (reach < high)
+            if not inside.any():
+                continue
+            suffix = f"_{low}_{high}m"
+            by_range[name + "_share" + suffix] = float(np.mean(inside))
+            by_range[name + "_median_mm" + suffix] = float(np.median(apart[inside]) * 1000)
+            by_range[name + "_within_voxel" + suffix] = float(np.mean(apart[inside] <= voxel))
     hashmap = grid.hashmap()
     print(json.dumps({
+        **by_range,
+        "ours_area_m2": float(ours.get_surface_area()),
+        "their_area_m2": float(theirs.get_surface_area()),
         "version": o3d.__version__,
         "frames": len(meta["frames"]),
         "integrate_fps": len(meta["frames"]) / integrating,

@@ -104,9 +104,32 @@ struct FuseBenchmark {
       report.row(
         "their surface ours covers", "\(PLYBenchmark.fixed(coverage, 1)) %",
         "within one voxel", target: coverage >= 90, goal: "≥ 90 %")
+      rangeRows(figures, into: &report)
     }
     try truth(into: &report)
     Terminal.out(report.text)
+  }
+
+  /// How far apart the meshes lie by distance from the first camera (the depth noise
+  /// grows with it), and each mesh's area.
+  private func rangeRows(_ figures: [String: Double], into report: inout BenchReport) {
+    let area = { (key: String) in PLYBenchmark.fixed(figures[key] ?? .nan, 1) }
+    report.section(
+      "the meshes apart by distance from the first camera (areas: ours "
+        + "\(area("ours_area_m2")) m², Open3D's \(area("their_area_m2")) m²)")
+    for range in ["0_1", "1_2", "2_3", "3_5"] {
+      let suffix = "_\(range)m"
+      guard let share = figures["theirs_to_ours_share" + suffix] else { continue }
+      func figure(_ key: String, _ scale: Double, _ digits: Int) -> String {
+        PLYBenchmark.fixed((figures[key + suffix] ?? .nan) * scale, digits)
+      }
+      report.row(
+        range.replacingOccurrences(of: "_", with: "–") + " m",
+        "\(figure("theirs_to_ours_median_mm", 1, 2)) mm",
+        "Open3D's surface to ours (\(PLYBenchmark.fixed(share * 100, 0)) % of it, "
+          + "\(figure("theirs_to_ours_within_voxel", 100, 1)) % within a voxel); ours to "
+          + "Open3D's \(figure("ours_to_theirs_median_mm", 1, 2)) mm")
+    }
   }
 
   /// The synthetic room (60 frames, exact poses and depths) fused by both at 2 cm
@@ -151,8 +174,11 @@ struct FuseBenchmark {
   }
 
   /// The filtered frames as Open3D reads them: depth as 16-bit millimetre PNGs, colour as
-  /// RGB PNGs at the depth size, and `frames.json` with the pinhole intrinsics (pixel
-  /// centres at integers, as Open3D counts them) and each camera-from-world matrix.
+  /// RGB PNGs at the depth size, and `frames.json` with the pinhole intrinsics and each
+  /// camera-from-world matrix. The intrinsics go as they are: Open3D's integration takes
+  /// the pixel a point projects to by truncating its coordinates, so pixel u covers
+  /// [u, u + 1) with its centre at u + 0.5, as `FusionFrame` counts them (passing
+  /// cx − 0.5 moved Open3D's surfaces of the synthetic room 6 mm off the truth).
   private func writeFramesForPeer(
     _ frames: [FusionFrame], voxel: Float, truncation: Float, to folder: String
   ) throws {
@@ -177,8 +203,7 @@ struct FuseBenchmark {
       entries.append(["depth": depthName, "color": colorName, "extrinsic": rows])
     }
     let intrinsic: [[Double]] = [
-      [Double(first.fx), 0, Double(first.cx) - 0.5], [0, Double(first.fy), Double(first.cy) - 0.5],
-      [0, 0, 1],
+      [Double(first.fx), 0, Double(first.cx)], [0, Double(first.fy), Double(first.cy)], [0, 0, 1],
     ]
     let json: [String: Any] = [
       "voxel": Double(voxel), "truncation": Double(truncation), "depth_max": Double(deepest) + 0.01,
