@@ -30,6 +30,17 @@ struct BlockVoxels: @unchecked Sendable {
   @inline(__always)
   func row(_ row: Int) -> UnsafeMutableRawPointer { base + row * Self.rowBytes }
 
+  /// The distance and weight of voxel `index` (x + 8y + 64z), without its colour.
+  @inline(__always)
+  func distance(_ index: Int) -> (tsdf: Float, weight: Float) {
+    let start = row(index >> 3)
+    let lane = index & 7
+    return (
+      start.load(fromByteOffset: 4 * lane, as: Float.self),
+      start.load(fromByteOffset: Self.weightOffset + 4 * lane, as: Float.self)
+    )
+  }
+
   /// Voxel `index` (x + 8y + 64z) as one value.
   @inline(__always)
   subscript(index: Int) -> TSDFVoxel {

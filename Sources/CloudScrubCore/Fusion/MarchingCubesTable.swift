@@ -16,6 +16,8 @@
 public enum MarchingCubesTable {
   /// Triangles by pattern, each as three edge numbers.
   public static let triangles: [[(UInt8, UInt8, UInt8)]] = (0..<256).map(triangulate)
+  /// The lower corner of each edge (`corners(ofEdge:)`'s first).
+  static let lowCorners: [Int] = (0..<12).map { corners(ofEdge: $0).0 }
 
   /// The axes after `axis`, in order.
   static func others(_ axis: Int) -> (Int, Int) { ((axis + 1) % 3, (axis + 2) % 3) }

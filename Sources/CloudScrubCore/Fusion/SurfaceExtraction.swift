@@ -112,19 +112,29 @@ private struct BlockNeighbourhood: @unchecked Sendable {
     return (base[index], blocks[d], index)
   }
 
+  /// The distance of the voxel at (x, y, z), each 0…15 from this block's first voxel,
+  /// nil where it was never seen or its block never made.
+  @inline(__always)
+  func seenDistance(_ x: Int, _ y: Int, _ z: Int) -> Float? {
+    let d = (x >> 3) | ((y >> 3) << 1) | ((z >> 3) << 2)
+    guard let base = voxels[d] else { return nil }
+    let (tsdf, weight) = base.distance(((z & 7) << 6) | ((y & 7) << 3) | (x & 7))
+    return weight > 0 ? tsdf : nil
+  }
+
   /// Appends the vertices of this block's own edges to `mesh` and says which edges have one.
   func vertices(into mesh: inout TriangleMesh, voxelSize: Float) -> BlockEdges {
     var edges = BlockEdges()
     let origin = SIMD3<Float>(coordinate &* Int32(TSDFVolume.blockSide)) + 0.5
     for index in 0..<TSDFVolume.voxelsPerBlock {
       let (x, y, z) = (index & 7, (index >> 3) & 7, index >> 6)
-      guard let (here, _, _) = voxel(x, y, z), here.weight > 0, abs(here.tsdf) < 1 else {
-        continue
-      }
+      guard let hereDistance = seenDistance(x, y, z), abs(hereDistance) < 1 else { continue }
       for axis in 0..<3 {
         let step = SIMD3<Int>(axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
-        guard let (there, _, _) = voxel(x + step.x, y + step.y, z + step.z), there.weight > 0,
-          abs(there.tsdf) < 1, (here.tsdf < 0) != (there.tsdf < 0)
+        guard let thereDistance = seenDistance(x + step.x, y + step.y, z + step.z),
+          abs(thereDistance) < 1, (hereDistance < 0) != (thereDistance < 0),
+          let (here, _, _) = voxel(x, y, z),
+          let (there, _, _) = voxel(x + step.x, y + step.y, z + step.z)
         else { continue }
         let t = min(max(here.tsdf / (here.tsdf - there.tsdf), 0.001), 0.999)
         let p =
@@ -153,20 +163,30 @@ private struct BlockNeighbourhood: @unchecked Sendable {
     into triangles: inout [SIMD3<UInt32>], edges: [BlockEdges], positions: [Point3]
   ) {
     var edgeVertices = [Int](repeating: -1, count: 12)
+    var made: [SIMD3<UInt32>] = []
     cubes: for index in 0..<TSDFVolume.voxelsPerBlock {
       let (x, y, z) = (index & 7, (index >> 3) & 7, index >> 6)
       var pattern = 0
-      for c in 0..<8 {
-        guard let (v, _, _) = voxel(x + (c & 1), y + ((c >> 1) & 1), z + (c >> 2)), v.weight > 0
-        else { continue cubes }
-        if v.tsdf < 0 { pattern |= 1 << c }
+      if x < 7, y < 7, z < 7, let own = voxels[0] {
+        // Every corner in this block: corner c is voxel index + c's offset.
+        for c in 0..<8 {
+          let (tsdf, weight) = own.distance(index + (c & 1) + ((c & 2) << 2) + ((c & 4) << 4))
+          guard weight > 0 else { continue cubes }
+          if tsdf < 0 { pattern |= 1 << c }
+        }
+      } else {
+        for c in 0..<8 {
+          guard let distance = seenDistance(x + (c & 1), y + ((c >> 1) & 1), z + (c >> 2))
+          else { continue cubes }
+          if distance < 0 { pattern |= 1 << c }
+        }
       }
       let cubeTriangles = MarchingCubesTable.triangles[pattern]
       guard !cubeTriangles.isEmpty else { continue }
       for k in 0..<12 { edgeVertices[k] = -1 }
       func vertex(_ edge: UInt8) -> Int? {
         if edgeVertices[Int(edge)] >= 0 { return edgeVertices[Int(edge)] }
-        let (low, _) = MarchingCubesTable.corners(ofEdge: Int(edge))
+        let low = MarchingCubesTable.lowCorners[Int(edge)]
         guard
           let (_, block, owner) = voxel(x + (low & 1), y + ((low >> 1) & 1), z + (low >> 2)),
           let found = edges[block].vertex(owner * 3 + Int(edge) / 4)
@@ -174,7 +194,7 @@ private struct BlockNeighbourhood: @unchecked Sendable {
         edgeVertices[Int(edge)] = found
         return found
       }
-      var made: [SIMD3<UInt32>] = []
+      made.removeAll(keepingCapacity: true)
       for (a, b, c) in cubeTriangles {
         guard let va = vertex(a), let vb = vertex(b), let vc = vertex(c) else { continue cubes }
         let triangle = SIMD3(UInt32(va), UInt32(vb), UInt32(vc))
