@@ -9,9 +9,13 @@ struct LAZIntegerCodec {
   private let bitsHigh: UInt32
   private let lengthModels: UnsafeMutablePointer<LAZSymbolModel>
   private let zeroModel: LAZBitModel
-  /// The model of a corrector of each bit length 1…`correctorBits` at index length − 1.
-  private let correctorModels: UnsafeMutablePointer<LAZSymbolModel>
+  /// The model of a corrector of each bit length 1…`correctorBits` at index length − 1,
+  /// made on first use: a chunk of a few points meets few lengths, and a fresh model is
+  /// the same whenever it is made.
+  private let correctorModels: UnsafeMutablePointer<LAZSymbolModel?>
   private let lastLength: UnsafeMutablePointer<UInt32>
+  /// The chunk's arena, which outlives every codec made in it.
+  private unowned(unsafe) let arena: LAZArena
 
   /// The bit length of the last corrector (`k`), a context for the next fields.
   var k: UInt32 { lastLength.pointee }
@@ -32,11 +36,8 @@ struct LAZIntegerCodec {
     let template = LAZSymbolModel(symbols: 2, in: arena)
     lengthModels = arena.buffer(contexts, template)
     for index in 0..<contexts { lengthModels[index] = LAZSymbolModel(symbols: lengths, in: arena) }
-    correctorModels = arena.buffer(Int(correctorBits), template)
-    for bits in 1...correctorBits {
-      correctorModels[Int(bits) - 1] = LAZSymbolModel(
-        symbols: 1 << Int(min(bits, bitsHigh)), in: arena)
-    }
+    correctorModels = arena.buffer(Int(correctorBits), nil)
+    self.arena = arena
     zeroModel = LAZBitModel(in: arena)
     lastLength = arena.words(1)
   }
@@ -81,12 +82,20 @@ struct LAZIntegerCodec {
     // Negative correctors map to [0, 2^(k-1)), positive ones to [2^(k-1), 2^k).
     let shifted = UInt32(bitPattern: c < 0 ? c &+ Int32(bitPattern: (1 << k) &- 1) : c &- 1)
     if k <= bitsHigh {
-      encoder.encodeSymbol(correctorModels[Int(k) - 1], shifted)
+      encoder.encodeSymbol(correctorModel(k), shifted)
     } else {
       let rawBits = k - bitsHigh
-      encoder.encodeSymbol(correctorModels[Int(k) - 1], shifted >> rawBits)
+      encoder.encodeSymbol(correctorModel(k), shifted >> rawBits)
       encoder.writeBits(rawBits, shifted & ((1 << rawBits) - 1))
     }
+  }
+
+  /// The model of correctors of bit length `k` (1…`correctorBits`).
+  @inline(__always) private func correctorModel(_ k: UInt32) -> LAZSymbolModel {
+    if let model = correctorModels[Int(k) - 1] { return model }
+    let model = LAZSymbolModel(symbols: 1 << Int(min(k, bitsHigh)), in: arena)
+    correctorModels[Int(k) - 1] = model
+    return model
   }
 
   @inline(__always) private func corrector(
@@ -98,10 +107,10 @@ struct LAZIntegerCodec {
     guard k < 32 else { return correctorMin }
     var c: UInt32
     if k <= bitsHigh {
-      c = decoder.decodeSymbol(correctorModels[Int(k) - 1])
+      c = decoder.decodeSymbol(correctorModel(k))
     } else {
       let rawBits = k - bitsHigh
-      c = decoder.decodeSymbol(correctorModels[Int(k) - 1])
+      c = decoder.decodeSymbol(correctorModel(k))
       c = (c << rawBits) | decoder.readBits(rawBits)
     }
     let corrector = Int32(bitPattern: c)
