@@ -1,7 +1,7 @@
 /// The voxels of one `TSDFVolume` block, 7,168 bytes: 64 rows of eight voxels along x
 /// (row y + 8z), each row 112 bytes holding its eight distances, eight weights, and
 /// eight of each colour channel. `VoxelIntegrator` updates a row as one vector of each
-/// field, and a block is read front to back, which the memory prefetcher follows.
+/// field. The memory is raw and only read and written through raw loads and stores.
 struct BlockVoxels: @unchecked Sendable {
   static let rowBytes = 8 * (2 * MemoryLayout<Float>.size + 3 * MemoryLayout<UInt16>.size)
   static let bytes = TSDFVolume.voxelsPerBlock / 8 * rowBytes
@@ -20,9 +20,9 @@ struct BlockVoxels: @unchecked Sendable {
       let start = base + row * rowBytes
       start.storeBytes(of: SIMD8<Float>(repeating: 1), as: SIMD8<Float>.self)
       (start + weightOffset).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
-      for offset in [redOffset, greenOffset, blueOffset] {
-        (start + offset).storeBytes(of: SIMD8<UInt16>(), as: SIMD8<UInt16>.self)
-      }
+      (start + redOffset).storeBytes(of: SIMD8<UInt16>(), as: SIMD8<UInt16>.self)
+      (start + greenOffset).storeBytes(of: SIMD8<UInt16>(), as: SIMD8<UInt16>.self)
+      (start + blueOffset).storeBytes(of: SIMD8<UInt16>(), as: SIMD8<UInt16>.self)
     }
   }
 
