@@ -68,7 +68,8 @@ struct FuseBenchmark {
     let megabytes = Double(volume.blockCount * TSDFVolume.bytesPerBlock) / 1e6
     report.row(
       "voxel storage", "\(PLYBenchmark.fixed(megabytes, 1)) MB",
-      "\(volume.blockCount) blocks of 8³ voxels, \(TSDFVolume.bytesPerBlock / 512) bytes a voxel")
+      "\(volume.blockCount) blocks of 8³ voxels, \(TSDFVolume.bytesPerBlock / TSDFVolume.voxelsPerBlock) bytes a voxel"
+    )
     report.row("mesh", "\(mesh.vertexCount) vertices", "\(mesh.triangles.count) triangles")
     switch peer {
     case .unavailable(let reason):

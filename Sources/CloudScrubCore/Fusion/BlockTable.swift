@@ -16,9 +16,13 @@ struct BlockTable: Sendable {
     mask = size - 1
   }
 
+  /// A key's bits mixed by one multiplication; its high bits are the best spread.
+  @inline(__always)
+  static func hash(_ key: UInt64) -> UInt64 { key &* 0x9E37_79B9_7F4A_7C15 }
+
   @inline(__always)
   private func slot(_ key: UInt64) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+    Int(truncatingIfNeeded: Self.hash(key) >> 20) & mask
   }
 
   /// The number stored for `key`, nil when there is none.

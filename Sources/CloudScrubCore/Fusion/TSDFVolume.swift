@@ -149,7 +149,7 @@ public final class TSDFVolume: @unchecked Sendable {
       let rows = (tileRows * part / parts)..<(tileRows * (part + 1) / parts)
       Self.forEachBlock(of: frame, voxelSize: voxelSize, truncation: truncation, tileRows: rows) {
         block, key in
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
+        let slot = Int(truncatingIfNeeded: BlockTable.hash(key) >> 54)
         guard seen[slot] != key else { return }
         seen[slot] = key
         list.append((block, key))
