@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Open3D's side of `cloudscrub bench fuse`: the same filtered frames (written by the
 benchmark as 16-bit millimetre depth PNGs and RGB PNGs at the depth size, with
-`frames.json` holding the intrinsics and each frame's camera-from-world matrix in
-OpenCV axes) integrated into Open3D's tensor `VoxelBlockGrid` on the CPU with the same
-voxel size and truncation, and the mesh extracted (weight threshold 1: a voxel seen
-once). Compares it with CloudScrub's mesh (`--ours`): median distance from points
-sampled on each surface to the other, and the share of Open3D's surface within one
-voxel of ours.
+`frames.json` holding each frame's intrinsics and camera-from-world matrix in OpenCV
+axes) integrated into Open3D's tensor `VoxelBlockGrid` on the CPU with the same voxel
+size and truncation, and the mesh extracted from the voxels seen at least once, as
+CloudScrub's is (Open3D keeps a voxel whose weight is above the threshold: 0 here).
+
+Open3D puts voxel (i, j, k) at (i, j, k) voxel sizes and CloudScrub at (i + 0.5, j + 0.5,
+k + 0.5), so Open3D integrates in a world moved by half a voxel and its mesh is moved
+back: both then sample the distance at the same points.
+
+Compares the result with CloudScrub's mesh (`--ours`): median distance from points
+sampled on each surface to the other; the share of Open3D's surface within one voxel
+of ours; and, of the rest, the share that is a second layer of Open3D's (where Open3D
+also has surface within a voxel of the nearest point of ours).
 
 Prints one JSON object; exits 3 when Open3D is not installed. For benchmarks only.
 """
@@ -37,7 +44,8 @@ def main():
     voxel = meta["voxel"]
     trunc_voxels = meta["truncation"] / voxel
     depth_max = meta["depth_max"]
-    intrinsic = o3c.Tensor(np.array(meta["intrinsic"], dtype=np.float64))
+    half = np.eye(4)
+    half[:3, 3] = voxel / 2
     device = o3c.Device("CPU:0")
     baseline_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     grid = o3d.t.geometry.VoxelBlockGrid(
@@ -52,7 +60,8 @@ def main():
         # Colour in 0…1, as the mesh's vertex colours are (float colour takes float depth).
         color = o3d.t.geometry.Image(color.as_tensor().to(o3c.float32) / 255.0)
         depth = o3d.t.geometry.Image(depth.as_tensor().to(o3c.float32))
-        extrinsic = o3c.Tensor(np.array(frame["extrinsic"], dtype=np.float64))
+        intrinsic = o3c.Tensor(np.array(frame["intrinsic"], dtype=np.float64))
+        extrinsic = o3c.Tensor(np.array(frame["extrinsic"], dtype=np.float64) @ half)
         start = time.perf_counter()
         blocks = grid.compute_unique_block_coordinates(
             depth, intrinsic, extrinsic, 1000.0, depth_max, trunc_voxels)
@@ -60,24 +69,34 @@ def main():
                        trunc_voxels)
         integrating += time.perf_counter() - start
     start = time.perf_counter()
-    mesh = grid.extract_triangle_mesh(weight_threshold=1.0)
+    mesh = grid.extract_triangle_mesh(weight_threshold=0.0)
     extracting = time.perf_counter() - start
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    theirs = mesh.to_legacy()
+    theirs = mesh.to_legacy().translate(half[:3, 3])
     o3d.io.write_triangle_mesh(args.output, theirs)
     ours = o3d.io.read_triangle_mesh(args.ours)
 
-    def distances(points, surface):
-        scene = o3d.t.geometry.RaycastingScene()
-        scene.add_triangles(o3d.t.geometry.TriangleMesh.from_legacy(surface))
-        query = o3c.Tensor(np.asarray(points.points, dtype=np.float32))
-        return scene.compute_distance(query).numpy()
+    def scene(surface):
+        made = o3d.t.geometry.RaycastingScene()
+        made.add_triangles(o3d.t.geometry.TriangleMesh.from_legacy(surface))
+        return made
 
+    def query(points):
+        return o3c.Tensor(np.asarray(points, dtype=np.float32))
+
+    ours_scene, their_scene = scene(ours), scene(theirs)
     samples = 200000
     ours_points = ours.sample_points_uniformly(samples)
     their_points = theirs.sample_points_uniformly(samples)
-    ours_to_theirs = distances(ours_points, theirs)
-    theirs_to_ours = distances(their_points, ours)
+    ours_to_theirs = their_scene.compute_distance(query(ours_points.points)).numpy()
+    theirs_to_ours = ours_scene.compute_distance(query(their_points.points)).numpy()
+    # Open3D's surface beyond a voxel from ours, where Open3D also has surface within a
+    # voxel of the nearest point of ours: a second layer beside the one both have.
+    uncovered = np.asarray(their_points.points)[theirs_to_ours > voxel]
+    second_layer = 0.0
+    if len(uncovered):
+        nearest = ours_scene.compute_closest_points(query(uncovered))["points"]
+        second_layer = float(np.mean(their_scene.compute_distance(nearest).numpy() <= voxel))
     # The same distances by how far the sampled point lies from the first camera, where
     # the depth noise grows: keys like "theirs_to_ours_median_mm_1_2m".
     first_camera = np.linalg.inv(np.array(meta["frames"][0]["extrinsic"]))[:3, 3]
@@ -113,6 +132,7 @@ def main():
         "ours_to_theirs_median_mm": float(np.median(ours_to_theirs) * 1000),
         "theirs_to_ours_median_mm": float(np.median(theirs_to_ours) * 1000),
         "coverage_of_theirs": float(np.mean(theirs_to_ours <= voxel)),
+        "uncovered_second_layer": second_layer,
     }))
     return 0
 
