@@ -8,7 +8,7 @@ enum InfoCommand {
   static let spec = CommandSpec(
     name: "info",
     synopsis: [
-      "info PATH [--json]"
+      "info PATH [--json] [--read points|header|auto]"
     ],
     about: """
       Describes a PLY point cloud (format, point count, bounds, the fields and attributes
@@ -18,12 +18,20 @@ enum InfoCommand {
       camera's bounds, frames recorded before tracking started, and the importer's notes,
       such as missing frame files). The format is detected from the content; a folder
       holding one recording one level down opens that one. A .r3d holding only its
-      metadata is described from the metadata.
+      metadata is described from the metadata. A LAS or LAZ file of more than ten million
+      points is described from its header and VLRs unless --read points.
       """)
+
+  /// The most points `--read auto` reads from a LAS or LAZ file (about two seconds).
+  static let pointsReadAtMost = 10_000_000
 
   static func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(arguments, command: spec)
     if parsed.has("help") { return Terminal.out(spec.help) }
+    if let summary = try lasSummary(parsed) {
+      let info = LASHeaderInfo(path: parsed.positionals[0], summary: summary)
+      return Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
+    }
     let input: Input
     do {
       input = try InputLoader.open(parsed.positionals[0], poses: parsed.value("poses"))
@@ -48,6 +56,25 @@ enum InfoCommand {
       }
       Terminal.out(parsed.has("json") ? info.json.rendered() : info.text)
     }
+  }
+
+  /// The header summary of the LAS or LAZ file `info` was given, when `--read` says to
+  /// describe it from its header; nil for every other file, and for a LAS or LAZ file
+  /// whose points are to be read.
+  ///
+  /// - Throws: `UsageError` for a `--read` value that is not one of the three; the
+  ///   reader's errors for a LAS file whose header cannot be read.
+  static func lasSummary(_ parsed: ParsedArguments) throws -> LASReader.Summary? {
+    let mode = parsed.value("read") ?? "auto"
+    guard ["points", "header", "auto"].contains(mode) else {
+      throw UsageError("--read takes points, header or auto, not '\(mode)'")
+    }
+    let path = parsed.positionals[0]
+    guard mode != "points",
+      (try? InputDetector.kind(of: path)) == .cloud(format: LASFileFormat.name)
+    else { return nil }
+    let summary = try LASReader.summary(path: path)
+    return mode == "header" || summary.header.points > pointsReadAtMost ? summary : nil
   }
 
   /// What the `metadata` of a `.r3d` without frames says: its sizes, rate and
@@ -184,11 +211,16 @@ enum InfoCommand {
     for (index, info) in (header?.objInfo ?? []).enumerated() {
       rows.append((index == 0 ? "obj_info" : "", info))
     }
+    return table(input.path, rows)
+  }
+
+  /// `path`, then the rows indented, their values lined up.
+  static func table(_ path: String, _ rows: [(String, String)]) -> String {
     let width = rows.map(\.0.count).max() ?? 0
     let lines = rows.map {
       "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
     }
-    return ([input.path] + lines).joined(separator: "\n")
+    return ([path] + lines).joined(separator: "\n")
   }
 
   /// The frames of a cloud whose points carry a `frame` attribute (see `CloudTimeline`).

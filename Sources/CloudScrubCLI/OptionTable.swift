@@ -105,6 +105,13 @@ enum OptionTable {
     .flag(
       "json", "print one JSON object (keys in a fixed order) instead of text",
       commands: ["info"]),
+    .value(
+      "read", "points|header|auto", default: "auto",
+      "LAS and LAZ: read every point (bounds, fields and frames from the points), or describe"
+        + " the file from its header and VLRs alone (the header's count and bounds, the"
+        + " fields its point format declares) in a moment; auto reads the points of files of"
+        + " up to \(InfoCommand.pointsReadAtMost) points",
+      commands: ["info"]),
   ]
 
   /// How `render` and `view` draw.

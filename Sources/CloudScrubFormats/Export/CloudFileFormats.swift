@@ -151,16 +151,25 @@ public enum LASFileFormat: CloudFileFormat {
     loaded(try LASReader.read(path: path, keepingGoodChunks: true))
   }
 
+  /// The format in words: "LAZ 1.4 point format 7, COPC octree of 4 levels, 65 nodes
+  /// (writer)".
+  public static func format(of h: LASReader.Header) -> String {
+    (h.compressed ? "LAZ" : "LAS")
+      + " \(h.versionMajor).\(h.versionMinor) point format \(h.pointFormat)"
+      + (h.copc.map { ", COPC octree of \($0.levels) levels, \($0.nodes) nodes" } ?? "")
+      + (h.software.isEmpty ? "" : " (\(h.software))")
+  }
+
+  /// The lines of a `CloudScrub` provenance VLR.
+  public static func provenanceLines(of h: LASReader.Header) -> [String] {
+    h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? []
+  }
+
   private static func loaded(_ document: LASReader.Document) -> LoadedCloud {
     let h = document.header
     return LoadedCloud(
-      format: (h.compressed ? "LAZ" : "LAS")
-        + " \(h.versionMajor).\(h.versionMinor) point format \(h.pointFormat)"
-        + (h.copc.map { ", COPC octree of \($0.levels) levels, \($0.nodes) nodes" } ?? "")
-        + (h.software.isEmpty ? "" : " (\(h.software))"),
-      cloud: document.cloud,
-      comments: (h.provenance.map { $0.split(separator: "\n").map(String.init) } ?? [])
-        + document.notes,
+      format: format(of: h), cloud: document.cloud,
+      comments: provenanceLines(of: h) + document.notes,
       plyHeader: nil, worldUp: worldUp, notes: document.notes)
   }
 }

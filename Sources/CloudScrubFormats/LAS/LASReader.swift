@@ -172,9 +172,7 @@ public enum LASReader {
     let room = max(bytes.count - pointOffset, 0) / recordLength
     var notes = vlrs.notes
     if room < points {
-      notes.append(
-        "the file holds \(room) of the \(points) points its header promises: it stops "
-          + "\(Self.shortfall(points, room, recordLength)) short of them")
+      notes.append(missingRecords(points, room, recordLength))
       header.points = room
     }
     let start = min(pointOffset, bytes.count)
@@ -183,10 +181,12 @@ public enum LASReader {
     return body(header, vlrs, records, notes)
   }
 
-  /// The bytes of the records missing, in words.
-  private static func shortfall(_ points: Int, _ room: Int, _ length: Int) -> String {
+  /// The note on a file that holds `room` of the `points` records of `length` bytes its
+  /// header promises.
+  static func missingRecords(_ points: Int, _ room: Int, _ length: Int) -> String {
     let (bytes, overflow) = (points - room).multipliedReportingOverflow(by: length)
-    return overflow ? "more than \(Int.max) bytes" : "\(bytes) bytes"
+    return "the file holds \(room) of the \(points) points its header promises: it stops "
+      + (overflow ? "more than \(Int.max) bytes" : "\(bytes) bytes") + " short of them"
   }
 
   /// The points of `header.points` records laid out as `header` says.
