@@ -165,6 +165,14 @@ package struct RenderRequest {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
     var mesh: TriangleMesh?
+    if !choices.cleans, try InputDetector.kind(of: path) == .cloud(format: LASFileFormat.name) {
+      try InputLoader.refusePoses(choices.posesPath)
+      if let octree = try InputLoader.openOctree(path) {
+        content.worldUp = .z
+        let commands = try absorb(octree, into: &content, path: path)
+        return Input(content: content, commands: commands)
+      }
+    }
     switch try InputLoader.open(path, poses: choices.posesPath) {
     case .cloud(let input):
       // --min-confidence still hides a PLY's points by their confidence attribute.
@@ -220,6 +228,36 @@ package struct RenderRequest {
       return Input(content: content, commands: commands, source: source)
     }
     return Input(content: content, commands: commands, mesh: mesh)
+  }
+
+  /// The levels of a COPC file's octree that fit the viewer, read as the window reads
+  /// them (`DocumentOpener`): a picture of a cloud larger than the viewer's memory costs
+  /// what the window's does, not a read of every point.
+  private static func absorb(
+    _ octree: (load: OctreeLevelLoad, summary: String, file: MappedFile),
+    into content: inout ViewerContent,
+    path: String
+  ) throws -> [ViewerCommand] {
+    Terminal.error("note: \(path): \(octree.summary)")
+    let progress = Terminal.progress("loading \(path)")
+    defer { progress?.finish() }
+    let load = octree.load.start()
+    var commands: [ViewerCommand] = []
+    var taken = 0
+    while true {
+      // The load waits while what it delivered is not taken, so take as it comes.
+      _ = load.waitForFrames(timeout: 60)
+      let frames = load.take()
+      taken += frames.reduce(0) { $0 + $1.points.count }
+      progress?.update(Double(taken) / Double(max(octree.load.pointsRead, 1)))
+      commands += content.absorb(frames)
+      guard case .loading = load.status else { break }
+    }
+    commands += content.absorb(load.take())
+    if case .failed(let message) = load.status {
+      throw FileError(.cannotRead(message), path: path)
+    }
+    return commands
   }
 
   /// A recording's frames merged, cleaned, and split back into frames.
