@@ -55,17 +55,39 @@ public enum LASReader {
     }
   }
 
-  /// Reads a whole LAS file held in memory.
+  /// Reads a whole LAS file held in memory. A LAZ file's records are decoded about
+  /// `batchPoints` at a time (whole chunks) and go into the cloud batch by batch, so the
+  /// whole file's records are never held at once (`LASCloudBuilder`).
   ///
   /// - Throws: `LASErrorReason` naming what is wrong and where.
   public static func read(
-    bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false
+    bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false, batchPoints: Int = 1 << 22
   ) throws(LASErrorReason) -> Document {
-    try withRecords(bytes, keepingGoodChunks: keepingGoodChunks) { header, vlrs, records, notes in
-      var document = interpret(records, header: header, vlrs: vlrs)
-      document.notes = notes
-      return document
+    let opened = try open(bytes)
+    var header = opened.header
+    let vlrs = opened.vlrs
+    guard header.compressed else {
+      let (records, notes) = complete(bytes, opened: opened)
+      header.points = records.count / header.recordLength
+      var builder = LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: header.points)
+      builder.append(records, points: header.points)
+      return Document(header: header, cloud: builder.finish(), notes: notes)
     }
+    // A LAZ file's records are decoded a batch at a time into the cloud, so the whole
+    // file's records are never held at once.
+    let payload = try lazPayload(bytes, opened: opened)
+    var builder: LASCloudBuilder?
+    let (points, notes) = try LAZDecompressor.forEachBatch(
+      file: bytes, pointOffset: opened.pointOffset, points: header.points,
+      recordLength: header.recordLength, parameters: LAZParameters(payload),
+      keepingGoodChunks: keepingGoodChunks, copc: header.copc, batchPoints: batchPoints,
+      prepare: { builder = LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: $0) },
+      take: { builder?.append($0, points: $1) })
+    header.points = points
+    let cloud =
+      builder?.finish()
+      ?? LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: 0).finish()
+    return Document(header: header, cloud: cloud, notes: vlrs.notes + notes)
   }
 
   /// Reads the point records of the file at `path` (decompressing a LAZ file's) and
@@ -153,13 +175,7 @@ public enum LASReader {
     let recordLength = header.recordLength
     let points = header.points
     if header.compressed {
-      guard let payload = vlrs.laszip else {
-        throw .laz("its point format byte says compressed, but it has no laszip record")
-      }
-      guard pointOffset <= bytes.count else {
-        throw .truncated(
-          what: "compressed points", offset: pointOffset, neededBytes: 8, fileBytes: bytes.count)
-      }
+      let payload = try lazPayload(bytes, opened: opened)
       let records = try LAZDecompressor.records(
         file: bytes, pointOffset: pointOffset, points: points, recordLength: recordLength,
         parameters: LAZParameters(payload), keepingGoodChunks: keepingGoodChunks,
@@ -168,17 +184,39 @@ public enum LASReader {
       header.points = records.points
       return body(header, vlrs, records.bytes, vlrs.notes + records.notes)
     }
-    // A file that stops part-way holds its complete records, as PDAL and laspy read it.
-    let room = max(bytes.count - pointOffset, 0) / recordLength
-    var notes = vlrs.notes
-    if room < points {
-      notes.append(missingRecords(points, room, recordLength))
-      header.points = room
-    }
-    let start = min(pointOffset, bytes.count)
-    let records = UnsafeRawBufferPointer(
-      rebasing: bytes[start..<(start + header.points * recordLength)])
+    let (records, notes) = complete(bytes, opened: opened)
+    header.points = records.count / recordLength
     return body(header, vlrs, records, notes)
+  }
+
+  /// An uncompressed file's complete records (one that stops part-way holds those, as
+  /// PDAL and laspy read it), with the VLRs' notes and one on the records missing.
+  private static func complete(_ bytes: UnsafeRawBufferPointer, opened: Opened)
+    -> (records: UnsafeRawBufferPointer, notes: [String])
+  {
+    let (points, length) = (opened.header.points, opened.header.recordLength)
+    let room = max(bytes.count - opened.pointOffset, 0) / length
+    var notes = opened.vlrs.notes
+    if room < points { notes.append(missingRecords(points, room, length)) }
+    let start = min(opened.pointOffset, bytes.count)
+    return (
+      UnsafeRawBufferPointer(rebasing: bytes[start..<(start + min(points, room) * length)]), notes
+    )
+  }
+
+  /// A compressed file's laszip record, checked to come with points.
+  private static func lazPayload(_ bytes: UnsafeRawBufferPointer, opened: Opened)
+    throws(LASErrorReason) -> [UInt8]
+  {
+    guard let payload = opened.vlrs.laszip else {
+      throw .laz("its point format byte says compressed, but it has no laszip record")
+    }
+    guard opened.pointOffset <= bytes.count else {
+      throw .truncated(
+        what: "compressed points", offset: opened.pointOffset, neededBytes: 8,
+        fileBytes: bytes.count)
+    }
+    return payload
   }
 
   /// The note on a file that holds `room` of the `points` records of `length` bytes its
@@ -187,31 +225,6 @@ public enum LASReader {
     let (bytes, overflow) = (points - room).multipliedReportingOverflow(by: length)
     return "the file holds \(room) of the \(points) points its header promises: it stops "
       + (overflow ? "more than \(Int.max) bytes" : "\(bytes) bytes") + " short of them"
-  }
-
-  /// The points of `header.points` records laid out as `header` says.
-  private static func interpret(
-    _ records: UnsafeRawBufferPointer, header: Header, vlrs: LASVariableRecords
-  ) -> Document {
-    let points = header.points
-    let recordLength = header.recordLength
-    let format = header.pointFormat
-    var cloud = PointCloud()
-    cloud.positions = positions(records, points: points, header: header)
-    if let colorOffset = colorOffsets[format] {
-      let shift = colorShift(records, points: points, length: recordLength, at: colorOffset)
-      cloud.colors = colors(
-        records, points: points, length: recordLength, at: colorOffset, shift: shift)
-    }
-    let extras = vlrs.extraFields(startingAt: recordSizes[format], recordLength: recordLength)
-    LASExtraField.attach(extras, records: records, points: points, length: recordLength, &cloud)
-    // Intensity (bytes 12–13 of every format) as an attribute when any point has one, so
-    // a scan without colour opens in greys by intensity.
-    let intensity = intensities(records, points: points, length: recordLength)
-    if intensity.contains(where: { $0 != 0 }), cloud.attribute(named: "intensity") == nil {
-      cloud.attributes.insert(PointAttribute(name: "intensity", values: .uint16(intensity)), at: 0)
-    }
-    return Document(header: header, cloud: cloud)
   }
 
   /// The positions of `points` records: scaled and offset, then rounded once to `Float`.
