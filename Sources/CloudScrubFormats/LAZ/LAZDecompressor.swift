@@ -123,15 +123,9 @@ enum LAZDecompressor {
     nonisolated(unsafe) let output = storage.baseAddress.unsafelyUnwrapped
     DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
       let chunk = chunks[index]
-      let bytes = UnsafeRawBufferPointer(
-        rebasing: file[chunk.offset..<(chunk.offset + chunk.bytes)])
-      let start = output + chunk.firstPoint * recordLength
-      problems[index] =
-        layered
-        ? LAZLayeredChunk.decode(
-          bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
-        : LAZPointwiseChunk.decode(
-          bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
+      problems[index] = decode(
+        chunk, of: file, items: items, layered: layered, recordLength: recordLength,
+        into: output + chunk.firstPoint * recordLength)
     }
     var records = Records(
       storage: storage, points: total, notes: notes, recordLength: recordLength)
@@ -211,15 +205,9 @@ extension LAZDecompressor {
         count: batch.count, initial: nil)
       DispatchQueue.concurrentPerform(iterations: batch.count) { slot in
         let chunk = chunks[batch.lowerBound + slot]
-        let bytes = UnsafeRawBufferPointer(
-          rebasing: file[chunk.offset..<(chunk.offset + chunk.bytes)])
-        let start = output + (chunk.firstPoint - first) * recordLength
-        problems[slot] =
-          layered
-          ? LAZLayeredChunk.decode(
-            bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
-          : LAZPointwiseChunk.decode(
-            bytes, items: items, points: chunk.points, recordLength: recordLength, into: start)
+        problems[slot] = decode(
+          chunk, of: file, items: items, layered: layered, recordLength: recordLength,
+          into: output + (chunk.firstPoint - first) * recordLength)
       }
       let last = chunks[batch.upperBound - 1]
       var end = last.firstPoint + last.points
@@ -245,6 +233,21 @@ extension LAZDecompressor {
       }
     }
     return (delivered, notes)
+  }
+
+  /// Decodes one chunk's records into `output`.
+  ///
+  /// - Returns: nil, or the point in the chunk where decoding failed and why.
+  private static func decode(
+    _ chunk: LAZChunkTable.Chunk, of file: UnsafeRawBufferPointer, items: [LAZParameters.Item],
+    layered: Bool, recordLength: Int, into output: UnsafeMutableRawPointer
+  ) -> (point: Int, problem: String)? {
+    let bytes = UnsafeRawBufferPointer(rebasing: file[chunk.offset..<(chunk.offset + chunk.bytes)])
+    return layered
+      ? LAZLayeredChunk.decode(
+        bytes, items: items, points: chunk.points, recordLength: recordLength, into: output)
+      : LAZPointwiseChunk.decode(
+        bytes, items: items, points: chunk.points, recordLength: recordLength, into: output)
   }
 
   /// Refuses chunks whose records would take more than half this machine's memory.
