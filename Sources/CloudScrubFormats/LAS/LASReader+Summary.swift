@@ -37,11 +37,9 @@ extension LASReader {
     var header = opened.header
     var notes = opened.vlrs.notes
     if !header.compressed {
-      let room = max(bytes.count - opened.pointOffset, 0) / header.recordLength
-      if room < header.points {
-        notes.append(missingRecords(header.points, room, header.recordLength))
-        header.points = room
-      }
+      let complete = complete(bytes, opened: opened)
+      header.points = complete.records.count / header.recordLength
+      notes = complete.notes
     }
     var low = SIMD3<Double>()
     var high = SIMD3<Double>()

@@ -7,7 +7,7 @@ import Foundation
 /// fields are recognised by having none above 255), intensity as an `intensity`
 /// attribute when any point has one, and the extra bytes described by a
 /// `LASF_Spec` record 4 VLR as attributes (`normal_x`…`normal_z` as normals). LAZ files
-/// read the same, their records decompressed first (`LAZDecompressor`).
+/// read the same, their records decompressed a batch of chunks at a time (`LAZDecompressor`).
 public enum LASReader {
   /// A LAS file's header, as `info` shows it.
   public struct Header: Equatable, Sendable {
@@ -191,7 +191,7 @@ public enum LASReader {
 
   /// An uncompressed file's complete records (one that stops part-way holds those, as
   /// PDAL and laspy read it), with the VLRs' notes and one on the records missing.
-  private static func complete(_ bytes: UnsafeRawBufferPointer, opened: Opened)
+  static func complete(_ bytes: UnsafeRawBufferPointer, opened: Opened)
     -> (records: UnsafeRawBufferPointer, notes: [String])
   {
     let (points, length) = (opened.header.points, opened.header.recordLength)
