@@ -30,10 +30,14 @@ public struct LoopEdge: Equatable, Sendable {
 ///   `AlignmentOptions.tukeyMeters`. An edge passes when at least `minimumInliers` of its
 ///   points end on a plane of the model (within the kernel) and its gap is under
 ///   `maximumGapMeters`.
+/// - **Wide candidates** (`WideLoopSearch`): pairs the current poses do not overlap
+///   enough, for drift beyond registration's reach, started from a turn and move that
+///   the surfaces vote for; their gap may reach `maximumWideGapMeters`.
 /// - **Consistency**: an edge stays only when another edge between keyframes at most 2
-///   apart on both ends asks for nearly the same correction (the two moves of the
-///   points differ by under a third of the gap, or 5 mm): one lucky registration of
-///   two similar surfaces finds no such partner.
+///   apart on both ends asks for nearly the same correction (`tolerance`: the two
+///   moves of the points differ by under a third of the gap, or 5 mm; a tenth, or
+///   1 cm, for a gap beyond `maximumGapMeters`): one lucky registration of two similar
+///   surfaces finds no such partner.
 /// - **Graph**: odometry edges between consecutive keyframes from the local poses, with
 ///   the information of their points moving (σ growing with the root of the time
 ///   between them, `odometryDriftPerRootSecond`); loop edges with the point-to-plane
@@ -50,6 +54,8 @@ public enum LoopClosure {
   static let candidatesPerKeyframe = 8
   static let minimumInliers = 0.15
   static let maximumGapMeters: Float = 0.15
+  static let searchRadiusMeters: Float = 3
+  static let maximumWideGapMeters: Float = 1
   static let odometryDriftPerRootSecond = 0.08
   static let loopSigmaMeters = 0.002
 
@@ -84,17 +90,40 @@ public enum LoopClosure {
   }
 
   /// Closes the loops of a recording refined locally to `poses` (world from OpenCV
-  /// camera, one a frame), from the kept `frames` (`retained`).
+  /// camera, one a frame), from the kept `frames` (`retained`). `searchesWide` adds
+  /// the candidates of `WideLoopSearch`.
   static func close(
     frames: [Int: AlignmentFrame], keyframes: [Int], poses: [Transform3D],
-    timestamps: [Double], options: AlignmentOptions, voxelSizeMeters: Float, up: SIMD3<Double>
+    timestamps: [Double], options: AlignmentOptions, voxelSizeMeters: Float, up: SIMD3<Double>,
+    searchesWide: Bool = true
   ) -> Result {
     let nodes = keyframes.filter { frames[$0] != nil }
     guard nodes.count > minimumSeparation else { return Result(poses: poses, loops: []) }
-    let candidates = Self.candidates(nodes, frames, poses)
+    let near = Self.candidates(nodes, frames, poses).map {
+      LoopRegistration.Candidate(earlier: $0.earlier, later: $0.later)
+    }
     var edges = LoopRegistration.register(
-      candidates, nodes: nodes, frames: frames, poses: poses, options: options,
+      near, nodes: nodes, frames: frames, poses: poses, options: options,
       voxelSizeMeters: voxelSizeMeters)
+    if searchesWide {
+      // Only where no pose-based edge joins the two keyframes' neighbourhoods already.
+      var joined = Set<Int>()
+      for edge in edges {
+        for a in max(edge.earlier - 2, 0)...edge.earlier + 2 {
+          for b in edge.later - 2...min(edge.later + 2, nodes.count - 1) {
+            joined.insert(a * nodes.count + b)
+          }
+        }
+      }
+      let wide = WideLoopSearch.candidates(
+        nodes, frames, poses, timestamps: timestamps, excluding: joined, up: up
+      ).map {
+        LoopRegistration.Candidate(earlier: $0.earlier, later: $0.later, guess: $0.correction)
+      }
+      edges += LoopRegistration.register(
+        wide, nodes: nodes, frames: frames, poses: poses, options: options,
+        voxelSizeMeters: voxelSizeMeters)
+    }
     edges = consistent(edges)
     var graph = PoseGraph(poses: nodes.map { poses[$0] })
     for k in 1..<nodes.count {
@@ -150,7 +179,8 @@ public enum LoopClosure {
       for b in (a + minimumSeparation)..<max(nodes.count, a + minimumSeparation) {
         guard let view = views[b] else { continue }
         let d = poses[nodes[a]].translation - poses[nodes[b]].translation
-        guard (d * d).sum() < 9 else { continue }
+        let radius = Double(searchRadiusMeters)
+        guard (d * d).sum() < radius * radius else { continue }
         let shared = view.overlap(frame, FloatRigid(poses[nodes[b]].rigidInverse * poses[nodes[a]]))
         if shared >= minimumOverlap { scored.append((b, shared)) }
       }
@@ -170,9 +200,17 @@ public enum LoopClosure {
         else { return false }
         let difference = FrameAligner.rmsDisplacement(
           points, by: partner.correction.rigidInverse * edge.correction)
-        return difference <= max(0.005, edge.gapMeters / 3)
+        return difference <= tolerance(edge.gapMeters)
       }
     }.map(\.element)
+  }
+
+  /// How far two neighbouring edges' moves of the points may differ: a third of the
+  /// gap or 5 mm; beyond the pose-based search's gaps (`WideLoopSearch`), a tenth of
+  /// the gap or 1 cm, since a wrong turn and move found by votes should not find a
+  /// neighbour that agrees with it so closely.
+  static func tolerance(_ gap: Float) -> Float {
+    gap > maximumGapMeters ? max(0.01, gap / 10) : max(0.005, gap / 3)
   }
 
   /// Every frame's pose under the keyframes' `corrections`: blended between the two

@@ -21,8 +21,17 @@ enum LoopRegistration {
     var points: [SIMD3<Float>]
   }
 
+  /// A pair to register (node indices into the keyframes, earlier first).
+  struct Candidate {
+    var earlier: Int
+    var later: Int
+    /// A world correction of the earlier keyframe's pose to start from
+    /// (`WideLoopSearch`); nil to start from the current poses.
+    var guess: Transform3D? = nil
+  }
+
   static func register(
-    _ candidates: [(earlier: Int, later: Int)], nodes: [Int], frames: [Int: AlignmentFrame],
+    _ candidates: [Candidate], nodes: [Int], frames: [Int: AlignmentFrame],
     poses: [Transform3D], options: AlignmentOptions, voxelSizeMeters: Float
   ) -> [Edge] {
     let groups = Dictionary(grouping: candidates, by: \.later).sorted { $0.key < $1.key }
@@ -41,21 +50,34 @@ enum LoopRegistration {
       for pair in pairs {
         guard let frame = frames[nodes[pair.earlier]] else { continue }
         let start = poses[nodes[pair.earlier]]
-        if let edge = registered(
-          frame, from: start, to: &model, options: options, nodes: (pair.earlier, later))
-        {
-          found.append(edge)
+        guard
+          let edge = registered(
+            frame, from: start, guess: pair.guess, to: &model, options: options,
+            nodes: (pair.earlier, later))
+        else { continue }
+        // A wide guess must also leave neither view's points where the other saw
+        // through.
+        if pair.guess != nil, let other = frames[nodes[later]] {
+          let through = max(
+            WideLoopSearch.seenThrough(
+              frame, at: edge.registered, by: other, at: poses[nodes[later]]),
+            WideLoopSearch.seenThrough(
+              other, at: poses[nodes[later]], by: frame, at: edge.registered))
+          guard through <= WideLoopSearch.maximumSeenThrough else { continue }
         }
+        found.append(edge)
       }
       slots.modify(index) { $0 = found }
     }
     return (0..<groups.count).flatMap { slots[$0] }
   }
 
-  /// One pair's registration, coarse (a Tukey kernel of 4 cm) then fine; nil when it
-  /// fails the quality test.
+  /// One pair's registration, coarse (a Tukey kernel of 4 cm) then fine, from `start`
+  /// or from `guess` times it (then with a kernel of 10 cm first); nil when it fails the quality test. The gap is measured
+  /// from `start`, and may reach `LoopClosure.maximumWideGapMeters` with a guess.
   static func registered(
-    _ frame: AlignmentFrame, from start: Transform3D, to model: inout SurfelVoxelMap,
+    _ frame: AlignmentFrame, from start: Transform3D, guess: Transform3D? = nil,
+    to model: inout SurfelVoxelMap,
     options: AlignmentOptions, nodes: (earlier: Int, later: Int)
   ) -> Edge? {
     var coarse = options
@@ -63,7 +85,17 @@ enum LoopRegistration {
     coarse.maxIterations = 20
     var fine = options
     fine.maxIterations = 20
-    let first = PointToPlaneRegistration(options: coarse).register(frame, to: &model, from: start)
+    var from = start
+    if let guess {
+      // A guess is good to a few centimetres: a wider kernel first.
+      var wide = coarse
+      wide.tukeyMeters = max(0.1, options.tukeyMeters)
+      let widest = PointToPlaneRegistration(options: wide).register(
+        frame, to: &model, from: guess * start)
+      guard widest.matches > 0 else { return nil }
+      from = widest.worldFromCamera
+    }
+    let first = PointToPlaneRegistration(options: coarse).register(frame, to: &model, from: from)
     guard first.matches > 0 else { return nil }
     let second = PointToPlaneRegistration(options: fine).register(
       frame, to: &model, from: first.worldFromCamera)
@@ -88,7 +120,8 @@ enum LoopRegistration {
     let points = frame.pointsInCamera.map(FloatRigid(start).apply)
     let correction = pose * start.rigidInverse
     let gap = FrameAligner.rmsDisplacement(points, by: correction)
-    guard gap <= LoopClosure.maximumGapMeters else { return nil }
+    guard gap <= (guess == nil ? LoopClosure.maximumGapMeters : LoopClosure.maximumWideGapMeters)
+    else { return nil }
     return Edge(
       earlier: nodes.earlier, later: nodes.later, registered: pose, correction: correction,
       gapMeters: gap,
