@@ -171,21 +171,34 @@ public enum LoopClosure {
   static func candidates(
     _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D]
   ) -> [(earlier: Int, later: Int)] {
+    overlapping(
+      nodes, frames, poses, minimum: minimumOverlap, count: candidatesPerKeyframe,
+      admits: { a, b in b - a >= minimumSeparation }
+    ).map { ($0.earlier, $0.later) }
+  }
+
+  /// For each keyframe (node index), the `count` later ones that `admits`, within
+  /// `searchRadiusMeters`, whose views overlap its own most under `poses` (at least
+  /// `minimum` of its points in their view, `FrameView`), best first.
+  static func overlapping(
+    _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D], minimum: Double,
+    count: Int, admits: (Int, Int) -> Bool
+  ) -> [(earlier: Int, later: Int, overlap: Double)] {
     let views = nodes.map { frames[$0].map(FrameView.init) }
-    var pairs: [(earlier: Int, later: Int)] = []
+    let radius = Double(searchRadiusMeters)
+    var pairs: [(earlier: Int, later: Int, overlap: Double)] = []
     for a in nodes.indices {
       guard let frame = frames[nodes[a]] else { continue }
       var scored: [(Int, Double)] = []
-      for b in (a + minimumSeparation)..<max(nodes.count, a + minimumSeparation) {
+      for b in (a + 1)..<max(nodes.count, a + 1) where admits(a, b) {
         guard let view = views[b] else { continue }
         let d = poses[nodes[a]].translation - poses[nodes[b]].translation
-        let radius = Double(searchRadiusMeters)
         guard (d * d).sum() < radius * radius else { continue }
         let shared = view.overlap(frame, FloatRigid(poses[nodes[b]].rigidInverse * poses[nodes[a]]))
-        if shared >= minimumOverlap { scored.append((b, shared)) }
+        if shared >= minimum { scored.append((b, shared)) }
       }
       scored.sort { $0.1 > $1.1 }
-      pairs += scored.prefix(candidatesPerKeyframe).map { (a, $0.0) }
+      pairs += scored.prefix(count).map { (a, $0.0, $0.1) }
     }
     return pairs
   }

@@ -52,25 +52,15 @@ enum WideLoopSearch {
     _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D],
     timestamps: [Double], excluding joined: Set<Int>, up: SIMD3<Double>
   ) -> [(earlier: Int, later: Int, correction: Transform3D)] {
-    let views = nodes.map { frames[$0].map(FrameView.init) }
-    let radius = Double(LoopClosure.searchRadiusMeters)
-    var chosen: [(Int, Int, Double)] = []
-    for a in nodes.indices {
-      guard let frame = frames[nodes[a]] else { continue }
-      var scored: [(Int, Double)] = []
-      for b in (a + 1)..<max(nodes.count, a + 1) {
-        guard timestamps[nodes[b]] - timestamps[nodes[a]] >= minimumSeconds, let view = views[b],
-          !joined.contains(a * nodes.count + b)
-        else { continue }
-        let d = poses[nodes[a]].translation - poses[nodes[b]].translation
-        guard (d * d).sum() < radius * radius else { continue }
-        let shared = view.overlap(frame, FloatRigid(poses[nodes[b]].rigidInverse * poses[nodes[a]]))
-        if shared >= minimumOverlap { scored.append((b, shared)) }
-      }
-      scored.sort { $0.1 > $1.1 }
-      chosen += scored.prefix(candidatesPerKeyframe).map { (a, $0.0, $0.1) }
+    let chosen = LoopClosure.overlapping(
+      nodes, frames, poses, minimum: minimumOverlap, count: candidatesPerKeyframe,
+      admits: { a, b in
+        timestamps[nodes[b]] - timestamps[nodes[a]] >= minimumSeconds
+          && !joined.contains(a * nodes.count + b)
+      })
+    let pairs = chosen.sorted { $0.overlap > $1.overlap }.prefix(maximumCandidates).map {
+      ($0.earlier, $0.later)
     }
-    let pairs = chosen.sorted { $0.2 > $1.2 }.prefix(maximumCandidates).map { ($0.0, $0.1) }
     let found = ParallelSlots<Transform3D?>(count: pairs.count, initial: nil)
     DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
       let (a, b) = pairs[index]
