@@ -13,7 +13,9 @@ back: both then sample the distance at the same points.
 Compares the result with CloudScrub's mesh (`--ours`): median distance from points
 sampled on each surface to the other; the share of Open3D's surface within one voxel
 of ours; and, of the rest, the share that is a second layer of Open3D's (where Open3D
-also has surface within a voxel of the nearest point of ours).
+also has surface within a voxel of the nearest point of ours). With `--ours-sparse`, the
+median distances, the share covered and the area of a second mesh of ours, fused with its
+blocks listed from every 4th pixel as Open3D's `GetUniqueBlockCoordinates` lists them.
 
 Prints one JSON object; exits 3 when Open3D is not installed. For benchmarks only.
 """
@@ -30,6 +32,8 @@ def main():
     parser.add_argument("--frames", required=True)
     parser.add_argument("--ours", required=True)
     parser.add_argument("--output", required=True)
+    parser.add_argument("--ours-sparse", help="a second mesh of ours, fused with blocks "
+                        "listed from every 4th pixel as Open3D lists them")
     args = parser.parse_args()
     try:
         import numpy as np
@@ -84,12 +88,29 @@ def main():
     def query(points):
         return o3c.Tensor(np.asarray(points, dtype=np.float32))
 
-    ours_scene, their_scene = scene(ours), scene(theirs)
+    their_scene = scene(theirs)
     samples = 200000
-    ours_points = ours.sample_points_uniformly(samples)
     their_points = theirs.sample_points_uniformly(samples)
-    ours_to_theirs = their_scene.compute_distance(query(ours_points.points)).numpy()
-    theirs_to_ours = ours_scene.compute_distance(query(their_points.points)).numpy()
+
+    def apart(mesh):
+        """Distances from points sampled on `mesh` to Open3D's surface and back."""
+        made = scene(mesh)
+        points = mesh.sample_points_uniformly(samples)
+        there = their_scene.compute_distance(query(points.points)).numpy()
+        back = made.compute_distance(query(their_points.points)).numpy()
+        return made, points, there, back
+
+    ours_scene, ours_points, ours_to_theirs, theirs_to_ours = apart(ours)
+    sparse = {}
+    if args.ours_sparse:
+        other = o3d.io.read_triangle_mesh(args.ours_sparse)
+        _, _, there, back = apart(other)
+        sparse = {
+            "sparse_ours_to_theirs_median_mm": float(np.median(there) * 1000),
+            "sparse_theirs_to_ours_median_mm": float(np.median(back) * 1000),
+            "sparse_coverage_of_theirs": float(np.mean(back <= voxel)),
+            "sparse_area_m2": float(other.get_surface_area()),
+        }
     # Open3D's surface beyond a voxel from ours, where Open3D also has surface within a
     # voxel of the nearest point of ours: a second layer beside the one both have.
     uncovered = np.asarray(their_points.points)[theirs_to_ours > voxel]
@@ -116,6 +137,7 @@ def main():
     hashmap = grid.hashmap()
     print(json.dumps({
         **by_range,
+        **sparse,
         "ours_area_m2": float(ours.get_surface_area()),
         "their_area_m2": float(theirs.get_surface_area()),
         "version": o3d.__version__,

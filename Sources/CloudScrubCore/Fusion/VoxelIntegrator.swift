@@ -74,24 +74,26 @@ struct VoxelIntegrator: @unchecked Sendable {
               let pixel = Whole.bits(
                 (Whole.truncated(row) * width + Whole.truncated(column))
                   .replacing(with: 0, where: .!inside))
+              // Depths first: a row wholly behind the surface reads nothing more.
               var depth = SIMD8<Float>()
+              for lane in 0..<8 { depth[lane] = depthPixels[Int(pixel[lane])] }
+              let distance = depth - qz
+              let reached = inside .& (depth .> 0) .& (distance .>= -truncation)
+              guard any(reached) else { continue }
               var weight = SIMD8<Float>()
               var red = SIMD8<UInt32>()
               var green = SIMD8<UInt32>()
               var blue = SIMD8<UInt32>()
               for lane in 0..<8 {
                 let p = Int(pixel[lane])
-                depth[lane] = depthPixels[p]
                 weight[lane] = weightPixels[p]
                 let color = colorPixels[p]
                 red[lane] = UInt32(color.r)
                 green[lane] = UInt32(color.g)
                 blue[lane] = UInt32(color.b)
               }
-              let distance = depth - qz
               // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
-              let passes =
-                inside .& (depth .> 0) .& (distance .>= -truncation) .& (weight .> 0)
+              let passes = reached .& (weight .> 0)
               guard any(passes) else { continue }
               let voxelRow = voxels.row(k * side + j)
               let oldWeight = voxelRow.loadUnaligned(
