@@ -187,8 +187,8 @@ public final class TSDFVolume: @unchecked Sendable {
   static let tile = 8
 
   /// Calls `visit` with the coordinate and key of each block a frame's depths touch
-  /// (sometimes more than once): along each sampled pixel's ray from `truncation` before
-  /// its depth to `truncation` past it, in steps of at most half a block. Pixels are
+  /// (sometimes more than once): every block that each sampled pixel's ray passes
+  /// through from `truncation` before its depth to `truncation` past it. Pixels are
   /// sampled in tiles of `tile` × `tile`, each tile as sparsely as its deepest pixel
   /// allows for neighbouring samples to lie at most a quarter of a block apart. Only
   /// the rows of tiles in `tileRows` are walked, every row when it is nil. A
@@ -199,7 +199,9 @@ public final class TSDFVolume: @unchecked Sendable {
     _ visit: (SIMD3<Int32>, UInt64) -> Void
   ) {
     let blockSize = voxelSize * Float(blockSide)
-    let steps = max(2, Int((2 * truncation / (blockSize / 2)).rounded(.up)))
+    // A ray's stretch is 2·truncation long: it crosses at most one block boundary on each
+    // axis per block of length, and one more.
+    let cellsPerRay = 4 + 3 * Int((2 * truncation / blockSize).rounded(.up))
     let c = frame.worldFromCamera.columns
     let origin = SIMD3<Float>(Float(c.3.x), Float(c.3.y), Float(c.3.z))
     let axes = (
@@ -212,9 +214,9 @@ public final class TSDFVolume: @unchecked Sendable {
     let footprint = Float(frame.stride) / min(frame.fx, frame.fy)
     let tile = Self.tile
     let tileRows = tileRows ?? 0..<((frame.height + tile - 1) / tile)
-    // The last key of each step along the ray: neighbouring pixels' samples at the same
-    // step mostly share a block.
-    var lastKeys = [UInt64](repeating: .max, count: steps + 1)
+    // The last key of each block along the ray, by its place along it: neighbouring
+    // pixels' rays mostly pass through the same blocks in the same order.
+    var lastKeys = [UInt64](repeating: .max, count: cellsPerRay)
     @inline(__always) func floor(_ x: Float) -> Int32 {
       let t = Int32(x)
       return x < Float(t) ? t - 1 : t
@@ -243,15 +245,35 @@ public final class TSDFVolume: @unchecked Sendable {
               // The ray's direction scaled so that one unit is one metre of depth.
               let ray = axes.0 * rayX + axes.1 * rayY + axes.2
               let reach = truncation / (ray * ray).sum().squareRoot()
-              let start = max(d - reach, 0)
-              let stepDepth = (d + reach - start) / Float(steps)
-              for k in 0...steps {
-                let p = (origin + ray * (start + stepDepth * Float(k))) * inverseBlock
-                guard abs(p.x) < 1e7, abs(p.y) < 1e7, abs(p.z) < 1e7 else { continue }
-                let block = SIMD3<Int32>(floor(p.x), floor(p.y), floor(p.z))
-                guard let key = key(block), key != lastKeys[k] else { continue }
-                lastKeys[k] = key
-                visit(block, key)
+              let a = (origin + ray * max(d - reach, 0)) * inverseBlock
+              let b = (origin + ray * (d + reach)) * inverseBlock
+              guard abs(a.x) < 1e7, abs(a.y) < 1e7, abs(a.z) < 1e7, abs(b.x) < 1e7,
+                abs(b.y) < 1e7, abs(b.z) < 1e7
+              else { continue }
+              // The blocks from a to b in order, each boundary crossed at its fraction of
+              // the way (`next`, one axis at a time).
+              var block = SIMD3<Int32>(floor(a.x), floor(a.y), floor(a.z))
+              let along = b - a
+              var next = SIMD3<Float>(repeating: .infinity)
+              var across = SIMD3<Float>(repeating: .infinity)
+              var direction = SIMD3<Int32>(repeating: 0)
+              for axis in 0..<3 where along[axis] != 0 {
+                let positive = along[axis] > 0
+                direction[axis] = positive ? 1 : -1
+                let boundary = Float(block[axis] + (positive ? 1 : 0))
+                next[axis] = (boundary - a[axis]) / along[axis]
+                across[axis] = abs(1 / along[axis])
+              }
+              for place in 0..<cellsPerRay {
+                if let key = key(block), key != lastKeys[place] {
+                  lastKeys[place] = key
+                  visit(block, key)
+                }
+                let axis =
+                  next.x <= next.y ? (next.x <= next.z ? 0 : 2) : (next.y <= next.z ? 1 : 2)
+                guard next[axis] <= 1 else { break }
+                block[axis] += direction[axis]
+                next[axis] += across[axis]
               }
             }
           }

@@ -69,12 +69,12 @@ import Testing
     let walked = Self.walked
     #expect(walked.count > 1_000)
     let found = walked.intersection(listed).count
-    // A block that a ray only clips between two of the listing's three samples along it
-    // is missed (here 40 of 3,917; every pixel's samples miss 32): a miss leaves voxels
-    // a frame should have updated.
-    #expect(Double(found) >= 0.985 * Double(walked.count), "\(found) of \(walked.count)")
-    // Blocks listed beyond the walked band lie next to it (samples at the band's ends).
-    #expect(Double(listed.count) <= 1.05 * Double(walked.count), "\(listed.count)")
+    // Along a ray every block is listed; between sampled pixels a block the band only
+    // clips may be missed (here 8 of 3,917), and its voxels are not updated.
+    #expect(Double(found) >= 0.995 * Double(walked.count), "\(found) of \(walked.count)")
+    #expect(walked.isSubset(of: try Self.listed(stride: 1)))
+    // Little is listed beyond the walked band (blocks its millimetre steps step over).
+    #expect(Double(listed.count) <= 1.01 * Double(walked.count), "\(listed.count)")
   }
 
   @Test func everyFourthPixelMissesBlocksOfTheBand() throws {
@@ -83,8 +83,8 @@ import Testing
     let walked = Self.walked
     let found = walked.intersection(sparse).count
     #expect(sparse.count < dense.count)
-    // Here 3,317 of 3,917.
-    #expect(Double(found) < 0.9 * Double(walked.count), "\(found) of \(walked.count)")
+    // Here 3,464 of 3,917.
+    #expect(Double(found) < 0.95 * Double(walked.count), "\(found) of \(walked.count)")
     // Every pixel lists at least what every fourth pixel lists.
     #expect(sparse.isSubset(of: try Self.listed(stride: 1)))
   }
