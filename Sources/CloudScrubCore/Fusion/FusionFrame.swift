@@ -97,4 +97,18 @@ public struct FusionFrame: Sendable {
     self.colors = colors
     self.weights = weights
   }
+
+  /// The camera's centre and its x, y and z axes (OpenCV's: right, down, forward) in the
+  /// world, in `Float`s.
+  var cameraInWorld: (centre: SIMD3<Float>, axes: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)) {
+    let c = worldFromCamera.columns
+    return (
+      SIMD3(Float(c.3.x), Float(c.3.y), Float(c.3.z)),
+      (
+        SIMD3(Float(c.0.x), Float(c.0.y), Float(c.0.z)),
+        SIMD3(Float(c.1.x), Float(c.1.y), Float(c.1.z)),
+        SIMD3(Float(c.2.x), Float(c.2.y), Float(c.2.z))
+      )
+    )
+  }
 }

@@ -202,13 +202,7 @@ public final class TSDFVolume: @unchecked Sendable {
     // A ray's stretch is 2·truncation long: it crosses at most one block boundary on each
     // axis per block of length, and one more.
     let cellsPerRay = 4 + 3 * Int((2 * truncation / blockSize).rounded(.up))
-    let c = frame.worldFromCamera.columns
-    let origin = SIMD3<Float>(Float(c.3.x), Float(c.3.y), Float(c.3.z))
-    let axes = (
-      SIMD3<Float>(Float(c.0.x), Float(c.0.y), Float(c.0.z)),
-      SIMD3<Float>(Float(c.1.x), Float(c.1.y), Float(c.1.z)),
-      SIMD3<Float>(Float(c.2.x), Float(c.2.y), Float(c.2.z))
-    )
+    let (origin, axes) = frame.cameraInWorld
     let inverseBlock = 1 / blockSize
     // A pixel's footprint per metre of depth, in metres.
     let footprint = Float(frame.stride) / min(frame.fx, frame.fy)

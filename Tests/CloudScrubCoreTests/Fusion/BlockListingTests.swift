@@ -27,13 +27,7 @@ import Testing
   /// a millimetre along each pixel's ray through its centre.
   static let walked: Set<SIMD3<Int32>> = {
     let f = frame
-    let c = f.worldFromCamera.columns
-    let origin = SIMD3<Float>(Float(c.3.x), Float(c.3.y), Float(c.3.z))
-    let axes = (
-      SIMD3<Float>(Float(c.0.x), Float(c.0.y), Float(c.0.z)),
-      SIMD3<Float>(Float(c.1.x), Float(c.1.y), Float(c.1.z)),
-      SIMD3<Float>(Float(c.2.x), Float(c.2.y), Float(c.2.z))
-    )
+    let (origin, axes) = f.cameraInWorld
     let blockSize = voxel * Float(TSDFVolume.blockSide)
     var blocks = Set<SIMD3<Int32>>()
     for row in 0..<f.height {
