@@ -68,7 +68,8 @@ extension OptionTable {
       commands: ["export"], group: .fusion),
     .value(
       "truncation", "SIZE_M", default: "4 voxels",
-      "how far in front of and behind the depth a frame updates the distances, in metres",
+      "how far in front of and behind the depth a frame updates the distances, in metres;"
+        + " at most 32 voxels",
       commands: ["mesh", "export"], group: .fusion),
     .value(
       "min-piece", "N", default: "0: keep all",

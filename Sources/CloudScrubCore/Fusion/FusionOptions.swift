@@ -13,6 +13,9 @@ public struct FusionOptions: Equatable, Sendable {
 
   /// The truncation, in voxels, when none is given.
   public static let truncationVoxels: Float = 4
+  /// The longest truncation, in voxels: each depth's ray is followed through the blocks
+  /// of twice this many voxels, and a frame's band of updated voxels grows with it.
+  public static let maximumTruncationVoxels: Float = 32
 
   public init(
     voxelSizeMeters: Float? = nil, truncationMeters: Float? = nil, minPieceTriangles: Int = 0,

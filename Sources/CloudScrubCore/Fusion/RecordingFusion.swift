@@ -47,6 +47,7 @@ public struct RecordingFusion: Sendable {
   /// whole selection touches, never more).
   ///
   /// - Throws: `FrameLoadError` for a sampled frame that cannot be read,
+  ///   `FusionError.truncationTooLong` past `FusionOptions.maximumTruncationVoxels`;
   ///   `FusionError.tooManyBlocks` when even the sample needs more blocks than
   ///   `options.memoryLimitBytes` holds.
   public func plan() throws -> (voxel: Float, truncation: Float, estimatedBlocks: Int) {
@@ -63,6 +64,11 @@ public struct RecordingFusion: Sendable {
     let sampled = (0..<sampleCount).map { indices[$0 * indices.count / sampleCount] }
     let sample = try sampled.map { index throws(FrameLoadError) in try frame(index) }
     let (voxel, truncation) = options.resolved(for: sample)
+    let longest = voxel * FusionOptions.maximumTruncationVoxels
+    guard truncation <= longest else {
+      throw FusionError.truncationTooLong(
+        truncation: truncation, voxelSize: voxel, longest: longest)
+    }
     var keys = Set<UInt64>()
     for frame in sample {
       TSDFVolume.forEachBlock(of: frame, voxelSize: voxel, truncation: truncation) {

@@ -303,6 +303,9 @@ public enum FusionError: Error, Equatable, CustomStringConvertible, Sendable {
   /// The volume would need more voxel blocks than the memory limit holds; `fitting` is
   /// a voxel size that would fit, when known.
   case tooManyBlocks(limit: Int, voxelSize: Float, fitting: Float? = nil)
+  /// The truncation is longer than `FusionOptions.maximumTruncationVoxels` voxels
+  /// (`longest`).
+  case truncationTooLong(truncation: Float, voxelSize: Float, longest: Float)
 
   public var description: String {
     switch self {
@@ -312,6 +315,10 @@ public enum FusionError: Error, Equatable, CustomStringConvertible, Sendable {
       return String(
         format: "--voxel %.3g needs more than the %d voxel blocks (%.1f GB) memory allows",
         voxelSize, limit, gigabytes) + hint
+    case .truncationTooLong(let truncation, let voxelSize, let longest):
+      return String(
+        format: "--truncation %.3g m is more than %d voxels of %.3g m; --truncation %.3g would fit",
+        truncation, Int(FusionOptions.maximumTruncationVoxels), voxelSize, longest)
     }
   }
 

@@ -105,4 +105,19 @@ import Testing
       return limit == 100 && voxel == 0.005 && fitting > 0.005
     }
   }
+
+  @Test func tooLongATruncationIsRefusedWithOneThatFits() throws {
+    func fusion(truncation: Float) -> RecordingFusion {
+      RecordingFusion(
+        loader: RecordingLoader(
+          source: SyntheticRecordingSource(options: SyntheticRecordingOptions(frameCount: 2))),
+        options: FusionOptions(voxelSizeMeters: 0.02, truncationMeters: truncation))
+    }
+    var refusal: FusionError?
+    do { _ = try fusion(truncation: 1e9).plan() } catch { refusal = error as? FusionError }
+    // 32 voxels of 2 cm.
+    #expect(refusal == .truncationTooLong(truncation: 1e9, voxelSize: 0.02, longest: 0.64))
+    #expect(refusal?.description.contains("--truncation 0.64 would fit") == true)
+    #expect(try fusion(truncation: 0.64).plan().truncation == 0.64)
+  }
 }
