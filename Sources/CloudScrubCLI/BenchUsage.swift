@@ -108,7 +108,8 @@ package enum BenchUsage {
       (target ≥ 300), extraction time, voxel storage and the mesh's size, beside Open3D's
       tensor VoxelBlockGrid on the same filtered frames (bench/open3d_fuse.py; target:
       integration ≥ 5× Open3D's, storage ≤ Open3D's, the meshes ≤ 2 mm apart, ours
-      covering ≥ 90 % of Open3D's surface).
+      covering ≥ 90 % of Open3D's surface); then ours again with blocks listed from every
+      4th pixel, as Open3D lists them.
 
       video: videos of RECORDING (default ../shared/data/record3d-exr-desk) at 1280×720 and
       30 frames a second with the CPU renderer: the timeline in each format, frames per
