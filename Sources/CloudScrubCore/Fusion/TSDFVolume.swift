@@ -43,9 +43,10 @@ public final class TSDFVolume: @unchecked Sendable {
   public let maxBlocks: Int
   /// Blocks are listed from every `listingStride`-th pixel of each tile in each
   /// direction; nil (the default): from as few pixels as keep neighbouring samples within
-  /// a quarter of a block, so that every voxel within the truncation of a depth is
-  /// updated. Open3D's `GetUniqueBlockCoordinates` takes every 4th pixel, which leaves
-  /// some of those voxels out and carves less free space (`bench fuse` compares both).
+  /// a quarter of a block, so that nearly every voxel within the truncation of a depth is
+  /// updated (a block the band only clips between samples may be missed). Open3D's
+  /// `GetUniqueBlockCoordinates` takes every 4th pixel, which leaves more of those voxels
+  /// out and carves less free space (`bench fuse` compares both).
   public let listingStride: Int?
   /// Block number by packed block coordinate (`key`).
   var blockNumbers = BlockTable()
