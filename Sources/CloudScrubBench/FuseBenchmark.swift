@@ -14,6 +14,8 @@ struct FuseBenchmark {
   let repeats: Int
   let folder: String
   let open3DScript: String
+  /// Open3D's `GetUniqueBlockCoordinates` lists blocks from every 4th pixel each way.
+  static let open3DListingStride = 4
 
   func run() throws {
     let source = try InputDetector.openRecording(path)
@@ -36,25 +38,25 @@ struct FuseBenchmark {
     let decode = try Stopwatch.best(runs: 1) {
       frames = try (0..<count).map { index throws(FrameLoadError) in try fusion.frame(index) }
     }
-    var volume = TSDFVolume(voxelSize: voxelSizeMeters, truncation: truncation, maxBlocks: 0)
-    let integrate = try Stopwatch.best(runs: repeats) {
-      volume = TSDFVolume(
-        voxelSize: voxelSizeMeters, truncation: truncation,
-        maxBlocks: options.memoryLimitBytes / TSDFVolume.bytesPerBlock)
-      for frame in frames { try volume.integrate(frame) }
+    // The frames into a fresh volume, best of `repeats` runs.
+    func integrated(listingStride: Int?) throws -> (TSDFVolume, seconds: Double) {
+      var volume = TSDFVolume(voxelSize: voxelSizeMeters, truncation: truncation, maxBlocks: 0)
+      let seconds = try Stopwatch.best(runs: repeats) {
+        volume = TSDFVolume(
+          voxelSize: voxelSizeMeters, truncation: truncation,
+          maxBlocks: options.memoryLimitBytes / TSDFVolume.bytesPerBlock,
+          listingStride: listingStride)
+        for frame in frames { try volume.integrate(frame) }
+      }
+      return (volume, seconds)
     }
+    let (volume, integrate) = try integrated(listingStride: nil)
     var mesh = TriangleMesh()
     let extract = try Stopwatch.best(runs: repeats) { mesh = volume.extractMesh() }
     let whole = try Stopwatch.best(runs: 1) { _ = try fusion.run() }
-    // The same frames with blocks listed as Open3D lists them (every 4th pixel), so that
-    // what parts the meshes can be told from how the blocks are chosen.
-    var sparse = TSDFVolume(voxelSize: voxelSizeMeters, truncation: truncation, maxBlocks: 0)
-    let sparseIntegrate = try Stopwatch.best(runs: repeats) {
-      sparse = TSDFVolume(
-        voxelSize: voxelSizeMeters, truncation: truncation,
-        maxBlocks: options.memoryLimitBytes / TSDFVolume.bytesPerBlock, listingStride: 4)
-      for frame in frames { try sparse.integrate(frame) }
-    }
+    // The same frames with blocks listed as Open3D lists them, so that what parts the
+    // meshes can be told from how the blocks are chosen.
+    let (sparse, sparseIntegrate) = try integrated(listingStride: Self.open3DListingStride)
     let oursPath = folder + "/ours.ply"
     let sparsePath = folder + "/ours-sparse.ply"
     for (made, path) in [(mesh, oursPath), (sparse.extractMesh(), sparsePath)] {
@@ -135,7 +137,8 @@ struct FuseBenchmark {
     _ figures: [String: Double], blocks: Int, fps: Double, theirFPS: Double,
     into report: inout BenchReport
   ) {
-    report.section("CloudScrub with Open3D's block listing (every 4th pixel)")
+    report.section(
+      "CloudScrub with Open3D's block listing (every \(Self.open3DListingStride)th pixel)")
     report.row(
       "integration", "\(PLYBenchmark.fixed(fps, 1)) frames/s",
       "\(blocks) blocks; \(PLYBenchmark.fixed(fps / theirFPS, 1))× Open3D's rate")

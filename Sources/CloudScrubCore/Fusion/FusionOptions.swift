@@ -44,7 +44,12 @@ public struct FusionOptions: Equatable, Sendable {
   }
 
   /// The voxel size and truncation for `frames` (a sample of the selection).
-  public func resolved(for frames: [FusionFrame]) -> (voxel: Float, truncation: Float) {
+  ///
+  /// - Throws: `FusionError.truncationTooLong` for a truncation of more than
+  ///   `maximumTruncationVoxels` voxels.
+  public func resolved(
+    for frames: [FusionFrame]
+  ) throws(FusionError) -> (voxel: Float, truncation: Float) {
     let voxel =
       voxelSizeMeters
       ?? {
@@ -61,6 +66,11 @@ public struct FusionOptions: Equatable, Sendable {
         let median = depths.isEmpty ? 0 : depths[depths.count / 2]
         return Self.automaticVoxelSize(medianDepth: median, focalPixels: focal)
       }()
-    return (voxel, truncationMeters ?? voxel * Self.truncationVoxels)
+    let truncation = truncationMeters ?? voxel * Self.truncationVoxels
+    let longest = voxel * Self.maximumTruncationVoxels
+    guard truncation <= longest else {
+      throw .truncationTooLong(truncation: truncation, voxelSize: voxel, longest: longest)
+    }
+    return (voxel, truncation)
   }
 }

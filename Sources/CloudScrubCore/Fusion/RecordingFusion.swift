@@ -63,12 +63,7 @@ public struct RecordingFusion: Sendable {
     let sampleCount = min(indices.count, 32)
     let sampled = (0..<sampleCount).map { indices[$0 * indices.count / sampleCount] }
     let sample = try sampled.map { index throws(FrameLoadError) in try frame(index) }
-    let (voxel, truncation) = options.resolved(for: sample)
-    let longest = voxel * FusionOptions.maximumTruncationVoxels
-    guard truncation <= longest else {
-      throw FusionError.truncationTooLong(
-        truncation: truncation, voxelSize: voxel, longest: longest)
-    }
+    let (voxel, truncation) = try options.resolved(for: sample)
     var keys = Set<UInt64>()
     for frame in sample {
       TSDFVolume.forEachBlock(of: frame, voxelSize: voxel, truncation: truncation) {
