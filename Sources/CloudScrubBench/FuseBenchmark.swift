@@ -46,7 +46,7 @@ struct FuseBenchmark {
           voxelSize: voxelSizeMeters, truncation: truncation,
           maxBlocks: options.memoryLimitBytes / TSDFVolume.bytesPerBlock,
           listingStride: listingStride)
-        for frame in frames { try volume.integrate(frame) }
+        try volume.integrate(frames)
       }
       return (volume, seconds)
     }
@@ -189,7 +189,7 @@ struct FuseBenchmark {
     }
     let truncation = voxel * FusionOptions.truncationVoxels
     let volume = TSDFVolume(voxelSize: voxel, truncation: truncation, maxBlocks: 1 << 20)
-    for frame in frames { try volume.integrate(frame) }
+    try volume.integrate(frames)
     let roomFolder = folder + "/room"
     try FileManager.default.createDirectory(atPath: roomFolder, withIntermediateDirectories: true)
     let oursPath = roomFolder + "/ours.ply"
@@ -232,13 +232,14 @@ struct FuseBenchmark {
     for (k, frame) in frames.enumerated() {
       let depthName = "depth-\(k).png"
       let colorName = "color-\(k).png"
-      let millimetres = frame.depths.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
-      deepest = max(deepest, frame.depths.max() ?? 0)
+      let depths = frame.depths
+      let millimetres = depths.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
+      deepest = max(deepest, depths.max() ?? 0)
       try Data(
         PNGCodec.encodeGray16(
           Gray16Image(width: frame.width, height: frame.height, samples: millimetres))
       ).write(to: URL(fileURLWithPath: folder + "/" + depthName))
-      let pixels = frame.colors.flatMap { [$0.r, $0.g, $0.b] }
+      let pixels = frame.pixels.flatMap { [$0.color.r, $0.color.g, $0.color.b] }
       try PNGCodec.write(
         RGBImage(width: frame.width, height: frame.height, pixels: pixels),
         to: folder + "/" + colorName)

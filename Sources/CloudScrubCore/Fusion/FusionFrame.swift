@@ -9,12 +9,8 @@ public struct FusionFrame: Sendable {
   /// The grid's size, in kept pixels.
   public let width: Int
   public let height: Int
-  /// Metres along the camera's forward axis, row by row; 0 for no depth.
-  public let depths: [Float]
-  /// The colour under each pixel (`FramePoints.noColor` without a colour image).
-  public let colors: [RGB8]
-  /// Each pixel's weight in the average (see `weight(confidence:depth:)`).
-  public let weights: [Float]
+  /// The pixels, row by row.
+  public let pixels: [FusionPixel]
   /// Intrinsics of the full depth map (pixel centres at u + 0.5).
   public let fx: Float
   public let fy: Float
@@ -63,11 +59,10 @@ public struct FusionFrame: Sendable {
     let padded = frame.depth.metersGrid(border: 1)
     let filter = DepthPixelFilter(options, confidence: frame.confidence, rowStride: paddedWidth)
     let count = width * height
-    var depths = [Float](repeating: 0, count: count)
-    var colors = [RGB8](repeating: FramePoints.noColor, count: count)
-    var weights = [Float](repeating: 0, count: count)
+    var pixels = [FusionPixel](
+      repeating: FusionPixel(depth: 0, color: FramePoints.noColor, confidence: 0), count: count)
     let (gridWidth, gridHeight) = (width, height)
-    func run(_ pixels: ColorSampler.Pixels?) {
+    func run(_ colors: ColorSampler.Pixels?) {
       padded.withUnsafeBufferPointer { paddedBuffer in
         let grid = paddedBuffer.baseAddress.unsafelyUnwrapped + paddedWidth + 1
         for row in 0..<gridHeight {
@@ -77,13 +72,12 @@ public struct FusionFrame: Sendable {
             let u = column * step
             let pixel = grid + (v * paddedWidth + u)
             guard let confidence = filter.keptConfidence(at: pixel, u: u, v: v) else { continue }
-            let d = pixel.pointee
-            let k = row * gridWidth + column
-            depths[k] = d
-            weights[k] = Self.weight(confidence: confidence, depth: d)
-            if let pixels, let sampler {
-              colors[k] = pixels.color(x: sampler.column(u: u), y: colorRow)
+            var color = FramePoints.noColor
+            if let colors, let sampler {
+              color = colors.color(x: sampler.column(u: u), y: colorRow)
             }
+            pixels[row * gridWidth + column] = FusionPixel(
+              depth: pixel.pointee, color: color, confidence: confidence)
           }
         }
       }
@@ -93,10 +87,11 @@ public struct FusionFrame: Sendable {
     } else {
       run(nil)
     }
-    self.depths = depths
-    self.colors = colors
-    self.weights = weights
+    self.pixels = pixels
   }
+
+  /// The pixels' depths, row by row.
+  public var depths: [Float] { pixels.map(\.depth) }
 
   /// The camera's centre and its x, y and z axes (OpenCV's: right, down, forward) in the
   /// world, in `Float`s.
@@ -111,4 +106,30 @@ public struct FusionFrame: Sendable {
       )
     )
   }
+}
+
+/// One pixel of a `FusionFrame`, eight bytes, so that `VoxelIntegrator` reads all it
+/// needs of a pixel with one load: metres along the camera's forward axis (0 for no
+/// depth), and red + green·2⁸ + blue·2¹⁶ + confidence·2²⁴ (`FramePoints.noColor`
+/// without a colour image, `FramePoints.unknownConfidence` without a confidence map).
+public struct FusionPixel: Equatable, Sendable {
+  public var depth: Float
+  public var packed: UInt32
+
+  public init(depth: Float, color: RGB8, confidence: UInt8) {
+    self.depth = depth
+    packed =
+      UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | UInt32(confidence) << 24
+  }
+
+  public var color: RGB8 {
+    RGB8(
+      UInt8(truncatingIfNeeded: packed), UInt8(truncatingIfNeeded: packed >> 8),
+      UInt8(truncatingIfNeeded: packed >> 16))
+  }
+
+  public var confidence: UInt8 { UInt8(truncatingIfNeeded: packed >> 24) }
+
+  /// The pixel's weight in the average (`FusionFrame.weight(confidence:depth:)`).
+  public var weight: Float { FusionFrame.weight(confidence: confidence, depth: depth) }
 }

@@ -56,9 +56,9 @@ public struct FusionOptions: Equatable, Sendable {
         var depths: [Float] = []
         var focal: Float = 0
         for frame in frames {
-          let step = max(1, frame.depths.count / 4096)
-          depths += Swift.stride(from: 0, to: frame.depths.count, by: step).map {
-            frame.depths[$0]
+          let step = max(1, frame.pixels.count / 4096)
+          depths += Swift.stride(from: 0, to: frame.pixels.count, by: step).map {
+            frame.pixels[$0].depth
           }.filter { $0 > 0 }
           focal = max(focal, min(frame.fx, frame.fy) / Float(frame.stride))
         }

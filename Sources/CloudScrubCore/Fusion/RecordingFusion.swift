@@ -1,8 +1,8 @@
 import Foundation
 
 /// Fuses a recording's selected frames into a `TSDFVolume` and extracts its surface:
-/// frames decoded on one worker a core, fused in timeline order, each frame's voxels
-/// updated on every core.
+/// frames decoded on one worker a core, fused in timeline order in batches of
+/// `TSDFVolume.framesPerBatch`, each batch's voxels updated on every core.
 public struct RecordingFusion: Sendable {
   /// The recording, the frames chosen, their filters and the colour decoder; its
   /// `ingestMergeMeters` does not apply.
@@ -83,7 +83,7 @@ public struct RecordingFusion: Sendable {
   /// Fuses every selected frame and extracts the surface.
   ///
   /// - Parameters:
-  ///   - progress: called after each fused frame with the frames done and their total.
+  ///   - progress: called after each fused batch with the frames done and their total.
   ///   - stop: asked before each frame.
   /// - Throws: `FrameLoadError` for the first frame that fails, `FusionError` past the
   ///   memory limit, `CleaningCancelled` once `stop` says to stop.
@@ -97,6 +97,8 @@ public struct RecordingFusion: Sendable {
     var waiting = 0.0
     var integrating = 0.0
     var fused: [Int] = []
+    var batch: [FusionFrame] = []
+    var batchIndices: [Int] = []
     var clock = ContinuousClock.now
     try FramePipeline.inOrder(
       indices,
@@ -108,15 +110,22 @@ public struct RecordingFusion: Sendable {
     ) { (k: Int, index: Int, frame: FusionFrame) throws -> Bool in
       waiting += Self.seconds(since: &clock)
       if StopChecks.now(stop) { throw CleaningCancelled(step: "fuse") }
+      batch.append(frame)
+      batchIndices.append(index)
+      guard batch.count == TSDFVolume.framesPerBatch || k == indices.count - 1 else {
+        return true
+      }
       do {
-        try volume.integrate(frame)
+        try volume.integrate(batch)
       } catch {
-        let expected = volume.blockCount * indices.count / max(k, 1)
+        let expected = volume.blockCount * indices.count / max(k + 1 - batch.count, 1)
         throw FusionError.tooManyBlocks(
           limit: limit, voxelSize: voxel,
           fitting: FusionError.fittingVoxel(voxel, blocks: expected, limit: limit))
       }
-      fused.append(index)
+      fused.append(contentsOf: batchIndices)
+      batch.removeAll(keepingCapacity: true)
+      batchIndices.removeAll(keepingCapacity: true)
       integrating += Self.seconds(since: &clock)
       progress?(k + 1, indices.count)
       return true

@@ -53,9 +53,11 @@ public final class TSDFVolume: @unchecked Sendable {
   /// Each block's coordinate: its first voxel is this times `blockSide`.
   public private(set) var blockCoordinates: [SIMD3<Int32>] = []
   private var pages: [UnsafeMutableRawPointer] = []
-  /// The last integration that touched each block, so that a frame lists a block once.
-  private var lastTouch: [Int32] = []
-  private var integrations: Int32 = 0
+  /// The last batch that touched each block, and the block's place in that batch's
+  /// list, so that a batch lists a block once (`touchBlocks`).
+  var lastBatch: [Int32] = []
+  var placeInBatch: [Int32] = []
+  var batches: Int32 = 0
 
   public init(voxelSize: Float, truncation: Float, maxBlocks: Int, listingStride: Int? = nil) {
     self.voxelSize = voxelSize
@@ -124,179 +126,60 @@ public final class TSDFVolume: @unchecked Sendable {
   /// - Throws: `FusionError.tooManyBlocks` when the frame would need more blocks than
   ///   `maxBlocks`; the blocks made so far stay, and no voxel of this frame is updated.
   public func integrate(_ frame: FusionFrame) throws(FusionError) {
-    integrations += 1
-    let touched = try touchBlocks(frame)
-    guard !touched.isEmpty else { return }
+    try integrate([frame])
+  }
+
+  /// Frames fused as one batch: enough that a block's voxels stay in the core's cache
+  /// while several frames update them, few enough that their depths and colours do too.
+  /// At most 64.
+  public static let framesPerBatch = 8
+
+  /// Fuses frames in, in order, with the same result as fusing them one by one: for
+  /// each batch of `framesPerBatch`, lists the blocks of all its frames, then updates
+  /// each block on one core, from each frame that touches it in turn, so that a block
+  /// is read once a batch.
+  ///
+  /// - Throws: `FusionError.tooManyBlocks` when a frame would need more blocks than
+  ///   `maxBlocks`; the blocks made so far stay, and no voxel of that frame's batch or
+  ///   the ones after it is updated.
+  public func integrate(_ frames: [FusionFrame]) throws(FusionError) {
+    for start in Swift.stride(from: 0, to: frames.count, by: Self.framesPerBatch) {
+      try integrateBatch(frames[start..<min(start + Self.framesPerBatch, frames.count)])
+    }
+  }
+
+  /// `integrate(_:)` for one batch.
+  private func integrateBatch(_ frames: ArraySlice<FusionFrame>) throws(FusionError) {
+    let batch = try touchBlocks(Array(frames))
+    guard !batch.numbers.isEmpty else { return }
+    let count = batch.numbers.count
     let blocks = TouchedBlocks(
-      coordinates: touched.map { blockCoordinates[$0] }, voxels: touched.map { voxels(ofBlock: $0) }
-    )
+      coordinates: batch.numbers.map { blockCoordinates[$0] },
+      voxels: batch.numbers.map { voxels(ofBlock: $0) }, frames: batch.frames)
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let chunks = cores > 1 ? min(touched.count, 4 * cores) : 1
-    let integrator = VoxelIntegrator(frame: frame, voxelSize: voxelSize, truncation: truncation)
+    let chunks = cores > 1 ? min(count, 4 * cores) : 1
+    let integrators = frames.map {
+      VoxelIntegrator(frame: $0, voxelSize: voxelSize, truncation: truncation)
+    }
     DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-      let range = (touched.count * chunk / chunks)..<(touched.count * (chunk + 1) / chunks)
-      for k in range {
-        integrator.update(blocks.voxels[k], coordinate: blocks.coordinates[k])
-      }
-    }
-  }
-
-  /// The blocks a frame's depths touch, each once, made where they are new. The image's
-  /// rows of tiles are walked in parts on every core, each part listing the blocks its
-  /// rays pass through (mostly once each); the lists are then looked up in order.
-  private func touchBlocks(_ frame: FusionFrame) throws(FusionError) -> [Int] {
-    let tileRows = (frame.height + Self.tile - 1) / Self.tile
-    let parts = max(1, min(tileRows, ProcessInfo.processInfo.activeProcessorCount))
-    let found = FoundBlocks(parts: parts)
-    defer { found.free() }
-    let (voxelSize, truncation, listingStride) = (voxelSize, truncation, listingStride)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      // The last key seen in each slot, so that a block met again soon is listed once.
-      var seen = [UInt64](repeating: .max, count: 1024)
-      var list: [(SIMD3<Int32>, UInt64)] = []
-      let rows = (tileRows * part / parts)..<(tileRows * (part + 1) / parts)
-      Self.forEachBlock(
-        of: frame, voxelSize: voxelSize, truncation: truncation, tileRows: rows,
-        pixelStride: listingStride
-      ) { block, key in
-        let slot = Int(truncatingIfNeeded: BlockTable.hash(key) >> 54)
-        guard seen[slot] != key else { return }
-        seen[slot] = key
-        list.append((block, key))
-      }
-      found.lists[part] = list
-    }
-    var touched: [Int] = []
-    let stamp = integrations
-    var stamps = lastTouch
-    lastTouch = []
-    defer { lastTouch = stamps }
-    for list in found.lists {
-      for (block, key) in list {
-        let number = try blockNumber(making: block, key: key)
-        if number == stamps.count { stamps.append(-1) }
-        if stamps[number] != stamp {
-          stamps[number] = stamp
-          touched.append(number)
-        }
-      }
-    }
-    return touched
-  }
-
-  /// Pixels are sampled for `forEachBlock` in square tiles of this side.
-  static let tile = 8
-
-  /// Calls `visit` with the coordinate and key of each block a frame's depths touch
-  /// (sometimes more than once): every block that each sampled pixel's ray passes
-  /// through from `truncation` before its depth to `truncation` past it. Pixels are
-  /// sampled in tiles of `tile` × `tile`, each tile as sparsely as its deepest pixel
-  /// allows for neighbouring samples to lie at most a quarter of a block apart. Only
-  /// the rows of tiles in `tileRows` are walked, every row when it is nil. A
-  /// `pixelStride` samples every so many pixels of each tile instead.
-  static func forEachBlock(
-    of frame: FusionFrame, voxelSize: Float, truncation: Float, tileRows: Range<Int>? = nil,
-    pixelStride: Int? = nil,
-    _ visit: (SIMD3<Int32>, UInt64) -> Void
-  ) {
-    let blockSize = voxelSize * Float(blockSide)
-    // A ray's stretch is 2·truncation long: it crosses at most one block boundary on each
-    // axis per block of length, and one more.
-    let cellsPerRay = 4 + 3 * Int((2 * truncation / blockSize).rounded(.up))
-    let (origin, axes) = frame.cameraInWorld
-    let inverseBlock = 1 / blockSize
-    // A pixel's footprint per metre of depth, in metres.
-    let footprint = Float(frame.stride) / min(frame.fx, frame.fy)
-    let tile = Self.tile
-    let tileRows = tileRows ?? 0..<((frame.height + tile - 1) / tile)
-    // The last key of each block along the ray, by its place along it: neighbouring
-    // pixels' rays mostly pass through the same blocks in the same order.
-    var lastKeys = [UInt64](repeating: .max, count: cellsPerRay)
-    @inline(__always) func floor(_ x: Float) -> Int32 {
-      let t = Int32(x)
-      return x < Float(t) ? t - 1 : t
-    }
-    frame.depths.withUnsafeBufferPointer { depths in
-      for tileRow in Swift.stride(
-        from: tileRows.lowerBound * tile, to: min(tileRows.upperBound * tile, frame.height),
-        by: tile)
-      {
-        for tileColumn in Swift.stride(from: 0, to: frame.width, by: tile) {
-          let rows = tileRow..<min(tileRow + tile, frame.height)
-          let columns = tileColumn..<min(tileColumn + tile, frame.width)
-          var deepest: Float = 0
-          for row in rows {
-            for column in columns { deepest = max(deepest, depths[row * frame.width + column]) }
-          }
-          guard deepest > 0 else { continue }
-          let step =
-            pixelStride ?? max(1, min(tile, Int(blockSize / (4 * deepest * footprint))))
-          for row in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: step) {
-            let rayY = (Float(row * frame.stride) + 0.5 - frame.cy) / frame.fy
-            for column in Swift.stride(from: columns.lowerBound, to: columns.upperBound, by: step) {
-              let d = depths[row * frame.width + column]
-              guard d > 0 else { continue }
-              let rayX = (Float(column * frame.stride) + 0.5 - frame.cx) / frame.fx
-              // The ray's direction scaled so that one unit is one metre of depth.
-              let ray = axes.0 * rayX + axes.1 * rayY + axes.2
-              let reach = truncation / (ray * ray).sum().squareRoot()
-              let a = (origin + ray * max(d - reach, 0)) * inverseBlock
-              let b = (origin + ray * (d + reach)) * inverseBlock
-              guard abs(a.x) < 1e7, abs(a.y) < 1e7, abs(a.z) < 1e7, abs(b.x) < 1e7,
-                abs(b.y) < 1e7, abs(b.z) < 1e7
-              else { continue }
-              // The blocks from a to b in order, each boundary crossed at its fraction of
-              // the way (`next`, one axis at a time).
-              var block = SIMD3<Int32>(floor(a.x), floor(a.y), floor(a.z))
-              let along = b - a
-              var next = SIMD3<Float>(repeating: .infinity)
-              var across = SIMD3<Float>(repeating: .infinity)
-              var direction = SIMD3<Int32>(repeating: 0)
-              for axis in 0..<3 where along[axis] != 0 {
-                let positive = along[axis] > 0
-                direction[axis] = positive ? 1 : -1
-                let boundary = Float(block[axis] + (positive ? 1 : 0))
-                next[axis] = (boundary - a[axis]) / along[axis]
-                across[axis] = abs(1 / along[axis])
-              }
-              for place in 0..<cellsPerRay {
-                if let key = key(block), key != lastKeys[place] {
-                  lastKeys[place] = key
-                  visit(block, key)
-                }
-                let axis =
-                  next.x <= next.y ? (next.x <= next.z ? 0 : 2) : (next.y <= next.z ? 1 : 2)
-                guard next[axis] <= 1 else { break }
-                block[axis] += direction[axis]
-                next[axis] += across[axis]
-              }
-            }
-          }
+      for k in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) {
+        var frames = blocks.frames[k]
+        while frames != 0 {
+          integrators[frames.trailingZeroBitCount].update(
+            blocks.voxels[k], coordinate: blocks.coordinates[k])
+          frames &= frames - 1
         }
       }
     }
   }
 }
 
-/// Each part's list of the blocks its rays pass through, written by that part alone.
-private struct FoundBlocks: @unchecked Sendable {
-  let lists: UnsafeMutableBufferPointer<[(SIMD3<Int32>, UInt64)]>
-
-  init(parts: Int) {
-    lists = .allocate(capacity: parts)
-    lists.initialize(repeating: [])
-  }
-
-  func free() {
-    lists.deinitialize()
-    lists.deallocate()
-  }
-}
-
-/// The blocks one integration updates, with their storage's addresses.
+/// The blocks one batch of frames updates, with their storage's addresses and, for
+/// each, the frames that touch it (bit f for the batch's frame f).
 private struct TouchedBlocks: @unchecked Sendable {
   let coordinates: [SIMD3<Int32>]
   let voxels: [BlockVoxels]
+  let frames: [UInt64]
 }
 
 /// Why fusion could not go on.

@@ -55,81 +55,83 @@ struct VoxelIntegrator: @unchecked Sendable {
     let rowX = lanes * stepX.x
     let rowY = lanes * stepX.y
     let rowZ = lanes * stepX.z
-    frame.depths.withUnsafeBufferPointer { depthPixels in
-      frame.weights.withUnsafeBufferPointer { weightPixels in
-        frame.colors.withUnsafeBufferPointer { colorPixels in
-          for k in 0..<side {
-            for j in 0..<side {
-              let start = base + stepZ * Float(k) + stepY * Float(j)
-              let qz = rowZ + start.z
-              let inFront = qz .> 0.001
-              guard any(inFront) else { continue }
-              let inverseZ = 1 / qz
-              let column = fx * (rowX + start.x) * inverseZ + cx
-              let row = fy * (rowY + start.y) * inverseZ + cy
-              let inside =
-                inFront .& (column .>= 0) .& (row .>= 0) .& (column .< width) .& (row .< height)
-              guard any(inside) else { continue }
-              // Lanes outside the image read pixel 0 and are masked out below.
-              let pixel = Whole.bits(
+    frame.pixels.withUnsafeBufferPointer { pixels in
+      // Each pixel as two 32-bit halves: its depth's bits, then colour and confidence.
+      pixels.withMemoryRebound(to: UInt32.self) { halves in
+        for k in 0..<side {
+          for j in 0..<side {
+            let start = base + stepZ * Float(k) + stepY * Float(j)
+            let qz = rowZ + start.z
+            let inFront = qz .> 0.001
+            guard any(inFront) else { continue }
+            let inverseZ = 1 / qz
+            let column = fx * (rowX + start.x) * inverseZ + cx
+            let row = fy * (rowY + start.y) * inverseZ + cy
+            let inside =
+              inFront .& (column .>= 0) .& (row .>= 0) .& (column .< width) .& (row .< height)
+            guard any(inside) else { continue }
+            // Lanes outside the image read pixel 0 and are masked out below.
+            let pixel =
+              Whole.bits(
                 (Whole.truncated(row) * width + Whole.truncated(column))
-                  .replacing(with: 0, where: .!inside))
-              // Depths first: a row wholly behind the surface reads nothing more.
-              var depth = SIMD8<Float>()
-              for lane in 0..<8 { depth[lane] = depthPixels[Int(pixel[lane])] }
-              let distance = depth - qz
-              let reached = inside .& (depth .> 0) .& (distance .>= -truncation)
-              guard any(reached) else { continue }
-              var weight = SIMD8<Float>()
-              var red = SIMD8<UInt32>()
-              var green = SIMD8<UInt32>()
-              var blue = SIMD8<UInt32>()
-              for lane in 0..<8 {
-                let p = Int(pixel[lane])
-                weight[lane] = weightPixels[p]
-                let color = colorPixels[p]
-                red[lane] = UInt32(color.r)
-                green[lane] = UInt32(color.g)
-                blue[lane] = UInt32(color.b)
-              }
-              // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
-              let passes = reached .& (weight .> 0)
-              guard any(passes) else { continue }
-              let voxelRow = voxels.row(k * side + j)
-              let oldWeight = voxelRow.loadUnaligned(
-                fromByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
-              let added = weight.replacing(with: 0, where: .!passes)
-              let total = oldWeight + added
-              let share = added / total.replacing(with: 1, where: .!passes)
-              let keep = 1 - share
-              let scaled = distance * inverseTruncation
-              let tsdf = scaled.replacing(with: 1, where: scaled .> 1)
-              let oldTSDF = voxelRow.loadUnaligned(as: SIMD8<Float>.self)
-              voxelRow.storeBytes(
-                of: (oldTSDF * keep + tsdf * share).replacing(with: oldTSDF, where: .!passes),
-                as: SIMD8<Float>.self)
-              voxelRow.storeBytes(
-                of: total, toByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
-              @inline(__always) func mix(
-                _ offset: Int, _ new: SIMD8<UInt32>
-              ) {
-                let pointer = voxelRow + offset
-                let old = Whole.floats(
-                  SIMD8<UInt32>(
-                    truncatingIfNeeded: pointer.loadUnaligned(as: SIMD8<UInt16>.self)))
-                // Lanes that do not pass keep their value exactly (keep 1, share 0).
-                let mixed = Whole.truncated(old * keep + Whole.floats(new) * 256 * share)
-                pointer.storeBytes(
-                  of: SIMD8<UInt16>(truncatingIfNeeded: Whole.bits(mixed)), as: SIMD8<UInt16>.self)
-              }
-              mix(BlockVoxels.redOffset, red)
-              mix(BlockVoxels.greenOffset, green)
-              mix(BlockVoxels.blueOffset, blue)
+                  .replacing(with: 0, where: .!inside)) &<< 1
+            // Depths first: a row wholly behind the surface reads nothing more.
+            var depthBits = SIMD8<UInt32>()
+            for lane in 0..<8 { depthBits[lane] = halves[Int(pixel[lane])] }
+            let depth = unsafeBitCast(depthBits, to: SIMD8<Float>.self)
+            let distance = depth - qz
+            let reached = inside .& (depth .> 0) .& (distance .>= -truncation)
+            guard any(reached) else { continue }
+            var color = SIMD8<UInt32>()
+            for lane in 0..<8 { color[lane] = halves[Int(pixel[lane]) + 1] }
+            let weight = Self.weights(depth: depth, confidence: color &>> 24)
+            // A weight that underflowed to 0 (a depth of 1e20 m) adds nothing.
+            let passes = reached .& (weight .> 0)
+            guard any(passes) else { continue }
+            let voxelRow = voxels.row(k * side + j)
+            let oldWeight = voxelRow.loadUnaligned(
+              fromByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
+            let added = weight.replacing(with: 0, where: .!passes)
+            let total = oldWeight + added
+            let share = added / total.replacing(with: 1, where: .!passes)
+            let keep = 1 - share
+            let scaled = distance * inverseTruncation
+            let tsdf = scaled.replacing(with: 1, where: scaled .> 1)
+            let oldTSDF = voxelRow.loadUnaligned(as: SIMD8<Float>.self)
+            voxelRow.storeBytes(
+              of: (oldTSDF * keep + tsdf * share).replacing(with: oldTSDF, where: .!passes),
+              as: SIMD8<Float>.self)
+            voxelRow.storeBytes(
+              of: total, toByteOffset: BlockVoxels.weightOffset, as: SIMD8<Float>.self)
+            @inline(__always) func mix(
+              _ offset: Int, _ new: SIMD8<UInt32>
+            ) {
+              let pointer = voxelRow + offset
+              let old = Whole.floats(
+                SIMD8<UInt32>(
+                  truncatingIfNeeded: pointer.loadUnaligned(as: SIMD8<UInt16>.self)))
+              // Lanes that do not pass keep their value exactly (keep 1, share 0).
+              let mixed = Whole.truncated(old * keep + Whole.floats(new) * 256 * share)
+              pointer.storeBytes(
+                of: SIMD8<UInt16>(truncatingIfNeeded: Whole.bits(mixed)), as: SIMD8<UInt16>.self)
             }
+            mix(BlockVoxels.redOffset, color & 0xFF)
+            mix(BlockVoxels.greenOffset, (color &>> 8) & 0xFF)
+            mix(BlockVoxels.blueOffset, (color &>> 16) & 0xFF)
           }
         }
       }
     }
+  }
+
+  /// `FusionFrame.weight(confidence:depth:)` of eight pixels.
+  @inline(__always)
+  static func weights(depth: SIMD8<Float>, confidence: SIMD8<UInt32>) -> SIMD8<Float> {
+    let level = Whole.floats(confidence)
+    let byConfidence = SIMD8<Float>(repeating: 1)
+      .replacing(with: 0.5, where: level .== 1)
+      .replacing(with: 0.2, where: level .== 0)
+    return (byConfidence / (depth * depth)).replacing(with: byConfidence, where: depth .<= 1)
   }
 }
 
