@@ -48,6 +48,13 @@ extension DriftBenchmark {
           + " (\(g.farPairs) far, \(g.nearPairs) near pairs)",
         target: isOurs ? ratio <= 1.5 : nil, goal: isOurs ? "≤ 1.5× the noise floor" : "")
     }
+    // What no poses can take away: each far pair registered on its own.
+    let floor = sample.pairwiseFloor(result.poses, options: options)
+    let near = refined.nearMedianMeters
+    report.row(
+      "far pairs registered alone", "\(mm(floor)) mm ",
+      "about the lowest far figure any poses reach; far/near "
+        + (floor.flatMap { f in near.map { PLYBenchmark.fixed(Double(f / $0), 2) } } ?? "-"))
     if let peerGhosting, let ours = refined.farMedianMeters,
       let theirs = peerGhosting.farMedianMeters
     {

@@ -23,7 +23,8 @@ enum RefineCommand {
       kernel, spreads what they disagree by over the capture; frames between keyframes
       follow them. Prints the alignment error before and after and where it was worst,
       the loops closed, and the ghosting: the median distance between the surfaces of
-      frames at least 120 apart, beside that of frames 6 apart (the depth's own noise).
+      frames at least 120 apart, beside that of frames 6 apart (the depth's own noise)
+      and that of the far pairs each registered alone (about the lowest any poses reach).
       The file is written under a temporary name and renamed into place.
       """)
 

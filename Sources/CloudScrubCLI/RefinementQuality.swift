@@ -9,6 +9,9 @@ struct RefinementQuality {
   var jumps: [Int]
   var before: Ghosting
   var after: Ghosting
+  /// The far figure with each far pair registered alone (`GhostingSample.pairwiseFloor`):
+  /// about the lowest any poses reach.
+  var floor: Float?
 
   /// The quality of `result`, a refining pass over `source` (reads the ghosting's
   /// sample of frames).
@@ -18,6 +21,7 @@ struct RefinementQuality {
     jumps = result.poseJumps
     before = sample.measure(result.originalPoses)
     after = sample.measure(result.poses)
+    floor = sample.pairwiseFloor(result.poses, options: AlignmentOptions())
   }
 
   /// Labelled lines, as `info` lays out its rows.
@@ -44,7 +48,8 @@ struct RefinementQuality {
         "ghosting",
         "\(mm(before.farMedianMeters)) before, \(mm(after.farMedianMeters)) after"
           + " (frames ≥ \(GhostingSample.defaultFarGap) apart, \(after.farPairs) pairs); noise floor"
-          + " \(mm(after.nearMedianMeters)) (frames \(GhostingSample.defaultNearGap) apart)"
+          + " \(mm(after.nearMedianMeters)) (frames \(GhostingSample.defaultNearGap) apart);"
+          + " each far pair registered alone \(mm(floor))"
       ),
     ]
   }
@@ -71,6 +76,7 @@ struct RefinementQuality {
       ),
       ("pose_jump_frames", .array(jumps.map(JSON.int))),
       ("ghosting_before", ghosting(before)), ("ghosting_after", ghosting(after)),
+      ("far_pairs_registered_alone_median_meters", meters(floor)),
     ])
   }
 }

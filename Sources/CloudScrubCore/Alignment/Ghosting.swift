@@ -130,6 +130,46 @@ public struct GhostingSample: Sendable {
     measure(poses.map(\.worldFromOpenCVCamera))
   }
 
+  /// The far median with each far pair registered on its own: the earlier frame moved
+  /// onto the later one under `poses` by point-to-plane ICP, the pair then measured as
+  /// `measure` does. No one set of rigid poses can bring every pair closer than its own
+  /// best, so this is about the lowest far figure any poses reach; what is left of it
+  /// above the noise floor is the depth's own error from one view to another, not drift.
+  public func pairwiseFloor(_ poses: [Transform3D], options: AlignmentOptions) -> Float? {
+    let slots = ParallelSlots<[Float]>(count: far.count, initial: [])
+    DispatchQueue.concurrentPerform(iterations: far.count) { index in
+      let pair = far[index]
+      guard let a = frames[pair.first], let b = frames[pair.second] else { return }
+      var model = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters / 2)
+      let transform = FloatRigid(poses[pair.second])
+      model.add(
+        points: b.pointsInCamera.map(transform.apply),
+        normals: b.normalsInCamera.map(transform.rotate), weight: 1)
+      var coarse = options
+      coarse.tukeyMeters = max(0.04, options.tukeyMeters)
+      coarse.maxIterations = 20
+      var fine = options
+      fine.maxIterations = 30
+      let first = PointToPlaneRegistration(options: coarse).register(
+        a, to: &model, from: poses[pair.first])
+      let second = PointToPlaneRegistration(options: fine).register(
+        a, to: &model, from: first.worldFromCamera)
+      let distances = FramePairResidual.distances(
+        a, second.worldFromCamera, b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
+        limitMeters: Self.limitMeters)
+      slots.modify(index) { $0 = distances }
+    }
+    var all = (0..<far.count).flatMap { slots[$0] }
+    guard !all.isEmpty else { return nil }
+    all.sort()
+    return all[all.count / 2]
+  }
+
+  /// `pairwiseFloor` of poses in the recording's camera axes.
+  public func pairwiseFloor(_ poses: [CameraPose], options: AlignmentOptions) -> Float? {
+    pairwiseFloor(poses.map(\.worldFromOpenCVCamera), options: options)
+  }
+
   private func median(_ pairs: [FramePair], _ poses: [Transform3D]) -> Float? {
     let slots = ParallelSlots<[Float]>(count: pairs.count, initial: [])
     DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
