@@ -133,13 +133,10 @@ public struct GhostingSample: Sendable {
   /// The far median with each far pair registered on its own: the earlier frame moved
   /// onto the later one under `poses` by point-to-plane ICP, the pair then measured as
   /// `measure` does. No one set of rigid poses can bring every pair closer than its own
-  /// best, so this is about the lowest far figure any poses reach; what is left of it
-  /// above the noise floor is the depth's own error from one view to another, not drift.
+  /// best, so this is about the lowest far figure any poses reach: what is left of it
+  /// above the noise floor is not drift.
   public func pairwiseFloor(_ poses: [Transform3D], options: AlignmentOptions) -> Float? {
-    let slots = ParallelSlots<[Float]>(count: far.count, initial: [])
-    DispatchQueue.concurrentPerform(iterations: far.count) { index in
-      let pair = far[index]
-      guard let a = frames[pair.first], let b = frames[pair.second] else { return }
+    pooledMedian(far) { pair, a, b in
       var model = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters / 2)
       let transform = FloatRigid(poses[pair.second])
       model.add(
@@ -154,15 +151,10 @@ public struct GhostingSample: Sendable {
         a, to: &model, from: poses[pair.first])
       let second = PointToPlaneRegistration(options: fine).register(
         a, to: &model, from: first.worldFromCamera)
-      let distances = FramePairResidual.distances(
+      return FramePairResidual.distances(
         a, second.worldFromCamera, b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
         limitMeters: Self.limitMeters)
-      slots.modify(index) { $0 = distances }
     }
-    var all = (0..<far.count).flatMap { slots[$0] }
-    guard !all.isEmpty else { return nil }
-    all.sort()
-    return all[all.count / 2]
   }
 
   /// `pairwiseFloor` of poses in the recording's camera axes.
@@ -171,14 +163,25 @@ public struct GhostingSample: Sendable {
   }
 
   private func median(_ pairs: [FramePair], _ poses: [Transform3D]) -> Float? {
+    pooledMedian(pairs) { pair, a, b in
+      FramePairResidual.distances(
+        a, poses[pair.first], b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
+        limitMeters: Self.limitMeters)
+    }
+  }
+
+  /// The median of the distances `distances` gives for each pair whose frames were read,
+  /// all pairs' pooled, a pair at a time on every core.
+  private func pooledMedian(
+    _ pairs: [FramePair],
+    _ distances: @Sendable (FramePair, AlignmentFrame, AlignmentFrame) -> [Float]
+  ) -> Float? {
     let slots = ParallelSlots<[Float]>(count: pairs.count, initial: [])
     DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
       let pair = pairs[index]
       guard let a = frames[pair.first], let b = frames[pair.second] else { return }
-      let distances = FramePairResidual.distances(
-        a, poses[pair.first], b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
-        limitMeters: Self.limitMeters)
-      slots.modify(index) { $0 = distances }
+      let found = distances(pair, a, b)
+      slots.modify(index) { $0 = found }
     }
     var all = (0..<pairs.count).flatMap { slots[$0] }
     guard !all.isEmpty else { return nil }
