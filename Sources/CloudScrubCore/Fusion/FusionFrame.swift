@@ -90,7 +90,7 @@ public struct FusionFrame: Sendable {
     self.pixels = pixels
   }
 
-  /// The pixels' depths, row by row.
+  /// The pixels' depths, row by row, as a new array.
   public var depths: [Float] { pixels.map(\.depth) }
 
   /// The camera's centre and its x, y and z axes (OpenCV's: right, down, forward) in the
