@@ -36,7 +36,7 @@ struct CancelBenchmark {
   func run() throws {
     Terminal.out("CloudScrub cancel benchmark: \(path)")
     Terminal.out(
-      "cores: \(ProcessInfo.processInfo.activeProcessorCount); load average "
+      "cores: \(Parallel.cores); load average "
         + Self.loadAverage() + "; " + (ExportJob.cleaningDescription(cleaning) ?? "no cleaning"))
     let opener = DocumentOpener()
     let opened = Date()

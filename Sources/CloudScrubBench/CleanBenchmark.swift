@@ -22,7 +22,7 @@ struct CleanBenchmark {
 
   func run() throws {
     Terminal.out(
-      "CloudScrub cleaning benchmark: cores \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs"
+      "CloudScrub cleaning benchmark: cores \(Parallel.cores), best of \(repeats) runs"
     )
     let oursOnly = ProcessInfo.processInfo.environment["CLOUDSCRUB_BENCH_OURS_ONLY"] == "1"
     let big = SyntheticCloud.scene(count: voxelPoints, seed: 3)

@@ -24,7 +24,7 @@ struct CloudFormatsBenchmark {
     Terminal.out(
       "\nCloudScrub point-cloud formats: \(points) points (x y z, colour, confidence and frame "
         + "attributes), best of \(repeats) runs; cores: "
-        + "\(ProcessInfo.processInfo.activeProcessorCount)")
+        + "\(Parallel.cores)")
     var report = BenchReport()
     report.section("write and read (seconds; million points a second)")
     var ours: [String: Double] = [:]

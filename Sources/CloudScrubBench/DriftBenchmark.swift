@@ -17,7 +17,7 @@ struct DriftBenchmark {
     Terminal.out("CloudScrub drift benchmark: \(path)")
     Terminal.out(
       "\(count) frames, depth \(source.description.depthWidth)×\(source.description.depthHeight); "
-        + "cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+        + "cores: \(Parallel.cores), best of \(repeats) runs")
     var frames: [AlignmentFrame] = []
     let prepare = try Stopwatch.best(runs: repeats) {
       frames = try DriftAlignment.prepare(source, 0..<count, options: options)

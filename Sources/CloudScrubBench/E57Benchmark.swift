@@ -23,7 +23,7 @@ struct E57Benchmark {
   func run() throws {
     Terminal.out("CloudScrub E57 benchmark: \(pointCount) points, xyz float + rgb 8-bit, one scan")
     Terminal.out(
-      "cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs\n")
+      "cores: \(Parallel.cores), best of \(repeats) runs\n")
     let cloud = SyntheticCloud.scene(count: pointCount, seed: 7)
     let written = PointCloud(positions: cloud.positions, colors: cloud.colors)
     let provenance = E57Provenance(software: "CloudScrub bench", description: "synthetic scene")

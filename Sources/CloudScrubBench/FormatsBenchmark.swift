@@ -76,7 +76,7 @@ struct FormatsBenchmark {
     Terminal.out(
       "\(frameCount) synthetic frames, depth \(options.depthWidth)×\(options.depthHeight), "
         + "colour \(options.colorWidth)×\(options.colorHeight) JPEG (quality 92); cores: "
-        + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+        + "\(Parallel.cores), best of \(repeats) runs")
     let frames = try Self.render(options)
 
     var speed = BenchReport()

@@ -33,7 +33,7 @@ struct FuseBenchmark {
       "\(count) frames, depth \(source.description.depthWidth)×\(source.description.depthHeight),"
         + " depths to \(maxDepthMeters) m, voxel \(voxelSizeMeters) m, truncation"
         + " \(truncation) m; cores: "
-        + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+        + "\(Parallel.cores), best of \(repeats) runs")
     var frames: [FusionFrame] = []
     let decode = try Stopwatch.best(runs: 1) {
       frames = try (0..<count).map { index throws(FrameLoadError) in try fusion.frame(index) }

@@ -19,7 +19,7 @@ struct IngestBenchmark {
     Terminal.out(
       "\(frames) frames, depth \(d.depthWidth)×\(d.depthHeight), colour "
         + "\(d.colorWidth ?? 0)×\(d.colorHeight ?? 0); cores: "
-        + "\(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs")
+        + "\(Parallel.cores), best of \(repeats) runs")
 
     // Decoding alone: every frame's depth and colour, on every core, as the loader does.
     let decodeOnly = try Stopwatch.best(runs: repeats) { try FormatsBenchmark.decodeAll(source) }

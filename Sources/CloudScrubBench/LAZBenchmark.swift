@@ -19,7 +19,7 @@ struct LAZBenchmark {
   func run() throws {
     Terminal.out(
       "\nCloudScrub LAZ: \(points) points a file, best of \(repeats) runs; cores: "
-        + "\(ProcessInfo.processInfo.activeProcessorCount)")
+        + "\(Parallel.cores)")
     var report = BenchReport()
     for format in [1, 3, 6, 7] {
       let laz = (folder as NSString).appendingPathComponent("format\(format).laz")

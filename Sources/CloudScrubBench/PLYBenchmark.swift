@@ -20,7 +20,7 @@ struct PLYBenchmark {
   func run() throws {
     Terminal.out("CloudScrub PLY benchmark: \(pointCount) points, xyz float + rgb uchar")
     Terminal.out(
-      "cores: \(ProcessInfo.processInfo.activeProcessorCount), best of \(repeats) runs\n")
+      "cores: \(Parallel.cores), best of \(repeats) runs\n")
     let cloud = SyntheticCloud.scene(count: pointCount, seed: 7)
     let binaryOptions = PLYWriteOptions(format: .binaryLittleEndian)
     let asciiOptions = PLYWriteOptions(format: .ascii)

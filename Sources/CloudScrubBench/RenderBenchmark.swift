@@ -16,7 +16,7 @@ struct RenderBenchmark {
   let binary: String
 
   func run() throws {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     Terminal.out("CloudScrub render benchmark; cores: \(cores)")
     let store = Self.randomStore(points: points, frames: 300)
     var state = ViewerState(viewportWidth: widthPixels, viewportHeight: heightPixels)

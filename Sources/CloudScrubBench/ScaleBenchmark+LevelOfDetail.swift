@@ -47,7 +47,7 @@ extension ScaleBenchmark {
         + "\(single.nodes.count) nodes, \(PLYBenchmark.megabytes(single.byteCount)) MB")
     var tree = PointOctree()
     let (seconds, cpu) = CPUStopwatch.best(runs: 1) { tree.sync(with: store) }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let same =
       tree.nodes.count == single.nodes.count
       && zip(tree.nodes, single.nodes).allSatisfy {

@@ -17,7 +17,7 @@ struct VideoBenchmark {
   func run() throws {
     Terminal.out("CloudScrub video benchmark: \(path)")
     Terminal.out(
-      "1280×720, 30 frames/s, CPU renderer; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+      "1280×720, 30 frames/s, CPU renderer; cores: \(Parallel.cores)")
     let base = ["-o", "unused.mp4", "--renderer", "cpu", "--size", "1280x720"]
     var request = try VideoRequest(ParsedArguments([path] + base, command: VideoCommand.spec))
     var input: RenderRequest.Input?

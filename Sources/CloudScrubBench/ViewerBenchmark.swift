@@ -15,7 +15,7 @@ struct ViewerBenchmark {
 
   func run() throws {
     Terminal.out(
-      "CloudScrub viewer benchmark; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+      "CloudScrub viewer benchmark; cores: \(Parallel.cores)")
     var report = BenchReport()
     if let sample = recordings.first { try uploads(sample, into: &report) }
     try framesOf10MillionPoints(into: &report)

@@ -36,7 +36,7 @@ public struct IngestMerge {
   ///   core, at most 4. The points kept do not depend on it.
   public init(voxelSizeMeters: Float, partitions: Int? = nil) {
     self.voxelSizeMeters = voxelSizeMeters
-    let count = max(1, partitions ?? min(4, ProcessInfo.processInfo.activeProcessorCount))
+    let count = max(1, partitions ?? min(4, Parallel.cores))
     let index = VoxelIndex(sizeMeters: voxelSizeMeters)
     self.partitions = ParallelSlots(count: count, initial: index)
     frameKeys = VoxelFrameKeys(keying: index.keying, partitions: count)

@@ -178,7 +178,7 @@ final class FramePipeline<Value: Sendable>: @unchecked Sendable {
     _ indices: [Int], make: @escaping @Sendable (Int) throws(FrameLoadError) -> Value,
     _ body: (_ position: Int, _ index: Int, _ value: Value) throws -> Bool
   ) throws {
-    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, indices.count))
+    let workers = max(1, min(Parallel.cores, indices.count))
     let pipeline = FramePipeline(count: indices.count, window: workers * 3)
     // One job a worker; once this returns, each finishes the frame it holds and ends
     // (`pipeline.cancel()`), without this waiting for it.

@@ -60,7 +60,7 @@ struct AlignmentPass {
         done += 1
       }
     }
-    let batch = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    let batch = max(8, 4 * Parallel.cores)
     progress(Double(done) / Double(max(count, 1)))
     func reader(from first: Int) -> AlignmentBatchReader? {
       first < count

@@ -59,7 +59,7 @@ struct SegmentedErrorPass {
         }
       }
     }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let helpers = (1..<max(1, min(cores, segments.count))).map { _ in BackgroundWork<Never>() }
     for helper in helpers {
       helper.start {

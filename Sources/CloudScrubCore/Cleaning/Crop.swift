@@ -51,7 +51,7 @@ public enum Crop {
   ) -> [Bool] {
     let count = positions.count
     let result = VoxelBuffer<Bool>(count: count)
-    let tasks = count < 1 << 16 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
+    let tasks = count < 1 << 16 ? 1 : 4 * Parallel.cores
     VoxelBuckets.forEachChunk(count, tasks) { _, range in
       positions.withUnsafeBufferPointer { positions in
         for index in range {

@@ -231,7 +231,7 @@ extension KDTree {
     count k: Int, stop: StopCheck? = nil,
     _ body: @Sendable (_ entry: Entry, _ search: NearestSearch, _ found: Int) -> Void
   ) {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let chunks = max(1, min(count >> 12, 8 * cores))
     VoxelBuckets.forEachChunk(count, chunks) { _, range in
       var search = NearestSearch(capacity: k)

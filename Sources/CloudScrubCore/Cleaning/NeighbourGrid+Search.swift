@@ -19,7 +19,7 @@ extension NeighbourGrid {
       Void
   ) {
     let count = entries.count
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     // Many chunks, handed out as cores come free: dense and sparse parts of a capture
     // cost very different amounts.
     let chunks = max(1, min(count >> 10, 64 * cores))

@@ -60,7 +60,7 @@ public final class VoxelAccumulator {
   public init(voxelSizeMeters: Float, partitions: Int? = nil) {
     precondition(voxelSizeMeters > 0 && voxelSizeMeters.isFinite, "voxel size must be positive")
     self.voxelSizeMeters = voxelSizeMeters
-    let count = max(1, partitions ?? min(4, ProcessInfo.processInfo.activeProcessorCount))
+    let count = max(1, partitions ?? min(4, Parallel.cores))
     let index = VoxelIndex(sizeMeters: voxelSizeMeters)
     self.partitions = ParallelSlots(count: count, initial: Partition(index: index))
     frameKeys = VoxelFrameKeys(keying: index.keying, partitions: count)

@@ -82,7 +82,7 @@ final class VoxelFrameKeys: @unchecked Sendable {
       buffers = Buffers(capacity: count)
       capacity = count
     }
-    let cores = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+    let cores = min(Parallel.cores, 4)
     let tasks = max(
       1, min(ranges ?? (count >= Self.parallelMinimumPoints ? cores : 1), max(count, 1)))
     let out = buffers

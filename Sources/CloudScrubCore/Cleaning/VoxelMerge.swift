@@ -48,7 +48,7 @@ public enum VoxelMerge {
     precondition(cloud.count < Int(UInt32.max), "at most 2³² − 1 points")
     let tasks =
       taskCount
-      ?? (cloud.count < 1 << 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
+      ?? (cloud.count < 1 << 16 ? 1 : Parallel.cores)
     let inputs = VoxelInputs(cloud)
     let size = Double(voxelSizeMeters)
     guard let bounds = finiteBounds(cloud.positions, stop: stop), !StopChecks.now(stop) else {
@@ -100,7 +100,7 @@ public enum VoxelMerge {
   private static func bounds(
     _ positions: [Point3], skippingInfinities: Bool, stop: StopCheck?
   ) -> Bounds3? {
-    let tasks = ProcessInfo.processInfo.activeProcessorCount
+    let tasks = Parallel.cores
     let parts = ParallelSlots<Bounds3?>(count: tasks, initial: nil)
     let count = positions.count
     VoxelBuckets.forEachChunk(count, count < 1 << 16 ? 1 : tasks) { task, range in

@@ -73,7 +73,7 @@ enum VoxelMergeOutput {
     let floatMeans = inputs.floatAttributes.map { _ in VoxelBuffer<Double>(count: total) }
     let normalStride = cloud.normals == nil ? 0 : 3
 
-    VoxelBuckets.forEachChunk(voxels.count, ProcessInfo.processInfo.activeProcessorCount) {
+    VoxelBuckets.forEachChunk(voxels.count, Parallel.cores) {
       _, range in
       for bucket in voxels[range] {
         if StopChecks.now(stop) { return }

@@ -14,7 +14,7 @@ extension TSDFVolume {
     let count = blockCount
     guard count > 0 else { return TriangleMesh() }
     let neighbourhoods = (0..<count).map { neighbourhood(ofBlock: $0) }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let chunks = cores > 1 ? min(count, 8 * cores) : 1
     @Sendable func range(_ chunk: Int) -> Range<Int> {
       (count * chunk / chunks)..<(count * (chunk + 1) / chunks)

@@ -9,7 +9,7 @@ extension TSDFVolume {
   func touchBlocks(_ frames: [FusionFrame]) throws(FusionError) -> (
     numbers: [Int], frames: [UInt64]
   ) {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let tileRows = frames.map { ($0.height + Self.tile - 1) / Self.tile }
     // Four parts a core in all, so that a part with far depths (more rays) is not left
     // to one core at the end.

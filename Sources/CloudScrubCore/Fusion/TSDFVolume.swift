@@ -144,19 +144,19 @@ public final class TSDFVolume: @unchecked Sendable {
   ///   the ones after it is updated.
   public func integrate(_ frames: [FusionFrame]) throws(FusionError) {
     for start in Swift.stride(from: 0, to: frames.count, by: Self.framesPerBatch) {
-      try integrateBatch(frames[start..<min(start + Self.framesPerBatch, frames.count)])
+      try integrateBatch(Array(frames[start..<min(start + Self.framesPerBatch, frames.count)]))
     }
   }
 
   /// `integrate(_:)` for one batch.
-  private func integrateBatch(_ frames: ArraySlice<FusionFrame>) throws(FusionError) {
-    let batch = try touchBlocks(Array(frames))
+  private func integrateBatch(_ frames: [FusionFrame]) throws(FusionError) {
+    let batch = try touchBlocks(frames)
     guard !batch.numbers.isEmpty else { return }
     let count = batch.numbers.count
     let blocks = TouchedBlocks(
       coordinates: batch.numbers.map { blockCoordinates[$0] },
       voxels: batch.numbers.map { voxels(ofBlock: $0) }, frames: batch.frames)
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let chunks = cores > 1 ? min(count, 4 * cores) : 1
     let integrators = frames.map {
       VoxelIntegrator(frame: $0, voxelSize: voxelSize, truncation: truncation)

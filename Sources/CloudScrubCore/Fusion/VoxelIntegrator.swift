@@ -28,8 +28,9 @@ struct VoxelIntegrator: @unchecked Sendable {
   }
 
   /// Fuses the frame into the block at block coordinate `block`, a row of eight voxels
-  /// along x at a time: their pixels' depths, weights and colours are gathered into
-  /// vectors, and each field of the row is loaded, updated in the lanes whose voxel
+  /// along x at a time: their pixels' depths, then colours and confidences are gathered
+  /// into vectors (the weights worked out from them, `weights`), and each field of the
+  /// row is loaded, updated in the lanes whose voxel
   /// passes (in the image, a depth there, at most `truncation` behind it) and stored back
   /// as one vector. The results are those of updating the voxels one by one.
   func update(_ voxels: BlockVoxels, coordinate block: SIMD3<Int32>) {

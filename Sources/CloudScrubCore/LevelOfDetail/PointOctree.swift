@@ -103,7 +103,7 @@ public struct PointOctree: Sendable {
     targets.removeAll(keepingCapacity: true)
     targets.append(contentsOf: repeatElement(-1, count: positions.count))
     var first = 0
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let forced = parallelDescentMinimumPoints == 1
     if positions.count >= parallelDescentMinimumPoints, cores > 1 || forced,
       positions.count < LODParallelDescent.largestPiece, innerFlags[root]
@@ -239,7 +239,7 @@ public struct PointOctree: Sendable {
       }
       counts[Int(pendingSlot[node])] += 1
     }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let forced = parallelDescentMinimumPoints == 1
     let threads =
       points.count >= parallelDescentMinimumPoints && (cores > 1 || forced)

@@ -162,7 +162,7 @@ public enum PointPicker {
   static func split(_ ranges: [Range<Int>]) -> [Range<Int>] {
     let total = ranges.reduce(0) { $0 + $1.count }
     guard total > 0 else { return [] }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let size = max(pointsPerTask, total / max(1, 4 * cores) + 1)
     var pieces: [Range<Int>] = []
     for range in ranges where !range.isEmpty {

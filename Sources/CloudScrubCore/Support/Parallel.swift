@@ -2,6 +2,11 @@ import Foundation
 
 /// Splitting index ranges across the machine's cores.
 public enum Parallel {
+  /// The cores this process may use, read once: Foundation reads the control group's CPU
+  /// quota from a file on every `activeProcessorCount` (about 20 µs here), too slow to
+  /// ask in a loop over frames or batches.
+  public static let cores = ProcessInfo.processInfo.activeProcessorCount
+
   /// Calls `body` on consecutive sub-ranges of `0..<count` that together cover it, on
   /// up to one thread a core; small counts run on the calling thread in one call.
   ///
@@ -9,8 +14,7 @@ public enum Parallel {
   public static func forEachRange(
     _ count: Int, minimumPerTask: Int = 1 << 18, _ body: @Sendable (Range<Int>) -> Void
   ) {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let tasks = max(1, min(cores, count / max(minimumPerTask, 1)))
+    let tasks = max(1, min(Self.cores, count / max(minimumPerTask, 1)))
     guard tasks > 1 else {
       body(0..<count)
       return

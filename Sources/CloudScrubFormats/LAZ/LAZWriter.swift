@@ -86,7 +86,7 @@ final class LAZChunkWriter {
   /// Chunks compressed together: two for each core, so that cores finishing early find
   /// work.
   static var defaultBatchChunks: Int {
-    max(2, min(32, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    max(2, min(32, 2 * Parallel.cores))
   }
 
   /// A writer handing chunks to `sink`, compressing `batchChunks` at once.

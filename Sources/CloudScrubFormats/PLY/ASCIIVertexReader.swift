@@ -110,7 +110,7 @@ struct ASCIIVertexReader {
   private func parseInParallel(
     _ chunk: ASCIIVertexChunk, tokens: ASCIITokenizer, progress: ProgressHandler?
   ) -> ASCIIVertexChunk.Outcome? {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let count = element.count
     guard cores > 1, count >= Self.parallelThreshold else { return nil }
     let base = chunk.base

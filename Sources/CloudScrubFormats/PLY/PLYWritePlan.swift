@@ -61,7 +61,7 @@ struct PLYWritePlan {
   ) throws {
     let chunkRecords = max(1, (1 << 20) / (format == .ascii ? 40 : recordSize))
     let chunks = (cloud.count + chunkRecords - 1) / chunkRecords
-    let batch = format == .ascii ? ProcessInfo.processInfo.activeProcessorCount : 1
+    let batch = format == .ascii ? Parallel.cores : 1
     let buffers = ParallelSlots<[UInt8]>(count: batch, initial: [])
     var chunk = 0
     while chunk < chunks {

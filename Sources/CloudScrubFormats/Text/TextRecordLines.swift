@@ -34,7 +34,7 @@ struct TextRecordLines: Sendable {
     to buffer: inout [UInt8]
   ) {
     let pieces = min(
-      2 * ProcessInfo.processInfo.activeProcessorCount, range.count / Self.minimumPerPiece)
+      2 * Parallel.cores, range.count / Self.minimumPerPiece)
     guard pieces > 1 else {
       buffer.append(contentsOf: lines(piece, range, attributes))
       return

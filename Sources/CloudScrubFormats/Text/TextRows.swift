@@ -52,7 +52,7 @@ enum TextRows {
   static func chunks(
     _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstLine: Int
   ) -> [TextRowChunk] {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.cores
     let pieces = max(1, min(cores * 4, (end - start) >> 20))
     var bounds = [start]
     for k in 1..<max(pieces, 1) {

@@ -182,11 +182,11 @@ public final class VideoEncoder {
       av_dict_set(&options, "deadline", "realtime", 0)
       av_dict_set(&options, "cpu-used", "8", 0)
       av_dict_set(&options, "row-mt", "1", 0)
-      codec.pointee.thread_count = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
+      codec.pointee.thread_count = Int32(min(8, Parallel.cores))
     case "ffv1":
       av_dict_set(&options, "level", "3", 0)
       av_dict_set(&options, "slices", "4", 0)
-      codec.pointee.thread_count = Int32(min(4, ProcessInfo.processInfo.activeProcessorCount))
+      codec.pointee.thread_count = Int32(min(4, Parallel.cores))
     default:
       break
     }

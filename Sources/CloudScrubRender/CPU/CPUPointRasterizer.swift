@@ -50,7 +50,7 @@ public final class CPUPointRasterizer {
   static let pointsPerExtraWorker = 1 << 16
 
   /// - Parameter workerCount: buffers and threads; the machine's core count by default.
-  public init(workerCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public init(workerCount: Int = Parallel.cores) {
     self.workerCount = max(1, workerCount)
     cleared = Array(repeating: false, count: self.workerCount)
   }
