@@ -21,7 +21,7 @@ public struct LoopEdge: Equatable, Sendable {
 ///   captures that would have more than `maximumKeyframes`). Each keeps its own
 ///   subsample and those of the frames `modelOffsets` around it, the model a loop
 ///   registers to.
-/// - **Candidates**: pairs at least `minimumSeparation` keyframes apart whose views
+/// - **Candidates**: pairs at least `minimumSeparationSeconds` apart whose views
 ///   overlap under the current poses (at least `minimumOverlap` of the earlier one's
 ///   points in the later one's view, `FrameView`), the `candidatesPerKeyframe` best of
 ///   each keyframe.
@@ -46,17 +46,17 @@ public struct LoopEdge: Equatable, Sendable {
 /// - **Frames between keyframes** take the correction of the keyframes either side,
 ///   blended by time (rotation vector and translation interpolated).
 public enum LoopClosure {
-  static let keyframeSeconds = 0.25
+  static let keyframeSeconds = 0.125
   static let maximumKeyframes = 200
   static let modelOffsets = [-4, -2, 0, 2, 4]
-  static let minimumSeparation = 3
+  static let minimumSeparationSeconds = 0.75
   static let minimumOverlap = 0.2
   static let candidatesPerKeyframe = 8
   static let minimumInliers = 0.15
   static let maximumGapMeters: Float = 0.15
   static let searchRadiusMeters: Float = 3
   static let maximumWideGapMeters: Float = 1
-  static let odometryDriftPerRootSecond = 0.08
+  static let odometryDriftPerRootSecond = 0.04
   static let loopSigmaMeters = 0.002
 
   /// What the closure made.
@@ -98,8 +98,10 @@ public enum LoopClosure {
     searchesWide: Bool = true
   ) -> Result {
     let nodes = keyframes.filter { frames[$0] != nil }
-    guard nodes.count > minimumSeparation else { return Result(poses: poses, loops: []) }
-    let near = Self.candidates(nodes, frames, poses).map {
+    guard let firstNode = nodes.first, let lastNode = nodes.last,
+      timestamps[lastNode] - timestamps[firstNode] >= minimumSeparationSeconds
+    else { return Result(poses: poses, loops: []) }
+    let near = Self.candidates(nodes, frames, poses, timestamps: timestamps).map {
       LoopRegistration.Candidate(earlier: $0.earlier, later: $0.later)
     }
     var edges = LoopRegistration.register(
@@ -169,11 +171,12 @@ public enum LoopClosure {
 
   /// Each keyframe's best-overlapping keyframes far enough after it.
   static func candidates(
-    _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D]
+    _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D],
+    timestamps: [Double]
   ) -> [(earlier: Int, later: Int)] {
     overlapping(
       nodes, frames, poses, minimum: minimumOverlap, count: candidatesPerKeyframe,
-      admits: { a, b in b - a >= minimumSeparation }
+      admits: { a, b in timestamps[nodes[b]] - timestamps[nodes[a]] >= minimumSeparationSeconds }
     ).map { ($0.earlier, $0.later) }
   }
 

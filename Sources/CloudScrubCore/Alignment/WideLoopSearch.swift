@@ -11,10 +11,11 @@ import Foundation
 /// - **Candidates**: pairs of keyframes at least `minimumSeconds` apart that no edge of
 ///   the pose-based search joins already (one within 2 keyframes of both ends: there
 ///   the drift was within its reach), whose current camera centres are within
-///   `LoopClosure.searchRadiusMeters`; for each keyframe the `candidatesPerKeyframe`
-///   whose views overlap its own most under the current poses (`FrameView`; at least
-///   `minimumOverlap`, far less than the pose-based search asks), and of those the
-///   `maximumCandidates` that overlap most.
+///   `LoopClosure.searchRadiusMeters`, whose views overlap under the current poses
+///   (`FrameView`; at least `minimumOverlap` of the earlier one's points, far less than
+///   the pose-based search asks); for each keyframe the `candidatesPerKeyframe` latest
+///   of these (drift grows with time, and the pose-based search holds the frames a few
+///   seconds apart already), and of those the `maximumCandidates` that overlap most.
 /// - **Votes**: for each turn of `yawStepDegrees` within ±`maximumYawDegrees` (about
 ///   the vertical line through the earlier keyframe's points' middle), every
 ///   pair of an earlier point and a later point (`earlierSamples` and `laterSamples`
@@ -52,13 +53,17 @@ enum WideLoopSearch {
     _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D],
     timestamps: [Double], excluding joined: Set<Int>, up: SIMD3<Double>
   ) -> [(earlier: Int, later: Int, correction: Transform3D)] {
-    let chosen = LoopClosure.overlapping(
-      nodes, frames, poses, minimum: minimumOverlap, count: candidatesPerKeyframe,
+    let overlapping = LoopClosure.overlapping(
+      nodes, frames, poses, minimum: minimumOverlap, count: nodes.count,
       admits: { a, b in
         timestamps[nodes[b]] - timestamps[nodes[a]] >= minimumSeconds
           && !joined.contains(a * nodes.count + b)
       })
-    let pairs = chosen.sorted { $0.overlap > $1.overlap }.prefix(maximumCandidates).map {
+    let chosen = Dictionary(grouping: overlapping, by: \.earlier).sorted { $0.key < $1.key }
+      .flatMap { $0.value.sorted { $0.later > $1.later }.prefix(candidatesPerKeyframe) }
+    let pairs = chosen.sorted {
+      ($0.overlap, -$0.earlier) > ($1.overlap, -$1.earlier)
+    }.prefix(maximumCandidates).map {
       ($0.earlier, $0.later)
     }
     let found = ParallelSlots<Transform3D?>(count: pairs.count, initial: nil)
