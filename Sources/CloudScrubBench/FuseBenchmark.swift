@@ -232,7 +232,7 @@ struct FuseBenchmark {
     for (k, frame) in frames.enumerated() {
       let depthName = "depth-\(k).png"
       let colorName = "color-\(k).png"
-      let depths = frame.depths
+      let depths = frame.pixels.map(\.depth)
       let millimetres = depths.map { UInt16(clamping: Int(($0 * 1000).rounded())) }
       deepest = max(deepest, depths.max() ?? 0)
       try Data(

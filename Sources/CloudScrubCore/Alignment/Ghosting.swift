@@ -142,17 +142,12 @@ public struct GhostingSample: Sendable {
       model.add(
         points: b.pointsInCamera.map(transform.apply),
         normals: b.normalsInCamera.map(transform.rotate), weight: 1)
-      var coarse = options
-      coarse.tukeyMeters = max(0.04, options.tukeyMeters)
-      coarse.maxIterations = 20
-      var fine = options
-      fine.maxIterations = 30
-      let first = PointToPlaneRegistration(options: coarse).register(
-        a, to: &model, from: poses[pair.first])
-      let second = PointToPlaneRegistration(options: fine).register(
-        a, to: &model, from: first.worldFromCamera)
+      let registered =
+        LoopRegistration.coarseToFine(
+          a, to: &model, from: poses[pair.first], options: options, fineIterations: 30)
+        ?? poses[pair.first]
       return FramePairResidual.distances(
-        a, second.worldFromCamera, b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
+        a, registered, b, poses[pair.second], voxelSizeMeters: voxelSizeMeters,
         limitMeters: Self.limitMeters)
     }
   }

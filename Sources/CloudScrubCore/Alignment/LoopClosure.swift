@@ -181,11 +181,12 @@ public enum LoopClosure {
   }
 
   /// For each keyframe (node index), the `count` later ones that `admits`, within
-  /// `searchRadiusMeters`, whose views overlap its own most under `poses` (at least
-  /// `minimum` of its points in their view, `FrameView`), best first.
+  /// `searchRadiusMeters`, whose views overlap its own under `poses` (at least `minimum`
+  /// of its points in their view, `FrameView`): those that overlap most, best first, or
+  /// with `latest` the latest, latest first.
   static func overlapping(
     _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D], minimum: Double,
-    count: Int, admits: (Int, Int) -> Bool
+    count: Int, latest: Bool = false, admits: (Int, Int) -> Bool
   ) -> [(earlier: Int, later: Int, overlap: Double)] {
     let views = nodes.map { frames[$0].map(FrameView.init) }
     let radius = Double(searchRadiusMeters)
@@ -200,7 +201,7 @@ public enum LoopClosure {
         let shared = view.overlap(frame, FloatRigid(poses[nodes[b]].rigidInverse * poses[nodes[a]]))
         if shared >= minimum { scored.append((b, shared)) }
       }
-      scored.sort { $0.1 > $1.1 }
+      if latest { scored.reverse() } else { scored.sort { $0.1 > $1.1 } }
       pairs += scored.prefix(count).map { (a, $0.0, $0.1) }
     }
     return pairs

@@ -72,6 +72,25 @@ enum LoopRegistration {
     return (0..<groups.count).flatMap { slots[$0] }
   }
 
+  /// `frame` registered to `model` from `start`: coarse (a Tukey kernel of at least
+  /// 4 cm, 20 iterations), then fine (`options`' kernel, `fineIterations`); nil when
+  /// either finds no match.
+  static func coarseToFine(
+    _ frame: AlignmentFrame, to model: inout SurfelVoxelMap, from start: Transform3D,
+    options: AlignmentOptions, fineIterations: Int = 20
+  ) -> Transform3D? {
+    var coarse = options
+    coarse.tukeyMeters = max(0.04, options.tukeyMeters)
+    coarse.maxIterations = 20
+    var fine = options
+    fine.maxIterations = fineIterations
+    let first = PointToPlaneRegistration(options: coarse).register(frame, to: &model, from: start)
+    guard first.matches > 0 else { return nil }
+    let second = PointToPlaneRegistration(options: fine).register(
+      frame, to: &model, from: first.worldFromCamera)
+    return second.matches > 0 ? second.worldFromCamera : nil
+  }
+
   /// One pair's registration, coarse (a Tukey kernel of 4 cm) then fine, from `start`
   /// or from `guess` times it (then with a kernel of 10 cm first); nil when it fails the quality test. The gap is measured
   /// from `start`, and may reach `LoopClosure.maximumWideGapMeters` with a guess.
@@ -80,27 +99,20 @@ enum LoopRegistration {
     to model: inout SurfelVoxelMap,
     options: AlignmentOptions, nodes: (earlier: Int, later: Int)
   ) -> Edge? {
-    var coarse = options
-    coarse.tukeyMeters = max(0.04, options.tukeyMeters)
-    coarse.maxIterations = 20
-    var fine = options
-    fine.maxIterations = 20
     var from = start
     if let guess {
       // A guess is good to a few centimetres: a wider kernel first.
-      var wide = coarse
+      var wide = options
       wide.tukeyMeters = max(0.1, options.tukeyMeters)
+      wide.maxIterations = 20
       let widest = PointToPlaneRegistration(options: wide).register(
         frame, to: &model, from: guess * start)
       guard widest.matches > 0 else { return nil }
       from = widest.worldFromCamera
     }
-    let first = PointToPlaneRegistration(options: coarse).register(frame, to: &model, from: from)
-    guard first.matches > 0 else { return nil }
-    let second = PointToPlaneRegistration(options: fine).register(
-      frame, to: &model, from: first.worldFromCamera)
-    guard second.matches > 0 else { return nil }
-    let pose = second.worldFromCamera
+    guard let pose = coarseToFine(frame, to: &model, from: from, options: options) else {
+      return nil
+    }
     let transform = FloatRigid(pose)
     var matched: [SIMD3<Float>] = []
     var normals: [SIMD3<Float>] = []

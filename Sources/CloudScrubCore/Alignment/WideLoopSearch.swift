@@ -53,14 +53,12 @@ enum WideLoopSearch {
     _ nodes: [Int], _ frames: [Int: AlignmentFrame], _ poses: [Transform3D],
     timestamps: [Double], excluding joined: Set<Int>, up: SIMD3<Double>
   ) -> [(earlier: Int, later: Int, correction: Transform3D)] {
-    let overlapping = LoopClosure.overlapping(
-      nodes, frames, poses, minimum: minimumOverlap, count: nodes.count,
+    let chosen = LoopClosure.overlapping(
+      nodes, frames, poses, minimum: minimumOverlap, count: candidatesPerKeyframe, latest: true,
       admits: { a, b in
         timestamps[nodes[b]] - timestamps[nodes[a]] >= minimumSeconds
           && !joined.contains(a * nodes.count + b)
       })
-    let chosen = Dictionary(grouping: overlapping, by: \.earlier).sorted { $0.key < $1.key }
-      .flatMap { $0.value.sorted { $0.later > $1.later }.prefix(candidatesPerKeyframe) }
     let pairs = chosen.sorted {
       ($0.overlap, -$0.earlier) > ($1.overlap, -$1.earlier)
     }.prefix(maximumCandidates).map {

@@ -90,9 +90,6 @@ public struct FusionFrame: Sendable {
     self.pixels = pixels
   }
 
-  /// The pixels' depths, row by row, as a new array.
-  public var depths: [Float] { pixels.map(\.depth) }
-
   /// The camera's centre and its x, y and z axes (OpenCV's: right, down, forward) in the
   /// world, in `Float`s.
   var cameraInWorld: (centre: SIMD3<Float>, axes: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)) {

@@ -32,7 +32,7 @@ import Testing
     var blocks = Set<SIMD3<Int32>>()
     for row in 0..<f.height {
       for column in 0..<f.width {
-        let d = f.depths[row * f.width + column]
+        let d = f.pixels[row * f.width + column].depth
         guard d > 0 else { continue }
         let x = (Float(column * f.stride) + 0.5 - f.cx) / f.fx
         let y = (Float(row * f.stride) + 0.5 - f.cy) / f.fy
