@@ -25,7 +25,6 @@ extension DriftBenchmark {
     report.section(
       "ghosting: median distance between the surfaces of frames ≥ \(sample.farGap) apart"
         + " (near: \(sample.nearGap) apart, the noise floor)")
-    func mm(_ m: Float?) -> String { m.map { PLYBenchmark.fixed(Double($0) * 1000, 1) } ?? "-" }
     let refined = sample.measure(result.poses)
     let multiway = try? peer.get()
     let peerGhosting = multiway.map { sample.measure($0.poses) }
@@ -62,6 +61,9 @@ extension DriftBenchmark {
         "against Open3D", PLYBenchmark.fixed(Double(ours / theirs), 2) + "× ",
         "our far ghosting over Open3D's", target: ours <= theirs, goal: "≤ 1×")
     }
+    try noiseByTimeApart(
+      &report, source: source, poses: result.poses, far: refined.farMedianMeters,
+      options: options)
     let kept = result.loops.filter { $0.weight >= 0.5 }
     report.row(
       "loops closed", "\(kept.count) of \(result.loops.count) ",
@@ -82,4 +84,46 @@ extension DriftBenchmark {
       report.note(failure.reason)
     }
   }
+
+  /// How far apart two frames' surfaces lie once each pair is registered on its own, by
+  /// how many frames apart they are: what the depth alone differs by, with no pose
+  /// error left. A depth map shares much of its error with the maps just before it
+  /// (the sensor smooths over time, and the view has barely moved), so the near pairs'
+  /// figure grows with their distance in time up to what frames far apart can reach.
+  private func noiseByTimeApart(
+    _ report: inout BenchReport, source: any RecordingSource, poses: [CameraPose],
+    far: Float?, options: CloudScrubCore.AlignmentOptions
+  ) throws {
+    let world = poses.map(\.worldFromOpenCVCamera)
+    let times = poses.indices.map { try? source.frameInfo(at: $0).timestampSeconds }
+    var widest: Float?
+    for gap in Self.noiseGaps {
+      let sample = try GhostingSample.read(
+        source, referencePoses: world, options: options, nearGap: gap)
+      let alone = sample.pairwiseFloor(world, options: options, pairs: sample.near)
+      if gap == Self.noiseGaps.last { widest = alone }
+      var seconds = "-"
+      if gap < times.count, let first = times[0], let later = times[gap] {
+        seconds = PLYBenchmark.fixed(later - first, 2)
+      }
+      report.row(
+        "frames \(gap) apart, alone", "\(mm(alone)) mm ",
+        "\(sample.near.count) pairs about \(seconds) s apart, each registered on its own")
+    }
+    if let far, let widest, widest > 0 {
+      report.row(
+        "far over \(Self.noiseGaps.last ?? 0) apart",
+        PLYBenchmark.fixed(Double(far / widest), 2) + "× ",
+        "refine's far ghosting over what frames \(Self.noiseGaps.last ?? 0) apart reach alone")
+    }
+  }
+
+  /// Millimetres with one decimal, or "-".
+  private func mm(_ m: Float?) -> String {
+    m.map { PLYBenchmark.fixed(Double($0) * 1000, 1) } ?? "-"
+  }
+
+  /// The frames apart `noiseByTimeApart` measures: the near pairs' 6, then about half a
+  /// second and a second at 60 frames a second.
+  static let noiseGaps = [GhostingSample.defaultNearGap, 30, 60]
 }

@@ -80,7 +80,9 @@ package enum BenchUsage {
       refine --local, refine, refine with polishing, and Open3D's multiway
       registration of the same keyframes (bench/open3d_multiway.py, when Open3D is
       installed), and of each far pair registered alone (about the lowest any poses
-      reach), with the loops closed and the times;
+      reach); pairs of frames 6, 30 and 60 apart each registered alone (how much of
+      the depth's error frames share with those just before them); the loops closed
+      and the times;
       how far refinement moved and tilted the capture's cameras; the camera-centre error
       and tilt of a synthetic capture with a known drift (a yaw and a shift, then the
       same tilted 2° off gravity) before and after refinement; peak memory.

@@ -134,9 +134,12 @@ public struct GhostingSample: Sendable {
   /// onto the later one under `poses` by point-to-plane ICP, the pair then measured as
   /// `measure` does. No one set of rigid poses can bring every pair closer than its own
   /// best, so this is about the lowest far figure any poses reach: what is left of it
-  /// above the noise floor is not drift.
-  public func pairwiseFloor(_ poses: [Transform3D], options: AlignmentOptions) -> Float? {
-    pooledMedian(far) { pair, a, b in
+  /// above the noise floor is not drift. `pairs` (`near`, say) measures other pairs
+  /// the same way: what their depths differ by once no pose error is left.
+  public func pairwiseFloor(
+    _ poses: [Transform3D], options: AlignmentOptions, pairs: [FramePair]? = nil
+  ) -> Float? {
+    pooledMedian(pairs ?? far) { pair, a, b in
       var model = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters / 2)
       let transform = FloatRigid(poses[pair.second])
       model.add(

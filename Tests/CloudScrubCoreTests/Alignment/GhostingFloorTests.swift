@@ -7,8 +7,8 @@ import Testing
 /// poses can take away, whatever poses it starts from, and leaves the depth's noise.
 @Suite struct GhostingFloorTests {
   /// Two views of a plane 2.025 m ahead (inside the voxels of both maps), points 1 cm
-  /// apart, one pose 1 cm further back along the optical axis: 1 cm apart under those
-  /// poses, nothing once the pair is registered.
+  /// apart, one pose 1 cm further back along the optical axis and a near one 2 cm
+  /// ahead: 1 and 2 cm apart under those poses, nothing once each pair is registered.
   @Test func aPairOneCentimetreApartRegistersToNothing() throws {
     var points: [SIMD3<Float>] = []
     var normals: [SIMD3<Float>] = []
@@ -22,13 +22,20 @@ import Testing
       timestampSeconds: 0, pointsInCamera: points, normalsInCamera: normals,
       worldFromCamera: .identity)
     let sample = GhostingSample(
-      frames: [0: frame, 200: frame], far: [FramePair(0, 200)], near: [], voxelSizeMeters: 0.1)
+      frames: [0: frame, 6: frame, 200: frame], far: [FramePair(0, 200)],
+      near: [FramePair(0, 6)], voxelSizeMeters: 0.1)
     var poses = Array(repeating: Transform3D.identity, count: 201)
+    poses[6] = Transform3D(axisAngle: .zero, translation: SIMD3(0, 0, 0.02))
     poses[200] = Transform3D(axisAngle: .zero, translation: SIMD3(0, 0, -0.01))
-    let far = try #require(sample.measure(poses).farMedianMeters)
-    #expect(abs(far - 0.01) < 1e-5)
+    let measured = sample.measure(poses)
+    #expect(abs(try #require(measured.farMedianMeters) - 0.01) < 1e-5)
+    #expect(abs(try #require(measured.nearMedianMeters) - 0.02) < 1e-5)
     let floor = try #require(sample.pairwiseFloor(poses, options: AlignmentOptions()))
     #expect(floor < 1e-4, "floor \(floor) m")
+    // The near pair, 2 cm apart, registered the same way when asked for.
+    let near = try #require(
+      sample.pairwiseFloor(poses, options: AlignmentOptions(), pairs: sample.near))
+    #expect(near < 1e-4, "near pair registered alone \(near) m")
   }
 
   /// The loop with 3 cm and 1° of drift: the far pairs lie well apart under the drifted
