@@ -1,11 +1,12 @@
 import CImGuiBridge
 import CloudScrubCore
+import Foundation
 
 /// The alignment error along the timeline: a curve over the slider's width, one value
 /// a pixel column (the largest of the frames under it, `TimelineErrorCurve`), the
 /// playhead as a line, and a click or drag on it scrubs to the frame under the cursor.
-/// While refined poses show, the loops the refinement closed are cyan ticks joined
-/// along the top, and how far each frame's camera moved is a green curve under the
+/// While refined poses show, the loops the refinement closed are cyan arcs between the
+/// stretches of the timeline they tie, hanging from the top, and how far each frame's camera moved is a green curve under the
 /// error (top: the largest move).
 enum ErrorCurve {
   /// The curve's height in window pixels.
@@ -87,14 +88,34 @@ enum ErrorCurve {
       if let last { csui_draw_line(last.x, last.y, point.x, point.y, color(90, 200, 110, 160), 1) }
       last = point
     }
-    for loop in refinement.loops where loop.second < frames {
-      let a = x(loop.first)
-      let b = x(loop.second)
-      csui_draw_line(a, y0 + 1, b, y0 + 1, color(80, 210, 230, 90), 1)
-      csui_draw_line(a, y0, a, y0 + 7, color(80, 210, 230, 220), 1)
-      csui_draw_line(b, y0, b, y0 + 7, color(80, 210, 230, 220), 1)
+    // The loops in bundles (`LoopBundle`), each an arc hanging from the top between
+    // the middles of its two stretches, deeper the farther apart they are and thicker
+    // the more loops it holds; each stretch a bar along the top.
+    let deepest = max(y1 - y0 - 4, 4)
+    let shown = refinement.loops.filter { $0.second < frames }
+    for bundle in LoopBundle.bundles(shown, span: max(1, frames / 25)) {
+      let a = (x(bundle.first.lowerBound) + x(bundle.first.upperBound)) / 2
+      let b = (x(bundle.second.lowerBound) + x(bundle.second.upperBound)) / 2
+      let reach = Float(Double((b - a) / max(x1 - x0, 1)).squareRoot())
+      let depth = 4 + (deepest - 4) * reach
+      let thickness = 1 + Float(min(bundle.count, 12)) / 6
+      var last = (x: a, y: y0)
+      for step in 1...arcSegments {
+        let t = Float(step) / Float(arcSegments)
+        let point = (x: a + (b - a) * t, y: y0 + depth * Float(sin(Double.pi * Double(t))))
+        csui_draw_line(last.x, last.y, point.x, point.y, color(80, 210, 230, 150), thickness)
+        last = point
+      }
+      for stretch in [bundle.first, bundle.second] {
+        csui_draw_rect_filled(
+          x(stretch.lowerBound) - 1, y0, x(stretch.upperBound) + 1, y0 + 2,
+          color(80, 210, 230, 230))
+      }
     }
   }
+
+  /// The straight pieces a bundle's arc is drawn with.
+  private static let arcSegments = 16
 
   /// The legend's word on a refinement shown: its loops and its largest correction.
   static func refinementLegend(_ refinement: PoseRefinement) -> String {

@@ -64,7 +64,7 @@ extension DriftBenchmark {
     try noiseByTimeApart(
       &report, source: source, poses: result.poses, far: refined.farMedianMeters,
       options: options)
-    let kept = result.loops.filter { $0.weight >= 0.5 }
+    let kept = result.loops.filter(\.isKept)
     report.row(
       "loops closed", "\(kept.count) of \(result.loops.count) ",
       "gaps before closing: "

@@ -27,7 +27,7 @@ struct RefinementQuality {
   /// Labelled lines, as `info` lays out its rows.
   var lines: [(label: String, text: String)] {
     func mm(_ meters: Float?) -> String { RecordingInfo.millimetres(meters) }
-    let kept = loops.filter { $0.weight >= 0.5 }
+    let kept = loops.filter(\.isKept)
     let spans = kept.prefix(6).map { "\($0.first)↔\($0.second)" }.joined(separator: ", ")
     return [
       (

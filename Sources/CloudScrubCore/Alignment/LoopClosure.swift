@@ -11,6 +11,10 @@ public struct LoopEdge: Equatable, Sendable {
   /// Its weight after the pose graph's robust kernel, 0…1: low when it disagreed with
   /// the other edges.
   public var weight: Double
+
+  /// Whether it kept at least half its weight: the loops reported as closed (the others
+  /// as down-weighted).
+  public var isKept: Bool { weight >= 0.5 }
 }
 
 /// Loop closure over locally refined poses: finds keyframes far apart in time that see

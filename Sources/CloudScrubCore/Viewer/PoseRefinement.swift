@@ -45,7 +45,7 @@ public struct PoseRefinement: Equatable, Sendable {
     }
     let positions = Dictionary(
       frames.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-    loops = result.loops.filter { $0.weight >= 0.5 }.compactMap { loop in
+    loops = result.loops.filter(\.isKept).compactMap { loop in
       guard let a = positions[loop.first], let b = positions[loop.second] else { return nil }
       return FramePair(a, b)
     }
