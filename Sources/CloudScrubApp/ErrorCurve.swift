@@ -89,27 +89,28 @@ enum ErrorCurve {
       last = point
     }
     // The loops in bundles (`LoopBundle`), each an arc hanging from the top between
-    // the middles of its two stretches, deeper the farther apart they are and thicker
-    // the more loops it holds; each stretch a bar along the top.
-    let deepest = max(y1 - y0 - 4, 4)
+    // the middles of its two stretches, deeper the farther apart they are (at most
+    // half the curve's height, so the error stays readable) and brighter the more
+    // loops it holds; each stretch a bar along the top.
+    let deepest = max((y1 - y0) / 2, 4)
     let shown = refinement.loops.filter { $0.second < frames }
     for bundle in LoopBundle.bundles(shown, span: max(1, frames / 25)) {
       let a = (x(bundle.first.lowerBound) + x(bundle.first.upperBound)) / 2
       let b = (x(bundle.second.lowerBound) + x(bundle.second.upperBound)) / 2
       let reach = Float(Double((b - a) / max(x1 - x0, 1)).squareRoot())
-      let depth = 4 + (deepest - 4) * reach
-      let thickness = 1 + Float(min(bundle.count, 12)) / 6
+      let depth = 3 + (deepest - 3) * reach
+      let alpha = UInt32(50 + 15 * min(bundle.count, 10))
       var last = (x: a, y: y0)
       for step in 1...arcSegments {
         let t = Float(step) / Float(arcSegments)
         let point = (x: a + (b - a) * t, y: y0 + depth * Float(sin(Double.pi * Double(t))))
-        csui_draw_line(last.x, last.y, point.x, point.y, color(80, 210, 230, 150), thickness)
+        csui_draw_line(last.x, last.y, point.x, point.y, color(80, 210, 230, alpha), 1)
         last = point
       }
       for stretch in [bundle.first, bundle.second] {
         csui_draw_rect_filled(
           x(stretch.lowerBound) - 1, y0, x(stretch.upperBound) + 1, y0 + 2,
-          color(80, 210, 230, 230))
+          color(80, 210, 230, 200))
       }
     }
   }
