@@ -45,17 +45,13 @@ extension TSDFVolume {
       let bit = UInt64(1) << (part / partsPerFrame)
       for (block, key) in found.lists[part] {
         let number = try blockNumber(making: block, key: key)
-        if number == lastBatch.count {
-          lastBatch.append(-1)
-          placeInBatch.append(0)
-        }
-        if lastBatch[number] != stamp {
-          lastBatch[number] = stamp
-          placeInBatch[number] = Int32(numbers.count)
+        if number == lastTouch.count { lastTouch.append((batch: -1, place: 0)) }
+        if lastTouch[number].batch != stamp {
+          lastTouch[number] = (batch: stamp, place: Int32(numbers.count))
           numbers.append(number)
           touching.append(0)
         }
-        touching[Int(placeInBatch[number])] |= bit
+        touching[Int(lastTouch[number].place)] |= bit
       }
     }
     return (numbers, touching)

@@ -53,10 +53,9 @@ public final class TSDFVolume: @unchecked Sendable {
   /// Each block's coordinate: its first voxel is this times `blockSide`.
   public private(set) var blockCoordinates: [SIMD3<Int32>] = []
   private var pages: [UnsafeMutableRawPointer] = []
-  /// The last batch that touched each block, and the block's place in that batch's
+  /// For each block, the last batch that touched it and its place in that batch's
   /// list, so that a batch lists a block once (`touchBlocks`).
-  var lastBatch: [Int32] = []
-  var placeInBatch: [Int32] = []
+  var lastTouch: [(batch: Int32, place: Int32)] = []
   var batches: Int32 = 0
 
   public init(voxelSize: Float, truncation: Float, maxBlocks: Int, listingStride: Int? = nil) {
