@@ -5,9 +5,9 @@ import Foundation
 /// The alignment error along the timeline: a curve over the slider's width, one value
 /// a pixel column (the largest of the frames under it, `TimelineErrorCurve`), the
 /// playhead as a line, and a click or drag on it scrubs to the frame under the cursor.
-/// While refined poses show, the loops the refinement closed are cyan arcs between the
-/// stretches of the timeline they tie, hanging from the top, and how far each frame's camera moved is a green curve under the
-/// error (top: the largest move).
+/// While refined poses show, the loops the refinement closed are cyan arcs hanging from
+/// the top between the stretches of the timeline they tie, and how far each frame's
+/// camera moved is a green curve under the error (top: the largest move).
 enum ErrorCurve {
   /// The curve's height in window pixels.
   static let heightPixels: Float = 36

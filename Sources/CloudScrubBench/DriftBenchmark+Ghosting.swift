@@ -87,9 +87,10 @@ extension DriftBenchmark {
 
   /// How far apart two frames' surfaces lie once each pair is registered on its own, by
   /// how many frames apart they are: what the depth alone differs by, with no pose
-  /// error left. A depth map shares much of its error with the maps just before it
-  /// (the sensor smooths over time, and the view has barely moved), so the near pairs'
-  /// figure grows with their distance in time up to what frames far apart can reach.
+  /// error left. A phone's depth map shares much of its error with the maps just before
+  /// it (through smoothing over time, or an error that follows the view, which has
+  /// barely moved), so the near pairs' figure grows with their distance in time, up to
+  /// about what frames far apart reach; frames whose noise is drawn anew stay level.
   private func noiseByTimeApart(
     _ report: inout BenchReport, source: any RecordingSource, poses: [CameraPose],
     far: Float?, options: CloudScrubCore.AlignmentOptions

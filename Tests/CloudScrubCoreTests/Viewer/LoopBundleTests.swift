@@ -3,7 +3,7 @@ import Testing
 @testable import CloudScrubCore
 
 /// Gathering a refinement's loops into the timeline's bundles.
-@Suite struct LoopBundlesTests {
+@Suite struct LoopBundleTests {
   /// Two returns: frames 10–14 seen again at 100–108, and frames 50–52 at 300–301.
   /// Each return's loops form one bundle whatever order they come in.
   @Test func eachReturnIsOneBundle() {
