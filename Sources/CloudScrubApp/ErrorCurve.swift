@@ -93,17 +93,15 @@ enum ErrorCurve {
     // half the curve's height, so the error stays readable) and brighter the more
     // loops it holds; each stretch a bar along the top.
     let deepest = max((y1 - y0) / 2, 4)
-    let shown = refinement.loops.filter { $0.second < frames }
-    for bundle in LoopBundle.bundles(shown, span: max(1, frames / 25)) {
+    for bundle in refinement.loopBundles where bundle.second.upperBound < frames {
       let a = (x(bundle.first.lowerBound) + x(bundle.first.upperBound)) / 2
       let b = (x(bundle.second.lowerBound) + x(bundle.second.upperBound)) / 2
-      let reach = Float(Double((b - a) / max(x1 - x0, 1)).squareRoot())
-      let depth = 3 + (deepest - 3) * reach
+      let depth = 3 + (deepest - 3) * ((b - a) / max(x1 - x0, 1)).squareRoot()
       let alpha = UInt32(50 + 15 * min(bundle.count, 10))
       var last = (x: a, y: y0)
       for step in 1...arcSegments {
         let t = Float(step) / Float(arcSegments)
-        let point = (x: a + (b - a) * t, y: y0 + depth * Float(sin(Double.pi * Double(t))))
+        let point = (x: a + (b - a) * t, y: y0 + depth * sin(Float.pi * t))
         csui_draw_line(last.x, last.y, point.x, point.y, color(80, 210, 230, alpha), 1)
         last = point
       }

@@ -62,7 +62,7 @@ extension DriftBenchmark {
         "our far ghosting over Open3D's", target: ours <= theirs, goal: "≤ 1×")
     }
     try noiseByTimeApart(
-      &report, source: source, poses: result.poses, far: refined.farMedianMeters,
+      &report, source: source, result: result, sample: sample, far: refined.farMedianMeters,
       options: options)
     let kept = result.loops.filter(\.isKept)
     report.row(
@@ -92,24 +92,23 @@ extension DriftBenchmark {
   /// barely moved), so the near pairs' figure grows with their distance in time, up to
   /// about what frames far apart reach; frames whose noise is drawn anew stay level.
   private func noiseByTimeApart(
-    _ report: inout BenchReport, source: any RecordingSource, poses: [CameraPose],
-    far: Float?, options: CloudScrubCore.AlignmentOptions
+    _ report: inout BenchReport, source: any RecordingSource, result: DriftAlignment.Result,
+    sample: GhostingSample, far: Float?, options: CloudScrubCore.AlignmentOptions
   ) throws {
-    let world = poses.map(\.worldFromOpenCVCamera)
-    let times = poses.indices.map { try? source.frameInfo(at: $0).timestampSeconds }
+    let poses = result.poses.map(\.worldFromOpenCVCamera)
+    let times = result.timestampsSeconds
     var widest: Float?
     for gap in Self.noiseGaps {
-      let sample = try GhostingSample.read(
-        source, referencePoses: world, options: options, nearGap: gap)
-      let alone = sample.pairwiseFloor(world, options: options, pairs: sample.near)
+      // The ghosting's own sample has the near pairs' gap; the others are read anew.
+      let gapped =
+        gap == sample.nearGap
+        ? sample : try GhostingSample.read(source, options: options, nearGap: gap)
+      let alone = gapped.pairwiseFloor(poses, options: options, pairs: gapped.near)
       if gap == Self.noiseGaps.last { widest = alone }
-      var seconds = "-"
-      if gap < times.count, let first = times[0], let later = times[gap] {
-        seconds = PLYBenchmark.fixed(later - first, 2)
-      }
+      let seconds = gap < times.count ? PLYBenchmark.fixed(times[gap] - times[0], 2) : "-"
       report.row(
         "frames \(gap) apart, alone", "\(mm(alone)) mm ",
-        "\(sample.near.count) pairs about \(seconds) s apart, each registered on its own")
+        "\(gapped.near.count) pairs about \(seconds) s apart, each registered on its own")
     }
     if let far, let widest, widest > 0 {
       report.row(

@@ -91,9 +91,9 @@ enum LoopRegistration {
     return second.matches > 0 ? second.worldFromCamera : nil
   }
 
-  /// One pair's registration, coarse (a Tukey kernel of 4 cm) then fine, from `start`
-  /// or from `guess` times it (then with a kernel of 10 cm first); nil when it fails the quality test. The gap is measured
-  /// from `start`, and may reach `LoopClosure.maximumWideGapMeters` with a guess.
+  /// One pair's registration (`coarseToFine`) from `start`, or from `guess` times it
+  /// with a kernel of 10 cm first; nil when it fails the quality test. The gap is
+  /// measured from `start`, and may reach `LoopClosure.maximumWideGapMeters` with a guess.
   static func registered(
     _ frame: AlignmentFrame, from start: Transform3D, guess: Transform3D? = nil,
     to model: inout SurfelVoxelMap,

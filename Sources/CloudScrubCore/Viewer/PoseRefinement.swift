@@ -22,6 +22,9 @@ public struct PoseRefinement: Equatable, Sendable {
   /// The loops the refinement closed that kept their weight, as timeline positions of
   /// loaded frames (loops with an end that is not loaded are left out).
   public var loops: [FramePair] = []
+  /// `loops` gathered for the timeline (`LoopBundle`), each stretch within a 25th of
+  /// the loaded frames; made once with the refinement, not each time it is drawn.
+  public var loopBundles: [LoopBundle] = []
 
   /// The refinement of the loaded frames `frames` (recording frame indices) from a
   /// refining pass over the whole recording.
@@ -49,6 +52,7 @@ public struct PoseRefinement: Equatable, Sendable {
       guard let a = positions[loop.first], let b = positions[loop.second] else { return nil }
       return FramePair(a, b)
     }
+    loopBundles = LoopBundle.bundles(loops, span: max(1, frames.count / 25))
   }
 
   /// A refinement from its parts; `matrices` are worked out from `corrections`.

@@ -42,4 +42,29 @@ import Testing
     #expect(LoopBundle.bundles(loops, span: 0).map(\.count) == [2, 1])
     #expect(LoopBundle.bundles([], span: 5).isEmpty)
   }
+
+  /// A refinement of 100 recording frames with frames 0…49 loaded: its loops are the
+  /// kept ones with both ends loaded, as timeline positions, and its bundles are made
+  /// from them once, each stretch within a 25th of the 50 loaded frames (2).
+  @Test func aRefinementCarriesItsLoopsBundles() {
+    let pose = CameraPose(worldFromCamera: .identity, axes: .openCV)
+    let result = DriftAlignment.Result(
+      errors: FrameAlignmentErrors(frameCount: 100),
+      poses: Array(repeating: pose, count: 100), originalPoses: Array(repeating: pose, count: 100),
+      timestampsSeconds: (0..<100).map { Double($0) / 60 },
+      loops: [
+        LoopEdge(first: 2, second: 40, gapMeters: 0.01, weight: 0.9),
+        LoopEdge(first: 4, second: 41, gapMeters: 0.01, weight: 0.7),
+        LoopEdge(first: 3, second: 30, gapMeters: 0.01, weight: 0.2),
+        LoopEdge(first: 10, second: 45, gapMeters: 0.01, weight: 1),
+        LoopEdge(first: 20, second: 80, gapMeters: 0.01, weight: 1),
+      ])
+    let refinement = PoseRefinement(result, frames: Array(0..<50))
+    #expect(refinement.loops == [FramePair(2, 40), FramePair(4, 41), FramePair(10, 45)])
+    #expect(
+      refinement.loopBundles == [
+        LoopBundle(first: 2...4, second: 40...41, count: 2),
+        LoopBundle(first: 10...10, second: 45...45, count: 1),
+      ])
+  }
 }
