@@ -1,4 +1,4 @@
-/// `cloudscrub bench`'s interface, which `--help` and the README's options table show:
+/// `cloudscrub bench`'s interface, which `--help` and the guide's options table show:
 /// its modes, each with its usage line, and what each measures. The benchmarks
 /// themselves are the `CloudScrubBench` target, which runs a mode of this table.
 package enum BenchUsage {

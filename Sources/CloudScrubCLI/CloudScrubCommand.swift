@@ -70,9 +70,17 @@ public enum CloudScrubCommand {
       Terminal.error(usage)
       return 2
     }
-    if arguments == ["help", "--markdown"] {
-      // Hidden: the options table per subcommand, as the README holds it.
-      Terminal.out(OptionTable.markdown)
+    if arguments.count <= 3, arguments.starts(with: ["help", "--markdown"]) {
+      // Hidden: the options tables, as docs/guide holds them: one command's, or all.
+      guard let name = arguments.dropFirst(2).first else {
+        Terminal.out(OptionTable.markdown)
+        return 0
+      }
+      guard OptionTable.commandNames.contains(name) else {
+        Terminal.error("error: unknown command '\(name)'")
+        return 2
+      }
+      Terminal.out(OptionTable.command(name).markdown)
       return 0
     }
     if name == "--help" || name == "-h" || name == "help" {

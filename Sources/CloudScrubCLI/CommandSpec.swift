@@ -1,7 +1,7 @@
 import Foundation
 
 /// One subcommand's usage lines and prose; its options are the rows of `OptionTable`
-/// that name it, and its `--help` text and README table are built from them.
+/// that name it, and its `--help` text and guide table are built from them.
 package struct CommandSpec: Sendable {
   var name: String
   /// The usage lines, each after `cloudscrub ` (`export PATH -o OUT.ply [options]`).
@@ -82,7 +82,7 @@ package struct CommandSpec: Sendable {
     return lines
   }
 
-  /// The command's rows as a Markdown table, for the README.
+  /// The command's rows as a Markdown table, for its page in docs/guide.
   var markdown: String {
     var lines = [
       "#### `cloudscrub \(name)`", "",

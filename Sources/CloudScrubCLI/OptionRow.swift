@@ -1,5 +1,5 @@
 /// One option or positional argument of the command line, declared once in
-/// `OptionTable`: the parser, every `--help` text and the README's tables are built from
+/// `OptionTable`: the parser, every `--help` text and the guide's tables are built from
 /// these rows.
 struct OptionRow: Sendable {
   enum Kind: Sendable {

@@ -1,8 +1,8 @@
 /// Every option and positional argument of the command line, each declared once: the
 /// parser (`ParsedArguments`), every `--help` text, `cloudscrub help --markdown` and the
-/// README's tables are built from these rows. Adding an option is adding a row here (or
-/// to one of the shared groups in `OptionTable+Loading.swift`) and reading its value in
-/// the command.
+/// guide's tables (docs/guide) are built from these rows. Adding an option is adding a
+/// row here (or to one of the shared groups in `OptionTable+Loading.swift`) and reading
+/// its value in the command.
 enum OptionTable {
   /// The subcommands that load a recording, and so take every recording option.
   static let loading: Set<String> = ["export", "render", "view", "mesh", "video"]
@@ -257,7 +257,7 @@ enum OptionTable {
   ]
 
   /// Every subcommand's table as Markdown, what `cloudscrub help --markdown` prints
-  /// and the README holds between its `options` markers.
+  /// and docs/guide holds, a command a page, between its `options` markers.
   static var markdown: String {
     commandNames.map { command($0).markdown }.joined(separator: "\n\n")
   }

@@ -271,9 +271,7 @@ package struct RenderRequest {
     progress?.finish()
     let cleaned = try choices.clean(
       store.cloud(), worldUp: source.description.worldUp,
-      viewpoint: { frame in
-        (try? source.frameInfo(at: Int(frame))).map { SIMD3<Float>($0.pose.position) }
-      })
+      viewpoint: ExportSteps.viewpoint(source))
     return content.absorb(
       try LoadChoices.frames(of: cleaned, frameIndices: store.frameIndices, source: source))
   }

@@ -93,7 +93,7 @@ public enum InputDetector {
       guard case .unsupportedFormat = error.reason,
         FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
       else { throw error }
-      let found = recordingsOneLevelDown(in: path)
+      let found = try recordingsOneLevelDown(in: path)
       if found.count == 1 {
         return ResolvedInput(
           path: found[0].path, kind: .recording(format: found[0].format), foundInside: path)
@@ -109,18 +109,32 @@ public enum InputDetector {
   }
 
   /// The recordings directly inside `folder` (sub-folders and files, not PLY files,
-  /// names starting with `.` skipped), by name.
-  static func recordingsOneLevelDown(in folder: String) -> [(path: String, format: String)] {
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-    return names.filter { !$0.hasPrefix(".") }.compactMap { name in
+  /// names starting with `.` skipped), by name. Entries that are neither a regular file
+  /// nor a folder (a named pipe, a device, a broken link) are no recording and are
+  /// skipped unopened.
+  ///
+  /// - Throws: `FileError` when `folder` cannot be listed, or a file in it cannot be
+  ///   read (a recording there would otherwise read as absent).
+  static func recordingsOneLevelDown(in folder: String) throws -> [(path: String, format: String)] {
+    let names: [String]
+    do {
+      names = try FolderListing.names(in: folder).sorted()
+    } catch {
+      throw FileError(.cannotRead("the folder cannot be listed (\(error.reason))"), path: folder)
+    }
+    return try names.filter { !$0.hasPrefix(".") }.compactMap { name in
       let child = (folder as NSString).appendingPathComponent(name)
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: child, isDirectory: &isFolder) else {
+      // A broken link, or an entry gone since the listing.
+      guard FileManager.default.fileExists(atPath: child) else { return nil }
+      let isFolder: Bool
+      do {
+        isFolder = try regularFileOrFolder(child)
+      } catch let error as FileError where error.reason == .notARegularFile {
         return nil
       }
-      let prefix = isFolder.boolValue ? [] : ((try? firstBytes(of: child, count: 16)) ?? [])
+      let prefix = isFolder ? [] : try firstBytes(of: child, count: 16)
       let format = formats.first {
-        $0.recognizes(path: child, isFolder: isFolder.boolValue, prefix: prefix)
+        $0.recognizes(path: child, isFolder: isFolder, prefix: prefix)
       }
       return format.map { (child, $0.name) }
     }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import CloudScrubCLI
 
-/// The options table drives the parser, every `--help` (golden files) and the README's
+/// The options table drives the parser, every `--help` (golden files) and the guide's
 /// tables (which must match `cloudscrub help --markdown`).
 @Suite struct OptionTableTests {
   @Test(arguments: OptionTable.commandNames)
@@ -16,18 +16,30 @@ import Testing
     Golden.check(result.standardOutput, against: "help-\(command).txt")
   }
 
-  @Test func readmeHoldsTheTablesOfHelpMarkdown() throws {
-    let result = try CommandRunner.run(["help", "--markdown"])
+  @Test(arguments: OptionTable.commandNames)
+  func guideHoldsTheTableOfHelpMarkdown(command: String) throws {
+    let result = try CommandRunner.run(["help", "--markdown", command])
     #expect(result.status == 0, "\(result.standardError)")
-    let readme = try String(
-      contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let begin = "<!-- options:begin (cloudscrub help --markdown) -->\n"
+    let page = try String(
+      contentsOf: TestData.packageRoot.appendingPathComponent("docs/guide/\(command).md"),
+      encoding: .utf8)
+    let begin = "<!-- options:begin (cloudscrub help --markdown \(command)) -->\n"
     let end = "<!-- options:end -->"
-    let start = try #require(readme.range(of: begin), "README lacks \(begin)")
-    let stop = try #require(readme.range(of: end, range: start.upperBound..<readme.endIndex))
+    let start = try #require(page.range(of: begin), "docs/guide/\(command).md lacks \(begin)")
+    let stop = try #require(page.range(of: end, range: start.upperBound..<page.endIndex))
     #expect(
-      String(readme[start.upperBound..<stop.lowerBound]) == result.standardOutput + "\n",
-      "README's options section differs from 'cloudscrub help --markdown': paste it in")
+      String(page[start.upperBound..<stop.lowerBound]) == result.standardOutput,
+      "docs/guide/\(command).md's options differ from 'cloudscrub help --markdown \(command)'")
+  }
+
+  @Test func helpMarkdownJoinsEveryCommandsTable() throws {
+    let all = try CommandRunner.run(["help", "--markdown"])
+    var pieces: [String] = []
+    for command in OptionTable.commandNames {
+      pieces.append(try CommandRunner.run(["help", "--markdown", command]).standardOutput)
+    }
+    #expect(all.standardOutput == pieces.joined(separator: "\n"))
+    #expect(try CommandRunner.run(["help", "--markdown", "nosuch"]).status == 2)
   }
 
   @Test(arguments: OptionTable.commandNames)

@@ -87,7 +87,8 @@ public enum CleaningPipeline {
   ///
   /// - Parameters:
   ///   - viewpoint: the camera position a point was captured from, by its `frame`
-  ///     attribute; used to orient normals (the origin for clouds without frames).
+  ///     attribute; used to orient normals (the origin for clouds without frames and
+  ///     for frames it gives no position); its error ends the run.
   ///   - progress: told of each step as it starts, and asked whether to stop.
   ///   - neighbourPointLimit: the most points a neighbour search step takes (tests
   ///     lower it).
@@ -95,7 +96,7 @@ public enum CleaningPipeline {
   ///   points than it can number; `CleaningCancelled` once `progress` says to stop.
   public static func run(
     _ input: PointCloud, options: CleaningOptions,
-    viewpoint: (UInt32) -> SIMD3<Float>? = { _ in nil },
+    viewpoint: (UInt32) throws -> SIMD3<Float>? = { _ in nil },
     progress: CleaningProgress? = nil,
     neighbourPointLimit: Int = neighbourStepPointLimit
   ) throws -> (cloud: PointCloud, stages: [StageCount]) {
@@ -176,7 +177,7 @@ public enum CleaningPipeline {
       var cameras: [UInt32: SIMD3<Float>] = [:]
       for (index, frame) in (frames ?? []).enumerated() {
         if StopChecks.due(stop, at: index) { throw CleaningCancelled(step: "normals") }
-        if cameras[frame] == nil { cameras[frame] = viewpoint(frame) ?? origin }
+        if cameras[frame] == nil { cameras[frame] = try viewpoint(frame) ?? origin }
       }
       cloud.normals = NormalEstimation.estimate(
         cloud.positions, neighbours: k,

@@ -23,7 +23,8 @@ public enum CloudExport {
   ///   - running: the cleaning steps still to run, when some of `job.cleaning` ran
   ///     while the frames streamed in (nil: all of them); the provenance describes
   ///     `job.cleaning` whole.
-  ///   - viewpoint: the capture camera's position by frame, for the normals.
+  ///   - viewpoint: the capture camera's position by frame, for the normals; its error
+  ///     ends the export before anything is written.
   ///   - monitor: told of each stage; a cancel stops the cleaning or the write within
   ///     about a second (the write between chunks of about a megabyte, through
   ///     `WriteCancellation`), removing the temporary file.
@@ -32,7 +33,7 @@ public enum CloudExport {
   public static func finish(
     _ loaded: PointCloud, stages loadStages: [StageCount], frameIndices: [Int],
     job: ExportJob, writer: any CloudFormatWriter, running: CleaningOptions? = nil,
-    viewpoint: (UInt32) -> SIMD3<Float>?, monitor: (any ExportMonitor)? = nil
+    viewpoint: (UInt32) throws -> SIMD3<Float>?, monitor: (any ExportMonitor)? = nil
   ) throws -> Outcome {
     let progress = monitor.map { monitor in
       CleaningProgress(

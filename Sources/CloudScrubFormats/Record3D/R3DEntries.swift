@@ -39,10 +39,20 @@ struct R3DFolder: R3DEntries {
   }
 
   /// Lists `folder`'s `metadata` and `rgbd/` files.
-  init(folder: String) {
+  ///
+  /// - Throws: `R3DError` when `rgbd/` is there but cannot be listed (its frames would
+  ///   read as missing).
+  init(folder: String) throws {
     path = folder
     let rgbd = (folder as NSString).appendingPathComponent("rgbd")
-    let frames = ((try? FileManager.default.contentsOfDirectory(atPath: rgbd)) ?? []).sorted()
+    var frames: [String] = []
+    if FileManager.default.fileExists(atPath: rgbd) {
+      do {
+        frames = try FolderListing.names(in: rgbd).sorted()
+      } catch {
+        throw R3DError(.unlistableFolder("rgbd", message: error.reason), path: folder)
+      }
+    }
     let hasMetadata = FileManager.default.fileExists(
       atPath: (folder as NSString).appendingPathComponent("metadata"))
     entryNames = (hasMetadata ? ["metadata"] : []) + frames.map { "rgbd/" + $0 }
@@ -53,16 +63,24 @@ struct R3DFolder: R3DEntries {
 
   func read(_ name: String, limitBytes: Int) throws -> [UInt8] {
     guard names.contains(name) else { throw R3DError(.missingFile(name), path: path) }
-    let file = (path as NSString).appendingPathComponent(name)
-    let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+    let file: MappedFile
+    do {
+      // Mapping reads nothing: the size is checked before any byte is copied.
+      file = try MappedFile(path: (path as NSString).appendingPathComponent(name))
+    } catch let error as FileError {
+      throw R3DError(.unreadableEntry(entry: name, message: FileBytes.reason(error)), path: path)
+    }
+    let size = file.bytes.count
     guard size <= limitBytes else {
       throw R3DError(
         .entryTooLarge(entry: name, declaredBytes: size, limitBytes: limitBytes), path: path)
     }
+    let bytes = withExtendedLifetime(file) { Array(file.bytes) }
     do {
-      return try FileBytes.read(file)
+      try file.checkIntact()
     } catch let error as FileError {
       throw R3DError(.unreadableEntry(entry: name, message: FileBytes.reason(error)), path: path)
     }
+    return bytes
   }
 }

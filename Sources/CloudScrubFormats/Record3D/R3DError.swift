@@ -11,6 +11,8 @@ public enum R3DErrorReason: Equatable, Sendable {
   case missingEntry(String)
   /// An unzipped `.r3d` folder lacks a file the recording needs.
   case missingFile(String)
+  /// A folder inside an unzipped `.r3d` cannot be listed; `message` says why.
+  case unlistableFolder(String, message: String)
   /// The `.r3d` holds `metadata` but no frames (no `rgbd/` entries), as old Record3D
   /// versions shared them; `poseCount` is how many poses the metadata lists.
   case metadataOnly(poseCount: Int)
@@ -42,6 +44,8 @@ extension R3DErrorReason: CustomStringConvertible {
       return "archive has no entry '\(entry)'"
     case .missingFile(let name):
       return "unzipped .r3d folder has no file '\(name)'"
+    case .unlistableFolder(let name, let message):
+      return "cannot list the folder '\(name)' of the unzipped .r3d (\(message))"
     case .metadataOnly(let poseCount):
       return
         "this .r3d holds only 'metadata' (\(poseCount) poses) and no frames: no rgbd/ depth, "

@@ -169,7 +169,7 @@ public struct R3DRecording: RecordingSource {
     var isFolder: ObjCBool = false
     let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
     let entries: any R3DEntries =
-      folder && isFolder.boolValue ? R3DFolder(folder: path) : try R3DArchive(path: path)
+      folder && isFolder.boolValue ? try R3DFolder(folder: path) : try R3DArchive(path: path)
     if let unsafe = entries.entryNames.first(where: R3DArchive.isUnsafe) {
       throw R3DError(.unsafeEntryName(unsafe), path: path)
     }

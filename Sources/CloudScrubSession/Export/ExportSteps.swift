@@ -7,9 +7,18 @@ import Foundation
 /// overwrite, and the cameras the normals face.
 public enum ExportSteps {
   /// Each frame's capture camera position, which the normals face.
-  public static func viewpoint(_ source: any RecordingSource) -> (UInt32) -> SIMD3<Float>? {
+  ///
+  /// The function throws `ViewpointError` for a frame whose pose cannot be read: its
+  /// normals would otherwise face the origin and point the wrong way, unsaid.
+  public static func viewpoint(_ source: any RecordingSource)
+    -> (UInt32) throws -> SIMD3<Float>?
+  {
     { frame in
-      (try? source.frameInfo(at: Int(frame))).map { info in SIMD3<Float>(info.pose.position) }
+      do {
+        return SIMD3<Float>(try source.frameInfo(at: Int(frame)).pose.position)
+      } catch {
+        throw ViewpointError(frame: Int(frame), underlying: error)
+      }
     }
   }
 
@@ -35,5 +44,16 @@ public enum ExportSteps {
     } catch let error as ExportFormatError {
       throw UsageError(error.description)
     }
+  }
+}
+
+/// A frame whose capture camera cannot be read, so its points' normals have nothing
+/// to face.
+public struct ViewpointError: Error, CustomStringConvertible {
+  public var frame: Int
+  public var underlying: any Error
+
+  public var description: String {
+    "cannot orient the normals of frame \(frame): its camera pose cannot be read (\(underlying))"
   }
 }

@@ -22,7 +22,8 @@ public struct LoadChoices {
 
   /// `cloud` cleaned by `cleaning` along `worldUp`, normals facing `viewpoint`.
   public func clean(
-    _ cloud: PointCloud, worldUp: WorldUp, viewpoint: @escaping (UInt32) -> SIMD3<Float>?
+    _ cloud: PointCloud, worldUp: WorldUp,
+    viewpoint: @escaping (UInt32) throws -> SIMD3<Float>?
   ) throws -> PointCloud {
     var options = cleaning
     options.worldUp = worldUp
