@@ -12,3 +12,4 @@ fi
 swift-format lint --strict --recursive Sources Tests Fuzz Plugins Package.swift
 # Each target imports only the layers below it (docs/architecture.md).
 ./scripts/check-layers.sh
+./scripts/check-doc-types.sh

@@ -23,6 +23,30 @@ public enum Parallel {
       body((count * task / tasks)..<(count * (task + 1) / tasks))
     }
   }
+
+  /// `forEachRange` over `0..<count` in up to `slabs` consecutive slabs, one after
+  /// another, telling `progress` on the calling thread the fraction done after each;
+  /// with no `progress`, in one slab. A slab keeps every core busy (`minimumPerTask` a
+  /// core at least), and `body` sees the same indices either way.
+  public static func forEachRange(
+    _ count: Int, minimumPerTask: Int = 1 << 18, slabs: Int, progress: ProgressHandler?,
+    _ body: @Sendable (Range<Int>) -> Void
+  ) {
+    let slabs = min(slabs, count / max(cores * minimumPerTask, 1))
+    guard let progress, slabs > 1 else {
+      forEachRange(count, minimumPerTask: minimumPerTask, body)
+      progress?(1)
+      return
+    }
+    for slab in 0..<slabs {
+      let lower = count * slab / slabs
+      let upper = count * (slab + 1) / slabs
+      forEachRange(upper - lower, minimumPerTask: minimumPerTask) { range in
+        body((range.lowerBound + lower)..<(range.upperBound + lower))
+      }
+      progress(Double(upper) / Double(count))
+    }
+  }
 }
 
 /// A fixed number of slots that concurrent tasks write, each task only its own slot.

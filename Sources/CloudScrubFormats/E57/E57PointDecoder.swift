@@ -77,9 +77,11 @@ struct E57PointDecoder {
   /// into world coordinates with the points; its attributes are those of
   /// `points.attributes`, which this scan has.
   ///
+  /// `decoded` is told the scan's records decoded so far after each data packet.
+  ///
   /// - Throws: `E57Error` for a malformed section or packet, a record count the
   ///   section cannot hold, or a damaged page.
-  func decode(into points: inout E57DecodedPoints) throws {
+  func decode(into points: inout E57DecodedPoints, decoded: (UInt64) -> Void = { _ in }) throws {
     let count = scan.recordCount
     guard count > 0 else { return }
     let (sectionEnd, dataStart) = try section()
@@ -134,6 +136,7 @@ struct E57PointDecoder {
       emitted += emit(
         &decoders, needed: needed, remaining: count - emitted, into: &points,
         attributeFields: attributeFields)
+      decoded(emitted)
     }
     if emitted < count {
       emitted += emit(

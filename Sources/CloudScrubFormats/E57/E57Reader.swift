@@ -58,11 +58,15 @@ public enum E57Reader {
   /// normals when every scan has `nor:normalX/Y/Z` (turned by each scan's pose), and
   /// an attribute for each `cloudscrub:NAME` field every scan has in the same type.
   ///
+  /// `progress` is told the share of the scans' records decoded.
+  ///
   /// - Throws: `FileError` when the file cannot be opened; `E57Error` naming what is
   ///   wrong and where: no signature, a damaged page (by number), malformed XML, a
   ///   missing or malformed element (by path), a scan without coordinates, a section or
   ///   packet that does not add up, a record count the section cannot hold.
-  public static func contents(of path: String) throws -> E57Contents {
+  public static func contents(of path: String, progress: ProgressHandler? = nil) throws
+    -> E57Contents
+  {
     let file = try E57PagedFile(path: path)
     let root = try xmlRoot(file)
     let scans: [E57ScanLayout]
@@ -82,9 +86,17 @@ public enum E57Reader {
     points.attributes = commonAttributes(
       decoders, taken: points.intensity == nil ? [] : ["intensity"])
     var infos: [E57ScanInfo] = []
+    // Record counts are checked against their sections as each scan is decoded; the
+    // share of the whole is worked out in floating point, which no count overflows.
+    let records = decoders.reduce(0.0) { $0 + Double($1.scan.recordCount) }
+    var steps = ProgressSteps(progress, total: 1000)
+    var before = 0.0
     for decoder in decoders {
       let start = points.positions.count
-      try decoder.decode(into: &points)
+      try decoder.decode(into: &points) {
+        steps.update(Int((before + Double($0)) / max(records, 1) * 1000))
+      }
+      before += Double(decoder.scan.recordCount)
       let scan = decoder.scan
       infos.append(
         E57ScanInfo(

@@ -124,7 +124,7 @@ public enum PCDFileFormat: CloudFileFormat {
     return text.hasPrefix("# .PCD") || text.hasPrefix("VERSION ") || text.hasPrefix("VERSION\t")
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let document = try PCDReader.read(path: path, lzf: LZF.pcdDecompressor)
+    let document = try PCDReader.read(path: path, lzf: LZF.pcdDecompressor, progress: progress)
     let h = document.header
     return LoadedCloud(
       format: "PCD \(h.version ?? "?") \(h.data.rawValue)", cloud: document.cloud,
@@ -142,13 +142,13 @@ public enum LASFileFormat: CloudFileFormat {
     prefix.starts(with: Array("LASF".utf8))
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    loaded(try LASReader.read(path: path))
+    loaded(try LASReader.read(path: path, progress: progress))
   }
 
   public static func readWhatReads(_ path: String, progress: ProgressHandler?) throws
     -> LoadedCloud
   {
-    loaded(try LASReader.read(path: path, keepingGoodChunks: true))
+    loaded(try LASReader.read(path: path, keepingGoodChunks: true, progress: progress))
   }
 
   /// The format in words: "LAZ 1.4 point format 7, COPC octree of 4 levels, 65 nodes
@@ -180,7 +180,7 @@ public enum E57FileFormat: CloudFileFormat {
   public static let lookedFor = "an E57 file (signature 'ASTM-E57')"
   public static func recognizes(prefix: [UInt8]) -> Bool { E57Reader.hasSignature(prefix) }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let contents = try E57Reader.contents(of: path)
+    let contents = try E57Reader.contents(of: path, progress: progress)
     return LoadedCloud(
       format: "E57, \(contents.scans.count) scan\(contents.scans.count == 1 ? "" : "s")"
         + (contents.writer.isEmpty ? "" : " (\(contents.writer))"),
@@ -197,7 +197,7 @@ public enum XYZFileFormat: CloudFileFormat {
     XYZReader.looksLikeText(prefix, isWholeFile: prefix.count < CloudFileFormats.prefixBytes)
   }
   public static func read(_ path: String, progress: ProgressHandler?) throws -> LoadedCloud {
-    let document = try XYZReader.read(path: path)
+    let document = try XYZReader.read(path: path, progress: progress)
     return LoadedCloud(
       format: name, cloud: document.cloud, comments: document.comments, plyHeader: nil)
   }

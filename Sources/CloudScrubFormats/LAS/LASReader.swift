@@ -44,45 +44,66 @@ public enum LASReader {
   ///
   /// - Throws: `LASError` naming what is wrong and where, with the path; `FileError`
   ///   when the file cannot be opened.
-  /// - Parameter keepingGoodChunks: for LAZ, read the chunks before a corrupt one (with
-  ///   a note) instead of failing, as the window does.
-  public static func read(path: String, keepingGoodChunks: Bool = false) throws -> Document {
+  /// - Parameters:
+  ///   - keepingGoodChunks: for LAZ, read the chunks before a corrupt one (with a note)
+  ///     instead of failing, as the window does.
+  ///   - progress: told the share of the points read.
+  public static func read(
+    path: String, keepingGoodChunks: Bool = false, progress: ProgressHandler? = nil
+  ) throws -> Document {
     let file = try MappedFile(path: path)
     do {
-      return try read(bytes: file.bytes, keepingGoodChunks: keepingGoodChunks)
+      return try read(bytes: file.bytes, keepingGoodChunks: keepingGoodChunks, progress: progress)
     } catch {
       throw LASError(error, path: path)
     }
   }
 
-  /// Reads a whole LAS file held in memory. A LAZ file's records are decoded about
-  /// `batchPoints` at a time (whole chunks) and go into the cloud batch by batch, so the
-  /// whole file's records are never held at once (`LASCloudBuilder`).
+  /// Reads a whole LAS file held in memory, telling `progress` the share of the points
+  /// read after each batch. A LAZ file's records are decoded about `batchPoints` at a
+  /// time (whole chunks) and go into the cloud batch by batch, so the whole file's
+  /// records are never held at once (`LASCloudBuilder`); a LAS file's go in batches of
+  /// a million, for the progress.
   ///
   /// - Throws: `LASErrorReason` naming what is wrong and where.
   public static func read(
-    bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false, batchPoints: Int = 1 << 22
+    bytes: UnsafeRawBufferPointer, keepingGoodChunks: Bool = false, batchPoints: Int = 1 << 22,
+    progress: ProgressHandler? = nil
   ) throws(LASErrorReason) -> Document {
     let opened = try open(bytes)
     var header = opened.header
     let vlrs = opened.vlrs
     guard header.compressed else {
       let (records, notes) = complete(bytes, opened: opened)
-      header.points = records.count / header.recordLength
+      let length = header.recordLength
+      header.points = records.count / length
       var builder = LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: header.points)
-      builder.append(records, points: header.points)
+      var taken = 0
+      repeat {
+        let batch = min(1 << 20, header.points - taken)
+        builder.append(
+          UnsafeRawBufferPointer(rebasing: records[(taken * length)..<((taken + batch) * length)]),
+          points: batch)
+        taken += batch
+        progress?(Double(taken) / Double(max(header.points, 1)))
+      } while taken < header.points
       return Document(header: header, cloud: builder.finish(), notes: notes)
     }
     // A LAZ file's records are decoded a batch at a time into the cloud, so the whole
     // file's records are never held at once.
     let payload = try lazPayload(bytes, opened: opened)
     var builder: LASCloudBuilder?
+    var taken = 0
     let (points, notes) = try LAZDecompressor.forEachBatch(
       file: bytes, pointOffset: opened.pointOffset, points: header.points,
       recordLength: header.recordLength, parameters: LAZParameters(payload),
       keepingGoodChunks: keepingGoodChunks, copc: header.copc, batchPoints: batchPoints,
       prepare: { builder = LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: $0) },
-      take: { builder?.append($0, points: $1) })
+      take: { records, points in
+        builder?.append(records, points: points)
+        taken += points
+        progress?(Double(taken) / Double(max(header.points, 1)))
+      })
     header.points = points
     let cloud =
       builder?.finish()

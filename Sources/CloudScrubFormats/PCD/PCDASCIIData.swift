@@ -4,13 +4,14 @@ import CloudScrubCore
 /// would lay them out), so that one decoder serves both. The lines are scanned on
 /// every core straight from the mapped bytes (`TextRows`).
 enum PCDASCIIData {
-  /// The records of the ASCII body `body`, one line a point.
+  /// The records of the ASCII body `body`, one line a point, telling `progress` the
+  /// share of the lines parsed.
   ///
   /// - Throws: `PCDErrorReason` naming the line and field at fault; before
   ///   allocating, a point count that the body's bytes cannot hold (two bytes a value
   ///   at least).
   static func records(
-    _ body: UnsafeRawBufferPointer, header: PCDHeader
+    _ body: UnsafeRawBufferPointer, header: PCDHeader, progress: ProgressHandler? = nil
   ) throws(PCDErrorReason) -> [UInt8] {
     let columns = PCDColumn.interleaved(header.fields)
     let (minimumBytes, overflow) = header.points.multipliedReportingOverflow(
@@ -36,7 +37,7 @@ enum PCDASCIIData {
         records: UnsafeMutableRawPointer(out), recordSize: header.recordSize, columns: columns)
       failure = TextRows.parse(
         base, chunks: chunks, columns: columns.count, commas: false, rowLimit: header.points,
-        into: sink)
+        into: sink, progress: progress)
     }
     switch failure {
     case .valueCount(let line, let got)?:

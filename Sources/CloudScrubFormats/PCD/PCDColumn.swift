@@ -94,15 +94,17 @@ struct PCDColumn {
     }
   }
 
-  /// The column's values in its own type (`T`), converted by `convert`.
+  /// The column's values in its own type (`T`), converted by `convert`, telling
+  /// `progress` the fraction done.
   private func values<T: FixedWidthInteger & SendableMetatype, V>(
-    _ base: UnsafeRawPointer, _ points: Int, _: T.Type, _ convert: @escaping @Sendable (T) -> V
+    _ base: UnsafeRawPointer, _ points: Int, _: T.Type, progress: ProgressHandler? = nil,
+    _ convert: @escaping @Sendable (T) -> V
   ) -> [V] {
     [V](unsafeUninitializedCapacity: points) { buffer, initialized in
       nonisolated(unsafe) let out = buffer.baseAddress.unsafelyUnwrapped
       nonisolated(unsafe) let base = base
       let (offset, stride) = (offset, stride)
-      Parallel.forEachRange(points) { range in
+      Parallel.forEachRange(points, slabs: Self.progressSlabs, progress: progress) { range in
         for i in range {
           let bits = T(
             littleEndian: base.loadUnaligned(fromByteOffset: offset + i * stride, as: T.self))
@@ -113,26 +115,30 @@ struct PCDColumn {
     }
   }
 
-  private func attribute(_ base: UnsafeRawPointer, _ points: Int) -> AttributeValues {
-    switch (type, size) {
-    case ("I", 1): .int8(values(base, points, Int8.self) { $0 })
-    case ("I", 2): .int16(values(base, points, Int16.self) { $0 })
-    case ("I", 4): .int32(values(base, points, Int32.self) { $0 })
-    case ("I", _): .float64(values(base, points, Int64.self) { Double($0) })
-    case ("U", 1): .uint8(values(base, points, UInt8.self) { $0 })
-    case ("U", 2): .uint16(values(base, points, UInt16.self) { $0 })
-    case ("U", 4): .uint32(values(base, points, UInt32.self) { $0 })
-    case ("U", _): .float64(values(base, points, UInt64.self) { Double($0) })
-    case ("F", 4): .float32(values(base, points, UInt32.self) { Float(bitPattern: $0) })
-    default: .float64(values(base, points, UInt64.self) { Double(bitPattern: $0) })
+  private func attribute(_ base: UnsafeRawPointer, _ points: Int, progress: ProgressHandler?)
+    -> AttributeValues
+  {
+    let p = progress
+    return switch (type, size) {
+    case ("I", 1): .int8(values(base, points, Int8.self, progress: p) { $0 })
+    case ("I", 2): .int16(values(base, points, Int16.self, progress: p) { $0 })
+    case ("I", 4): .int32(values(base, points, Int32.self, progress: p) { $0 })
+    case ("I", _): .float64(values(base, points, Int64.self, progress: p) { Double($0) })
+    case ("U", 1): .uint8(values(base, points, UInt8.self, progress: p) { $0 })
+    case ("U", 2): .uint16(values(base, points, UInt16.self, progress: p) { $0 })
+    case ("U", 4): .uint32(values(base, points, UInt32.self, progress: p) { $0 })
+    case ("U", _): .float64(values(base, points, UInt64.self, progress: p) { Double($0) })
+    case ("F", 4):
+      .float32(values(base, points, UInt32.self, progress: p) { Float(bitPattern: $0) })
+    default: .float64(values(base, points, UInt64.self, progress: p) { Double(bitPattern: $0) })
     }
   }
 
   /// Three columns as points (positions, normals): copied when they are three
   /// consecutive `F 4` values, converted otherwise.
-  private static func points(_ xyz: [PCDColumn], _ base: UnsafeRawPointer, _ points: Int)
-    -> [Point3]
-  {
+  private static func points(
+    _ xyz: [PCDColumn], _ base: UnsafeRawPointer, _ points: Int, progress: ProgressHandler?
+  ) -> [Point3] {
     [Point3](unsafeUninitializedCapacity: points) { buffer, initialized in
       nonisolated(unsafe) let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
       nonisolated(unsafe) let base = base
@@ -141,7 +147,7 @@ struct PCDColumn {
         xyz.allSatisfy { $0.type == "F" && $0.size == 4 && $0.stride == xyz[0].stride }
         && xyz[1].offset == xyz[0].offset + 4 && xyz[2].offset == xyz[0].offset + 8
       let (offset, stride) = (xyz[0].offset, xyz[0].stride)
-      Parallel.forEachRange(points) { range in
+      Parallel.forEachRange(points, slabs: progressSlabs, progress: progress) { range in
         if packed {
           for i in range {
             let from = base + offset + i * stride
@@ -163,33 +169,52 @@ struct PCDColumn {
 
   // MARK: - The cloud
 
-  /// The cloud the columns hold, `records` having been checked to hold every point.
-  static func cloud(_ columns: [PCDColumn], records: UnsafeRawBufferPointer, points: Int)
-    -> PointCloud
-  {
+  /// The slabs a column is gathered in when progress is reported.
+  static let progressSlabs = 16
+
+  /// The cloud the columns hold, `records` having been checked to hold every point,
+  /// telling `progress` the share of the columns gathered.
+  static func cloud(
+    _ columns: [PCDColumn], records: UnsafeRawBufferPointer, points: Int,
+    progress: ProgressHandler? = nil
+  ) -> PointCloud {
     func column(_ name: String) -> PCDColumn? { columns.first { $0.name == name } }
     var cloud = PointCloud()
     guard points > 0, let base = records.baseAddress else {
+      progress?(1)
       return emptyCloud(columns)
     }
-    if let x = column("x"), let y = column("y"), let z = column("z") {
-      cloud.positions = Self.points([x, y, z], base, points)
-    }
+    // Each gathered column is an equal part of the progress.
     let color = (column("rgb") ?? column("rgba")).flatMap { $0.size == 4 ? $0 : nil }
+    let normalNames = ["normal_x", "normal_y", "normal_z"]
+    let normals = normalNames.compactMap(column)
+    let xyz = ["x", "y", "z"].compactMap(column)
+    let attributes = attributeColumns(columns, color: color, normals: normals.count == 3)
+    let parts = Double(
+      (xyz.count == 3 ? 3 : 0) + (color == nil ? 0 : 1) + (normals.count == 3 ? 3 : 0)
+        + attributes.count)
+    var gathered = 0.0
+    func part(_ columns: Int) -> ProgressHandler? {
+      defer { gathered += Double(columns) }
+      return ProgressParts.part(
+        progress, from: gathered / parts, to: (gathered + Double(columns)) / parts)
+    }
+    if xyz.count == 3 {
+      cloud.positions = Self.points(xyz, base, points, progress: part(3))
+    }
     if let color {
-      cloud.colors = color.values(base, points, UInt32.self) { packed in
+      cloud.colors = color.values(base, points, UInt32.self, progress: part(1)) { packed in
         RGB8(
           UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8),
           UInt8(truncatingIfNeeded: packed))
       }
     }
-    let normalNames = ["normal_x", "normal_y", "normal_z"]
-    let normals = normalNames.compactMap(column)
     if normals.count == 3 {
-      cloud.normals = Self.points(normals, base, points)
+      cloud.normals = Self.points(normals, base, points, progress: part(3))
     }
-    for (name, column) in attributeColumns(columns, color: color, normals: normals.count == 3) {
-      cloud.attributes.append(PointAttribute(name: name, values: column.attribute(base, points)))
+    for (name, column) in attributes {
+      cloud.attributes.append(
+        PointAttribute(name: name, values: column.attribute(base, points, progress: part(1))))
     }
     return cloud
   }

@@ -20,24 +20,29 @@ public enum PCDReader {
     public var cloud: PointCloud
   }
 
-  /// Reads the PCD file at `path` through a memory map.
+  /// Reads the PCD file at `path` through a memory map, telling `progress` the fraction
+  /// read.
   ///
   /// - Throws: `PCDError` naming what is wrong and where, with the path; `FileError`
   ///   when the file cannot be opened.
-  public static func read(path: String, lzf: LZFDecompressor? = nil) throws -> Document {
+  public static func read(
+    path: String, lzf: LZFDecompressor? = nil, progress: ProgressHandler? = nil
+  ) throws -> Document {
     let file = try MappedFile(path: path)
     do {
-      return try read(bytes: file.bytes, lzf: lzf)
+      return try read(bytes: file.bytes, lzf: lzf, progress: progress)
     } catch {
       throw PCDError(error, path: path)
     }
   }
 
-  /// Reads a whole PCD file held in memory.
+  /// Reads a whole PCD file held in memory, telling `progress` the fraction read: the
+  /// columns gathered (binary), the lines parsed and then the columns (ASCII, 80 % and
+  /// 20 %), or the data decompressed and then the columns (compressed, half each).
   ///
   /// - Throws: `PCDErrorReason` naming what is wrong and where.
   public static func read(
-    bytes: UnsafeRawBufferPointer, lzf: LZFDecompressor? = nil
+    bytes: UnsafeRawBufferPointer, lzf: LZFDecompressor? = nil, progress: ProgressHandler? = nil
   ) throws(PCDErrorReason) -> Document {
     let header = try PCDHeader.parse(bytes)
     let body = UnsafeRawBufferPointer(rebasing: bytes[header.dataOffset...])
@@ -54,19 +59,23 @@ public enum PCDReader {
           points: header.points, expectedBytes: expected, availableBytes: body.count)
       }
       cloud = PCDColumn.cloud(
-        PCDColumn.interleaved(header.fields), records: body, points: header.points)
+        PCDColumn.interleaved(header.fields), records: body, points: header.points,
+        progress: progress)
     case .ascii:
-      let records = try PCDASCIIData.records(body, header: header)
+      let records = try PCDASCIIData.records(
+        body, header: header, progress: ProgressParts.part(progress, from: 0, to: 0.8))
       cloud = records.withUnsafeBytes { records in
         PCDColumn.cloud(
-          PCDColumn.interleaved(header.fields), records: records, points: header.points)
+          PCDColumn.interleaved(header.fields), records: records, points: header.points,
+          progress: ProgressParts.part(progress, from: 0.8, to: 1))
       }
     case .binaryCompressed:
       let records = try decompress(body, header: header, expected: expected, lzf: lzf)
+      progress?(0.5)
       cloud = records.withUnsafeBytes { records in
         PCDColumn.cloud(
           PCDColumn.planar(header.fields, points: header.points), records: records,
-          points: header.points)
+          points: header.points, progress: ProgressParts.part(progress, from: 0.5, to: 1))
       }
     }
     return Document(header: header, cloud: cloud)

@@ -53,7 +53,8 @@ enum TextRows {
     _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstLine: Int
   ) -> [TextRowChunk] {
     let cores = Parallel.cores
-    let pieces = max(1, min(cores * 4, (end - start) >> 20))
+    // Enough pieces for progress in steps of a few hundredths (`parse`).
+    let pieces = max(1, min(max(cores * 4, 64), (end - start) >> 20))
     var bounds = [start]
     for k in 1..<max(pieces, 1) {
       let target = max(start + (end - start) * k / pieces, bounds[bounds.count - 1])
@@ -85,11 +86,13 @@ enum TextRows {
   /// the failure on the earliest line, if any.
   static func parse<Sink: TextRowSink & Sendable>(
     _ base: UnsafePointer<UInt8>, chunks: [TextRowChunk], columns: Int, commas: Bool,
-    rowLimit: Int = .max, into sink: Sink
+    rowLimit: Int = .max, into sink: Sink, progress: ProgressHandler? = nil
   ) -> TextRowFailure? {
     let failures = ParallelSlots<TextRowFailure?>(count: chunks.count, initial: nil)
     nonisolated(unsafe) let base = base
-    Parallel.forEachRange(chunks.count, minimumPerTask: 1) { range in
+    Parallel.forEachRange(
+      chunks.count, minimumPerTask: 1, slabs: chunks.count, progress: progress
+    ) { range in
       for k in range {
         failures[k] = parse(
           base, chunk: chunks[k], columns: columns, commas: commas, rowLimit: rowLimit,

@@ -41,14 +41,15 @@ public enum XYZReader {
     public var comments: [String]
   }
 
-  /// Reads the text point file at `path` through a memory map.
+  /// Reads the text point file at `path` through a memory map, telling `progress` the
+  /// share of its rows parsed.
   ///
   /// - Throws: `XYZError` naming the line at fault, with the path; `FileError` when
   ///   the file cannot be opened.
-  public static func read(path: String) throws -> Document {
+  public static func read(path: String, progress: ProgressHandler? = nil) throws -> Document {
     let file = try MappedFile(path: path)
     do {
-      return try read(bytes: file.bytes)
+      return try read(bytes: file.bytes, progress: progress)
     } catch {
       throw XYZError(error, path: path)
     }
@@ -59,7 +60,9 @@ public enum XYZReader {
   /// from the bytes (`TextRows`), each value rounded once to `Float`.
   ///
   /// - Throws: `XYZErrorReason` naming the line at fault.
-  public static func read(bytes: UnsafeRawBufferPointer) throws(XYZErrorReason) -> Document {
+  public static func read(bytes: UnsafeRawBufferPointer, progress: ProgressHandler? = nil)
+    throws(XYZErrorReason) -> Document
+  {
     var lines = TextLines(bytes)
     var names: [String]?
     var comments: [String] = []
@@ -108,7 +111,7 @@ public enum XYZReader {
     let sink = FloatColumnsSink(columns: first.columns, rows: rows)
     defer { sink.deallocate() }
     let parsed = TextRows.parse(
-      base, chunks: chunks, columns: first.columns, commas: true, into: sink)
+      base, chunks: chunks, columns: first.columns, commas: true, into: sink, progress: progress)
     if let error = failure(parsed, columns: first.columns) { throw error }
     return Document(cloud: try cloud(sink.arrays(), names: names), comments: comments)
   }
