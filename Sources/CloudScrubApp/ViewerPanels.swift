@@ -98,13 +98,12 @@ struct ViewerPanels {
     if let document = session.document {
       csui_text(URL(fileURLWithPath: document.path).lastPathComponent)
       csui_text_wrapped(document.summary)
-      for note in document.load.notes { csui_text_wrapped(note) }
+      for note in document.notes + document.load.notes { csui_text_wrapped(note) }
       csui_text(
         "\(Self.grouped(session.content.store.count)) points, \(session.content.frameCount) frames")
       switch document.load.status {
       case .loading(let done, let total):
-        // A point-cloud file counts hundredths of the file read (a reader that tells no
-        // fraction shows none until it is done); a recording, frames.
+        // A point-cloud file counts hundredths of the file read; a recording, frames.
         let label =
           document.recording != nil
           ? "loading \(done)/\(total)"

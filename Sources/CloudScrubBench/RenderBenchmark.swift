@@ -187,7 +187,7 @@ struct RenderBenchmark {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let ply = folder.appendingPathComponent("cloud.ply").path
-    try SynthCommand.run([ply, "--points", "\(points)"])
+    try SyntheticFiles.writeCloud(count: points, seed: 1, normals: false, ascii: false, to: ply)
     // On the disk before the timed renders, so that its write-back does not share them.
     try FileHandle(forReadingFrom: URL(fileURLWithPath: ply)).synchronize()
     let png = folder.appendingPathComponent("cloud.png").path

@@ -196,7 +196,8 @@ enum ViewerBenchmarkSample {
     let path = "output/sample.csrec"
     if !FileManager.default.fileExists(atPath: path) {
       try FileManager.default.createDirectory(atPath: "output", withIntermediateDirectories: true)
-      try SynthCommand.run([path, "--frames", "60", "--noise", "0.002"])
+      try SyntheticFiles.writeRecording(
+        SyntheticRecordingOptions(frameCount: 60, depthNoiseMeters: 0.002), jpeg: true, to: path)
     }
     return path
   }

@@ -40,14 +40,11 @@ enum ExportCommand {
     }
     let monitor = TerminalExportMonitor()
     defer { monitor.finish() }
-    switch try InputLoader.open(path, poses: parsed.value("poses")) {
+    switch try CommandInput.open(path, choices: try LoadChoices(parsed)) {
     case .cloud(let input):
       if parsed.has("refine") { throw UsageError("--refine applies to recordings, not to PLY") }
       if try scanMode(parsed, writer: writer) {
         throw UsageError("--e57-scans frames applies to recordings, not to point clouds")
-      }
-      if RecordingFlags.anyGiven(parsed) {
-        Terminal.error("note: the recording options do not apply to a PLY input; ignored")
       }
       let cloud = input.cloud
       job.cleaning.worldUp = input.worldUp  // --height-band measures along it
@@ -59,8 +56,7 @@ enum ExportCommand {
     case .recording(let recordingPath, let recorded):
       let (source, selection) = try RecordingFlags.frames(
         parsed, recorded: recorded, path: recordingPath)
-      job.cleaning.worldUp = source.description.worldUp  // --height-band measures along it
-      job.inputPaths.append(contentsOf: try ExportSteps.recordingFiles(recordingPath))
+      try ExportSteps.exporting(&job, recording: source, at: recordingPath)
       var loader = InputLoader.loader(source, selection: selection, unprojection: unprojection)
       loader.ingestMergeMeters = try RecordingFlags.ingestMerge(parsed)
       job.writeOptions.scanPoses = try scanPoses(
@@ -69,8 +65,15 @@ enum ExportCommand {
         selection: selection, unprojection: unprojection,
         ingestMergeMeters: loader.ingestMergeMeters)
       let streamed = StreamedExport(
-        path: recordingPath, loader: loader, job: job, writer: writer)
-      guard let merged = try streamed.run() else { return }
+        path: recordingPath, loader: loader, job: job, writer: writer,
+        progress: { monitor.show($0, $1) })
+      let merged: StreamedExport.Merged
+      switch try streamed.run() {
+      case .written: return
+      case .dryRun(let stages, let points):
+        return printDryRun(stages, points: points, output: job.outputPath)
+      case .merged(let streamedIn): merged = streamedIn
+      }
       report(
         try CloudExport.finish(
           merged.cloud, stages: merged.stages, frameIndices: merged.frameIndices, job: job,
@@ -85,12 +88,10 @@ enum ExportCommand {
     _ parsed: ParsedArguments, path: String, job: ExportJob, writer: any CloudFormatWriter
   ) throws {
     if parsed.value("merge") != nil { throw UsageError("--merge does not apply with --fuse") }
-    let fused = try MeshCommand.fuse(parsed, path: path, voxelOption: "fuse-voxel")
+    let fused = try FusionFlags.fuse(parsed, path: path, voxelOption: "fuse-voxel")
     var job = job
     job.cloudHasNormals = true
-    job.cleaning.worldUp = fused.source.description.worldUp
-    job.inputPaths.append(fused.path)
-    job.inputPaths.append(contentsOf: try ExportSteps.recordingFiles(fused.path))
+    try ExportSteps.exporting(&job, recording: fused.source, at: fused.path)
     let cloud = fused.result.mesh.vertexCloud
     let stage = "fuse (\(fused.result.frameIndices.count) frames)"
     let monitor = TerminalExportMonitor()

@@ -34,7 +34,9 @@ enum InfoCommand {
     }
     let input: Input
     do {
-      input = try InputLoader.open(parsed.positionals[0], poses: parsed.value("poses"))
+      var choices = LoadChoices()
+      choices.posesPath = parsed.value("poses")
+      input = try CommandInput.open(parsed.positionals[0], choices: choices)
     } catch let error as R3DError {
       guard case .metadataOnly = error.reason else { throw error }
       // A .r3d with no frames still says what its metadata holds.
@@ -117,7 +119,7 @@ enum InfoCommand {
     let common: [(String, JSON)] = [
       ("points", .int(cloud.count)),
       ("bounds", bounds),
-      ("fields", .array(fields(cloud).map(JSON.string))),
+      ("fields", .array(InfoTable.fields(cloud).map(JSON.string))),
       (
         "attributes",
         .array(
@@ -126,7 +128,8 @@ enum InfoCommand {
           })
       ),
     ]
-    let timelineFrames = timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []
+    let timelineFrames =
+      InfoTable.timeline(cloud).map { [("timeline_frames", JSON.int($0.frames))] } ?? []
     guard let header else {
       let triangles = input.triangles.map { [("triangles", JSON.int($0.count))] } ?? []
       return .object(
@@ -188,8 +191,8 @@ enum InfoCommand {
     } else {
       rows.append(("bounds", "none (no finite points)"))
     }
-    rows.append(("fields", fields(cloud).joined(separator: ", ")))
-    if let timeline = timeline(cloud) {
+    rows.append(("fields", InfoTable.fields(cloud).joined(separator: ", ")))
+    if let timeline = InfoTable.timeline(cloud) {
       rows.append(
         (
           "timeline",
@@ -211,30 +214,7 @@ enum InfoCommand {
     for (index, info) in (header?.objInfo ?? []).enumerated() {
       rows.append((index == 0 ? "obj_info" : "", info))
     }
-    return table(input.path, rows)
-  }
-
-  /// `path`, then the rows indented, their values lined up.
-  static func table(_ path: String, _ rows: [(String, String)]) -> String {
-    let width = rows.map(\.0.count).max() ?? 0
-    let lines = rows.map {
-      "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
-    }
-    return ([path] + lines).joined(separator: "\n")
-  }
-
-  /// The frames of a cloud whose points carry a `frame` attribute (see `CloudTimeline`).
-  static func timeline(_ cloud: PointCloud) -> (frames: Int, first: Int, last: Int)? {
-    guard let values = CloudTimeline.frameValues(of: cloud), let first = values.min(),
-      let last = values.max()
-    else { return nil }
-    return (Set(values).count, first, last)
-  }
-
-  /// What each point carries: position, colour, normal, then attributes by name and type.
-  static func fields(_ cloud: PointCloud) -> [String] {
-    ["position"] + (cloud.colors == nil ? [] : ["color"]) + (cloud.normals == nil ? [] : ["normal"])
-      + cloud.attributes.map { "\($0.name) (\($0.values.scalarType.plyName))" }
+    return InfoTable.table(input.path, rows)
   }
 }
 

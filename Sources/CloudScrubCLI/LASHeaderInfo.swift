@@ -50,7 +50,7 @@ struct LASHeaderInfo {
     rows.append(
       (
         "fields",
-        InfoCommand.fields(summary.shape).joined(separator: ", ")
+        InfoTable.fields(summary.shape).joined(separator: ", ")
           + " (as the point format and its extra-bytes record declare them)"
       ))
     if summary.shape.attribute(named: "frame") != nil {
@@ -59,7 +59,7 @@ struct LASHeaderInfo {
     for (index, comment) in comments.enumerated() {
       rows.append((index == 0 ? "comments" : "", comment))
     }
-    return InfoCommand.table(path, rows)
+    return InfoTable.table(path, rows)
   }
 
   var json: JSON {
@@ -76,7 +76,7 @@ struct LASHeaderInfo {
       ("points", .int(header.points)),
       ("points_read", .bool(false)),
       ("bounds", bounds),
-      ("fields", .array(InfoCommand.fields(summary.shape).map(JSON.string))),
+      ("fields", .array(InfoTable.fields(summary.shape).map(JSON.string))),
       (
         "attributes",
         .array(

@@ -29,11 +29,6 @@ enum RecordingFlags {
     try parsed.metres("merge")
   }
 
-  /// Whether any recording-only option was given (a note for a PLY input).
-  static func anyGiven(_ parsed: ParsedArguments) -> Bool {
-    OptionTable.recording.contains { parsed.value($0.name) != nil || parsed.has($0.name) }
-  }
-
   /// The recording's frames as the options choose them: checked to hold frames, its
   /// poses refined first with `--refine`, the leading untracked frames left out with
   /// `--skip-untracked`, and the selection checked to name some.
@@ -46,21 +41,11 @@ enum RecordingFlags {
     try InputLoader.checkHasFrames(recorded, path: path)
     let source =
       try parsed.has("refine")
-      ? RefineCommand.refined(recorded, path: path, options: RefineCommand.options(parsed))
+      ? RefinementFlags.refined(recorded, path: path, options: RefinementFlags.options(parsed))
       : recorded
-    let selection = try skippingUntracked(try self.selection(parsed), parsed, source: source)
-    try selection.checkSelectsFrames(frameCount: source.frameCount, path: path)
-    return (source, selection)
-  }
-
-  /// `selection` without the recording's leading untracked frames when
-  /// `--skip-untracked` was given (see `TrackingStart`); as it is otherwise.
-  ///
-  /// - Throws: the error of a frame whose pose cannot be read.
-  static func skippingUntracked(
-    _ selection: FrameSelection, _ parsed: ParsedArguments, source: any RecordingSource
-  ) throws -> FrameSelection {
-    guard parsed.has("skip-untracked") else { return selection }
-    return try selection.skippingUntracked(of: source)
+    var choices = LoadChoices()
+    choices.selection = try selection(parsed)
+    choices.skipUntracked = parsed.has("skip-untracked")
+    return (source, try choices.frames(of: source, path: path))
   }
 }

@@ -35,16 +35,12 @@ enum RefineCommand {
       throw UsageError("refine needs an output file: -o POSES.txt")
     }
     let path = parsed.positionals[0]
-    guard
-      case .recording(let recordingPath, let recording) = try InputLoader.open(
-        path, poses: parsed.value("poses"))
-    else {
-      throw UsageError("refine needs a recording, not a point cloud: \(path)")
-    }
+    let (recordingPath, recording) = try CommandInput.recording(
+      path, poses: parsed.value("poses"), needs: "refine needs a recording")
     try InputLoader.checkHasFrames(recording, path: recordingPath)
     let progress = Terminal.progress("refining \(recordingPath)")
     let refined = try DriftAlignment.run(
-      recording, options: options(parsed), refine: true, progress: progress.handler,
+      recording, options: RefinementFlags.options(parsed), refine: true, progress: progress.handler,
       measuresRecordedPoses: true)
     progress?.finish()
     let quality = try RefinementQuality(refined, source: recording)
@@ -63,36 +59,6 @@ enum RefineCommand {
       quality.lines.map {
         "  " + $0.label.padding(toLength: 17, withPad: " ", startingAt: 0) + $0.text
       }.joined(separator: "\n"))
-  }
-
-  /// The alignment options the command line names: `--hold-tilt` holds each frame's
-  /// tilt (the gravity prior's exact mode), `--local` closes no loops.
-  static func options(_ parsed: ParsedArguments) -> CloudScrubCore.AlignmentOptions {
-    var options = CloudScrubCore.AlignmentOptions()
-    if parsed.has("hold-tilt") { options.tiltPriorRadians = 0 }
-    if parsed.has("local") { options.closesLoops = false }
-    return options
-  }
-
-  /// `source` with refined poses, for `export --refine`; says on standard error how far
-  /// the cameras moved.
-  static func refined(
-    _ source: any RecordingSource, path: String,
-    options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()
-  ) throws -> any RecordingSource {
-    let result = try measure(source, label: "refining \(path)", refine: true, options: options)
-    return try PosesReplacedRecording(source, poses: result.poses)
-  }
-
-  /// Runs the alignment pass with a progress line.
-  static func measure(
-    _ source: any RecordingSource, label: String, refine: Bool,
-    options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()
-  ) throws -> DriftAlignment.Result {
-    let progress = Terminal.progress(label)
-    defer { progress?.finish() }
-    return try DriftAlignment.run(
-      source, options: options, refine: refine, progress: progress.handler)
   }
 
   /// What refine prints: the error's median and worst before (`before`: under the

@@ -15,12 +15,9 @@ enum RenderAlignmentErrors {
   static func measure(_ path: String, choices: LoadChoices, content: ViewerContent) throws
     -> FrameAlignmentErrors
   {
-    guard
-      case .recording(let recordingPath, let source) = try InputLoader.open(
-        path, poses: choices.posesPath)
-    else {
-      throw UsageError("--color error needs a recording (a point cloud has no frames): \(path)")
-    }
+    let (recordingPath, source) = try CommandInput.recording(
+      path, poses: choices.posesPath,
+      needs: "--color error needs a recording (a point cloud has no frames)")
     let progress = Terminal.progress("measuring the alignment error of \(recordingPath)")
     let result = try DriftAlignment.run(source, refine: false, progress: progress.handler)
     progress?.finish()

@@ -165,22 +165,19 @@ package struct RenderRequest {
     var content = ViewerContent()
     var commands: [ViewerCommand] = []
     var mesh: TriangleMesh?
-    if !choices.cleans, try InputDetector.kind(of: path) == .cloud(format: LASFileFormat.name) {
-      try InputLoader.refusePoses(choices.posesPath)
-      if let octree = try InputLoader.openOctree(path) {
-        content.worldUp = .z
-        let commands = try absorb(octree, into: &content, path: path)
-        return Input(content: content, commands: commands)
-      }
+    // --min-confidence still hides a PLY's points by their confidence attribute.
+    let opened = try InputLoader.open(path, choices: choices, applying: ["min-confidence"])
+    for note in opened.notes { Terminal.error("note: " + note) }
+    if !choices.cleans, opened.kind == .cloud(format: LASFileFormat.name),
+      let octree = try InputLoader.openOctree(opened.path)
+    {
+      content.worldUp = .z
+      let commands = try absorb(octree, into: &content, path: path)
+      return Input(content: content, commands: commands)
     }
-    switch try InputLoader.open(path, poses: choices.posesPath) {
-    case .cloud(let input):
-      // --min-confidence still hides a PLY's points by their confidence attribute.
-      let ignored = choices.givenRecordingOptions.filter { $0 != "min-confidence" }
-      if !ignored.isEmpty {
-        let names = ignored.map { "--" + $0 }.joined(separator: ", ")
-        Terminal.error("note: the recording options do not apply to a PLY input; ignored: \(names)")
-      }
+    switch opened.recording {
+    case nil:
+      let input = try InputLoader.loadCloud(opened.path)
       var cloud = input.cloud
       content.worldUp = input.worldUp
       if choices.cleans {
@@ -192,14 +189,10 @@ package struct RenderRequest {
         mesh = TriangleMesh(vertices: cloud, triangles: triangles)
       }
       commands = content.absorb(StreamingLoad(cloud: cloud).take())
-    case .recording(let recordingPath, let source):
+    case let source?:
+      let recordingPath = opened.path
       content.worldUp = source.description.worldUp
-      var selection = choices.selection
-      if choices.skipUntracked {
-        selection = try selection.skippingUntracked(of: source)
-      }
-      try InputLoader.checkHasFrames(source, path: recordingPath)
-      try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
+      let selection = try choices.frames(of: source, path: recordingPath)
       let loader = RecordingLoader(
         source: source, selection: selection, unprojection: choices.unprojection,
         decoder: TurboJPEGDecoder(), ingestMergeMeters: choices.mergeMeters)

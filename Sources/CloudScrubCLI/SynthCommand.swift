@@ -41,23 +41,12 @@ package enum SynthCommand {
 
   private static func writeCloud(_ parsed: ParsedArguments, to output: String, seed: UInt64) throws
   {
-    let count = try parsed.count("points")
-    let comments = ["synthetic room corner by CloudScrub, seed \(seed)"]
-    if let count, count > SyntheticCloud.streamedPiecePoints, !parsed.has("ascii") {
-      // Large clouds are written piece by piece, never held whole.
-      let progress = Terminal.progress("writing \(output)")
-      defer { progress?.finish() }
-      return try SyntheticCloud.writeScene(
-        count: count, seed: seed, normals: parsed.has("normals"), comments: comments,
-        to: output, progress: progress.handler)
-    }
-    let cloud = SyntheticCloud.scene(
-      count: count ?? 100_000, seed: seed, normals: parsed.has("normals"))
-    let options = PLYWriteOptions(
-      format: parsed.has("ascii") ? .ascii : .binaryLittleEndian,
-      attributes: parsed.has("normals") ? .all : .none,
-      comments: comments)
-    try PLYWriter.write(cloud, to: output, options: options)
+    let count = try parsed.count("points") ?? 100_000
+    let progress = Terminal.progress("writing \(output)")
+    defer { progress?.finish() }
+    try SyntheticFiles.writeCloud(
+      count: count, seed: seed, normals: parsed.has("normals"), ascii: parsed.has("ascii"),
+      to: output, progress: progress.handler)
   }
 
   private static func writeRecording(
@@ -80,35 +69,8 @@ package enum SynthCommand {
         translationMeters: drift[0], rotationRadians: drift[1] * Double.pi / 180)
     }
     let jpeg = (try parsed.choice("color", among: ["jpeg", "rgb"]) ?? "jpeg") == "jpeg"
-    let source = SyntheticRecordingSource(options: options)
-    // Written under a temporary name and renamed into place, like every export.
-    let url = URL(fileURLWithPath: output)
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
-    let writer = try CloudScrubRecordingWriter(
-      path: temporary,
-      metadata: RecordingMetadata(
-        appName: "CloudScrub synth", deviceModel: "synthetic scene, seed \(seed)",
-        framesPerSecond: options.framesPerSecond, depthSensor: .lidar))
     let progress = Terminal.progress("rendering \(output)")
     defer { progress?.finish() }
-    do {
-      let encoder = TurboJPEGEncoder(quality: 92)
-      for index in 0..<source.frameCount {
-        var frame = try source.frame(at: index)
-        if jpeg, case .rgb(let image) = frame.color {
-          frame.color = .jpeg(try encoder.encode(image))
-        }
-        try writer.append(frame, orientation: .landscapeRight)
-        progress?.update(Double(index + 1) / Double(source.frameCount))
-      }
-      try writer.finish()
-      guard rename(temporary, output) == 0 else {
-        throw FileError(.cannotWrite(String(cString: strerror(errno))), path: output)
-      }
-    } catch {
-      unlink(temporary)
-      throw error
-    }
+    try SyntheticFiles.writeRecording(options, jpeg: jpeg, to: output, progress: progress.handler)
   }
 }

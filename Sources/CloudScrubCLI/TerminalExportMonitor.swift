@@ -6,6 +6,7 @@ import CloudScrubSession
 final class TerminalExportMonitor: ExportMonitor, @unchecked Sendable {
   private var line: ProgressLine?
   private var showingCleaning = false
+  private var shownLabel: String?
 
   func stageStarted(_ stage: ExportStage) {
     switch stage {
@@ -14,16 +15,29 @@ final class TerminalExportMonitor: ExportMonitor, @unchecked Sendable {
         line?.finish()
         line = Terminal.progress("cleaning")
         showingCleaning = true
+        shownLabel = nil
       }
       line?.update(Double(index) / Double(max(count, 1)))
     case .writing(let path):
       line?.finish()
       line = Terminal.progress("writing \(path)")
       showingCleaning = false
+      shownLabel = nil
     }
   }
 
   func progressed(_ fraction: Double) { line?.update(fraction) }
+
+  /// Shows `label NN%`, on a new line when the label is another than the last one's.
+  func show(_ label: String, _ fraction: Double) {
+    if label != shownLabel {
+      line?.finish()
+      line = Terminal.progress(label)
+      shownLabel = label
+      showingCleaning = false
+    }
+    line?.update(fraction)
+  }
 
   var isCancelled: Bool { false }
 

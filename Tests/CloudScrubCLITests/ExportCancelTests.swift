@@ -68,10 +68,12 @@ import Testing
     let source = try InputDetector.openRecording(recording)
     let loader = RecordingLoader(source: source, decoder: TurboJPEGDecoder())
     func export(_ stop: CountingStop) throws -> StreamedExport.Merged? {
-      try StreamedExport(
+      let outcome = try StreamedExport(
         path: recording, loader: loader, job: job, writer: try ExportSteps.writer(for: job),
         stop: stop.check
       ).run()
+      guard case .merged(let merged) = outcome else { return nil }
+      return merged
     }
     let free = CountingStop()
     let merged = try export(free)

@@ -115,10 +115,7 @@ import Testing
     #expect(split.scans.map(\.name) == ["frame 1", "frame 2", "frame 3"])
     // Each scan is posed with its frame's camera: its points, in that camera's
     // coordinates, land where the one-scan file has them, in the same order.
-    guard case .recording(_, let source) = try InputLoader.open(recording, poses: nil) else {
-      Issue.record("not a recording")
-      return
-    }
+    let source = try InputDetector.openRecording(recording)
     let probe = SIMD3<Double>(0.3, -0.2, 1.5)
     for (scan, frame) in zip(split.scans, 1...3) {
       let pose = try source.frameInfo(at: frame).pose.worldFromCamera

@@ -32,9 +32,7 @@ import Testing
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...23, minConfidence: .medium,
         cleaning: cleaning, outputPath: path, refinedPoses: refinement.trajectory.poses))
-    guard case .cloud(let input) = try InputLoader.open(path) else {
-      throw WindowRefinementTests.Failed(message: "the export is not a point cloud")
-    }
+    let input = try InputLoader.loadCloud(path)
     return (preview.cloud().positions, input.cloud.positions)
   }
 

@@ -90,12 +90,8 @@ import Testing
       WindowExportRequest(
         document: document, content: content, visibleFrames: 0...23, minConfidence: .medium,
         outputPath: plain))
-    guard case .cloud(let recorded) = try InputLoader.open(plain),
-      case .cloud(let refined) = try InputLoader.open(fromWindow)
-    else {
-      Issue.record("the exports are not point clouds")
-      return
-    }
+    let recorded = try InputLoader.loadCloud(plain)
+    let refined = try InputLoader.loadCloud(fromWindow)
     #expect(recorded.cloud.count == refined.cloud.count)
     let moved = zip(recorded.cloud.positions, refined.cloud.positions).filter { a, b in
       max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) > 1e-3
@@ -124,10 +120,7 @@ import Testing
         refinedPoses: refinement.trajectory.poses))
     let cli = try Data(contentsOf: URL(fileURLWithPath: fromCommandLine))
     #expect(try cli == Data(contentsOf: URL(fileURLWithPath: fromWindow)))
-    guard case .cloud(let input) = try InputLoader.open(fromWindow) else {
-      Issue.record("not a point cloud")
-      return
-    }
+    let input = try InputLoader.loadCloud(fromWindow)
     let cloud = input.cloud
     let normals = try #require(cloud.normals)
     let camera = refinement.trajectory.poses[23].position

@@ -74,8 +74,7 @@ extension DocumentOpener {
     var job = ExportJob(
       sourcePath: path, cleaning: request.cleaning, outputPath: request.outputPath)
     guard let source = request.document.recording else { return job }
-    job.cleaning.worldUp = source.description.worldUp
-    job.inputPaths += try ExportSteps.recordingFiles(path)
+    try ExportSteps.exporting(&job, recording: source, at: path)
     job.recordedFrames = ExportJob.RecordedFrames.shown(
       request.content.frameIndices[shownPositions(request)], loadedWith: loaded.selection,
       unprojection: loaded.unprojection, minConfidence: request.minConfidence)

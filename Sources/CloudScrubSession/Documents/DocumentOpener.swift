@@ -19,6 +19,9 @@ public struct DocumentOpener: ViewerDocumentOpener {
   /// dropped on the window later).
   public var choices = LoadChoices()
   public var choicesPath: String?
+  /// The recording options of `choices` that apply to a point-cloud file too (no note
+  /// says they are ignored).
+  public static let optionsApplyingToClouds: Set<String> = ["merge"]
 
   public init() {}
 
@@ -33,46 +36,47 @@ public struct DocumentOpener: ViewerDocumentOpener {
         kind: .recording(
           RecordingDocument(source: source, decoder: TurboJPEGDecoder(), loader: loader)))
     }
-    let poses = loadedWithChoices(path) ? choices.posesPath : nil
-    let resolved = try InputDetector.resolve(path)
-    if case .recording = resolved.kind {
-      let source = try InputLoader.openRecording(resolved, given: path, poses: poses)
-      return try openRecording(resolved.path, source: source)
-    }
-    try InputLoader.refusePoses(poses)
-    if path == choicesPath, !choices.givenRecordingOptions.isEmpty {
-      Terminal.error("note: the recording options do not apply to a PLY input; ignored")
+    let opened = try InputLoader.open(
+      path, choices: loadChoices(for: path), applying: Self.optionsApplyingToClouds)
+    var document = try open(path, opened)
+    document.notes = opened.notes
+    return document
+  }
+
+  /// The document of the path `given`, opened as `opened`.
+  private func open(_ given: String, _ opened: OpenedInput) throws -> ViewerDocument {
+    if let source = opened.recording {
+      return try openRecording(opened.path, source: source)
     }
     // A binary PLY opens at once: only its header is read here, its points in the
     // background (a sample first).
-    if case .ply = resolved.kind,
-      let sampled = try InputLoader.openSampledPLY(resolved.path, merge: merge)
+    if case .ply = opened.kind,
+      let sampled = try InputLoader.openSampledPLY(opened.path, merge: merge)
     {
       let file = sampled.file
       return ViewerDocument(
-        path: path, load: sampled.load.start(), summary: sampled.summary,
+        path: given, load: sampled.load.start(), summary: sampled.summary,
         kind: .cloud(CloudDocument(points: .rereadable { try PLYReader.read(file).cloud })))
     }
     // A COPC file opens at once too: its octree is read level by level, the coarse
     // levels first, as many as fit the viewer.
-    if case .cloud(let format) = resolved.kind, format == "LAS",
-      let octree = try InputLoader.openOctree(resolved.path, budgetBytes: budgetBytes)
+    if case .cloud(let format) = opened.kind, format == "LAS",
+      let octree = try InputLoader.openOctree(opened.path, budgetBytes: budgetBytes)
     {
-      let file = resolved.path
+      let file = opened.path
       return ViewerDocument(
-        path: path, load: octree.load.start(), summary: octree.summary,
+        path: given, load: octree.load.start(), summary: octree.summary,
         kind: .cloud(
           CloudDocument(
             points: .rereadable { try LASReader.read(path: file).cloud }, worldUp: .z)))
     }
-    return openCloud(path, resolved: resolved)
+    return openCloud(given, file: opened.path, kind: opened.kind)
   }
 
   /// Reads any other point-cloud file whole in the background, its progress in the
   /// load's status; the cloud is kept for the export, which writes every property read
   /// (normals, attributes).
-  private func openCloud(_ path: String, resolved: ResolvedInput) -> ViewerDocument {
-    let file = resolved.path
+  private func openCloud(_ path: String, file: String, kind: InputKind) -> ViewerDocument {
     let read = CloudRead()
     let load = StreamingLoad(reading: { progress in
       // A LAZ file with a corrupt chunk shows the chunks before it, and says so.
@@ -87,7 +91,7 @@ public struct DocumentOpener: ViewerDocumentOpener {
       return input.cloud
     })
     let format: String
-    switch resolved.kind {
+    switch kind {
     case .cloud(let name): format = name
     default: format = "PLY"
     }
@@ -102,12 +106,8 @@ public struct DocumentOpener: ViewerDocumentOpener {
   private func openRecording(_ recordingPath: String, source: any RecordingSource) throws
     -> ViewerDocument
   {
-    let choices = loadedWithChoices(recordingPath) ? self.choices : LoadChoices()
-    var selection = choices.selection
-    if choices.skipUntracked {
-      selection = try selection.skippingUntracked(of: source)
-    }
-    try selection.checkSelectsFrames(frameCount: source.frameCount, path: recordingPath)
+    let choices = loadChoices(for: recordingPath)
+    let selection = try choices.frames(of: source, path: recordingPath)
     let loader = RecordingLoader(
       source: source, selection: selection, unprojection: choices.unprojection,
       decoder: TurboJPEGDecoder())

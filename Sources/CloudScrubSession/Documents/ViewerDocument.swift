@@ -20,6 +20,9 @@ public struct ViewerDocument {
   /// What the document was opened as, before its points are read.
   private var openedSummary: String
   public var kind: Kind
+  /// What the user should read about how the path opened (which recording a folder
+  /// held, options that do not apply), a line each.
+  public var notes: [String] = []
 
   public init(path: String, load: StreamingLoad, summary: String, kind: Kind) {
     self.path = path

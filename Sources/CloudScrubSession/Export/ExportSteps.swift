@@ -22,6 +22,19 @@ public enum ExportSteps {
     }
   }
 
+  /// `job` exporting the frames of the recording `source`, opened from `path`: its
+  /// `--height-band` measures along the recording's up axis, and neither the recording
+  /// nor a file inside its folder may be overwritten.
+  ///
+  /// - Throws: the error of a folder that cannot be listed.
+  public static func exporting(
+    _ job: inout ExportJob, recording source: any RecordingSource, at path: String
+  ) throws {
+    job.cleaning.worldUp = source.description.worldUp
+    if !job.inputPaths.contains(path) { job.inputPaths.append(path) }
+    job.inputPaths += try recordingFiles(path)
+  }
+
   /// The files inside a recording folder, which an export must not overwrite either.
   ///
   /// - Throws: the error of a folder that cannot be listed (the export would not know

@@ -20,44 +20,62 @@ public struct LoadedInput {
   public var notes: [String] = []
 }
 
-/// What a command-line path turned out to be.
+/// What a command-line path turned out to be, its points read.
 public enum Input {
   case cloud(LoadedInput)
   case recording(path: String, source: any RecordingSource)
 }
 
-/// Opens the inputs the command line accepts, detected by content.
-public enum InputLoader {
-  /// Opens `path`: a PLY file is read whole (with progress on a terminal); a recording
-  /// is opened and its frames are left for the caller to load, with its poses replaced
-  /// by the trajectory file `poses` when given (`--poses`).
-  ///
-  /// - Throws: an error naming what is wrong and the path.
-  public static func open(_ path: String, poses: String? = nil) throws -> Input {
-    let resolved = try InputDetector.resolve(path)
-    switch resolved.kind {
-    case .ply, .cloud:
-      try refusePoses(poses)
-      return .cloud(try loadCloud(resolved.path))
-    case .recording:
-      return .recording(
-        path: resolved.path, source: try openRecording(resolved, given: path, poses: poses))
-    }
-  }
+/// A path opened the one way every command and the window open one
+/// (`InputLoader.open`): what it holds, its recording opened, no point read yet, and
+/// what the user should be told.
+public struct OpenedInput {
+  /// The path to read: the one given, or the one recording found inside it.
+  public var path: String
+  /// What it holds.
+  public var kind: InputKind
+  /// The recording, its poses replaced when the choices name a trajectory; nil for a
+  /// point-cloud file.
+  public var recording: (any RecordingSource)?
+  /// Lines for the user, without a "note: " prefix: the window shows them, the command
+  /// line prints them.
+  public var notes: [String]
+}
 
-  /// Opens the recording that `path` resolved to, saying which when the user gave the
-  /// folder above it, with its poses replaced by the trajectory file `poses` when given.
+/// Opens the inputs the command line and the window accept, detected by content.
+public enum InputLoader {
+  /// Opens `path` as `choices` say, reading no point: a recording is opened (with its
+  /// poses replaced by `choices.posesPath` when given) and its frames left for the
+  /// caller to load; a point-cloud file is left for the caller to read, whole or in the
+  /// background. The notes say which recording a folder above one opened, and which of
+  /// the recording options given a point-cloud file ignores (those but `applying`, which
+  /// apply to a cloud too).
   ///
-  /// - Throws: an error naming what is wrong with the recording or the trajectory.
-  public static func openRecording(_ resolved: ResolvedInput, given path: String, poses: String?)
-    throws -> any RecordingSource
-  {
-    if resolved.foundInside != nil, case .recording(let format) = resolved.kind {
-      Terminal.error("note: opening \(resolved.path) (\(format)), the one recording in \(path)")
+  /// - Throws: an error naming what is wrong and the path; `UsageError` for a
+  ///   trajectory given for a point-cloud file.
+  public static func open(
+    _ path: String, choices: LoadChoices = LoadChoices(), applying: Set<String> = []
+  ) throws -> OpenedInput {
+    let resolved = try InputDetector.resolve(path)
+    var notes: [String] = []
+    guard case .recording(let format) = resolved.kind else {
+      try refusePoses(choices.posesPath)
+      let ignored = choices.givenRecordingOptions.filter { !applying.contains($0) }
+      if !ignored.isEmpty {
+        notes.append(
+          "the recording options do not apply to a PLY input; ignored: "
+            + ignored.map { "--" + $0 }.joined(separator: ", "))
+      }
+      return OpenedInput(path: resolved.path, kind: resolved.kind, recording: nil, notes: notes)
     }
-    let source = try InputDetector.openRecording(resolved.path)
-    guard let poses else { return source }
-    return try replacingPoses(of: source, withPosesFrom: poses)
+    if resolved.foundInside != nil {
+      notes.append("opening \(resolved.path) (\(format)), the one recording in \(path)")
+    }
+    var source = try InputDetector.openRecording(resolved.path)
+    if let poses = choices.posesPath {
+      source = try replacingPoses(of: source, withPosesFrom: poses)
+    }
+    return OpenedInput(path: resolved.path, kind: resolved.kind, recording: source, notes: notes)
   }
 
   /// `--poses` names a trajectory for a recording's frames; a point cloud has none.
@@ -69,8 +87,8 @@ public enum InputLoader {
     }
   }
 
-  /// Reads a point-cloud file of any format whole; a Gaussian-splat PLY comes back as
-  /// its points (`GaussianSplats`).
+  /// Reads a point-cloud file of any format whole, with a progress line on a terminal;
+  /// a Gaussian-splat PLY comes back as its points (`GaussianSplats`).
   public static func loadCloud(_ path: String) throws -> LoadedInput {
     let progress = Terminal.progress("reading \(path)")
     defer { progress?.finish() }

@@ -20,6 +20,19 @@ public struct LoadChoices {
   /// Whether a cleaning step was asked for.
   public var cleans: Bool { ExportJob.cleaningDescription(cleaning) != nil }
 
+  /// The frames of the recording `source` (at `path`) these choices select, the leading
+  /// untracked frames left out when asked.
+  ///
+  /// - Throws: `FileError` for a recording with no frame that can be read, `UsageError`
+  ///   for a selection of none (naming the valid range), or the error of a pose that
+  ///   cannot be read.
+  public func frames(of source: any RecordingSource, path: String) throws -> FrameSelection {
+    try InputLoader.checkHasFrames(source, path: path)
+    let chosen = skipUntracked ? try selection.skippingUntracked(of: source) : selection
+    try chosen.checkSelectsFrames(frameCount: source.frameCount, path: path)
+    return chosen
+  }
+
   /// `cloud` cleaned by `cleaning` along `worldUp`, normals facing `viewpoint`.
   public func clean(
     _ cloud: PointCloud, worldUp: WorldUp,

@@ -1,5 +1,4 @@
 import CloudScrubCore
-import CloudScrubSession
 import Foundation
 
 /// The export of a recording, with memory bounded by what it writes rather than by the
@@ -7,42 +6,65 @@ import Foundation
 /// voxel merge; only outlier removal and normals without voxel merging hold every point.
 /// Every format streams: its records are spooled beside the target until the count
 /// (and for LAS the bounds) that its header needs is known.
-struct StreamedExport {
+public struct StreamedExport {
   /// A cloud that still has cleaning steps to run before it is written.
-  struct Merged {
-    var cloud: PointCloud
-    var stages: [StageCount]
+  public struct Merged {
+    public var cloud: PointCloud
+    public var stages: [StageCount]
     /// The cleaning steps that did not run while the frames streamed in.
-    var remaining: CleaningOptions
+    public var remaining: CleaningOptions
     /// The recording's frames the points came from.
-    var frameIndices: [Int]
+    public var frameIndices: [Int]
   }
 
-  var path: String
-  var loader: RecordingLoader
+  /// How the streaming part ended.
+  public enum Outcome {
+    /// The points are merged and have cleaning steps left (for `CloudExport.finish`).
+    case merged(Merged)
+    /// The file is written.
+    case written
+    /// A dry run: the points each stage kept, and the points that would be written.
+    case dryRun(stages: [StageCount], points: Int)
+  }
+
+  public var path: String
+  public var loader: RecordingLoader
   /// The export; its `recordedFrames` describe what `loader` loads.
-  var job: ExportJob
-  var writer: any CloudFormatWriter
+  public var job: ExportJob
+  public var writer: any CloudFormatWriter
   /// Asked before each frame, and before each write of the file (`WriteCancellation`);
   /// nil for the command line, which Ctrl-C stops instead.
-  var stop: StopCheck? = nil
+  public var stop: StopCheck?
+  /// Told what runs ("loading PATH", then "writing OUT") and the fraction of it done.
+  public var progress: ((_ stage: String, _ fraction: Double) -> Void)?
+
+  public init(
+    path: String, loader: RecordingLoader, job: ExportJob, writer: any CloudFormatWriter,
+    stop: StopCheck? = nil, progress: ((_ stage: String, _ fraction: Double) -> Void)? = nil
+  ) {
+    self.path = path
+    self.loader = loader
+    self.job = job
+    self.writer = writer
+    self.stop = stop
+    self.progress = progress
+  }
 
   /// Runs the part of the export that streams.
   ///
-  /// - Returns: the merged cloud with the steps still to run (for `CloudExport.finish`),
-  ///   or `nil` when the export is complete (written, or printed for a dry run).
+  /// - Returns: the merged cloud with the steps still to run, or how the export ended
+  ///   when it is complete (written, or counted for a dry run).
   /// - Throws: the loader's, the cleaning's and the writer's errors; `CleaningCancelled`
   ///   once `stop` says to stop, the temporary files removed and the target as it was.
-  func run() throws -> Merged? {
+  public func run() throws -> Outcome {
     try WriteCancellation.stopping(when: stop) { try streamed() }
   }
 
-  private func streamed() throws -> Merged? {
+  private func streamed() throws -> Outcome {
     let cleaning = job.cleaning
     let crop = StreamingCrop(cleaning)
-    let progressLine = Terminal.progress("loading \(path)")
-    defer { progressLine?.finish() }
-    let progress: (LoadProgress) -> Void = { progressLine?.update($0.fraction) }
+    let loading = "loading \(path)"
+    let progress: (LoadProgress) -> Void = { self.progress?(loading, $0.fraction) }
     if let size = cleaning.voxelSizeMeters {
       let (cloud, summary) = try loader.voxelMerged(
         voxelSizeMeters: size, crop: crop, progress: progress, stop: stop)
@@ -50,10 +72,11 @@ struct StreamedExport {
       remaining.crop = nil
       remaining.heightBandMeters = nil
       remaining.voxelSizeMeters = nil
-      return Merged(
-        cloud: cloud,
-        stages: stages(summary, crop: crop) + [StageCount(stage: "voxel", points: cloud.count)],
-        remaining: remaining, frameIndices: summary.frameIndices)
+      return .merged(
+        Merged(
+          cloud: cloud,
+          stages: stages(summary, crop: crop) + [StageCount(stage: "voxel", points: cloud.count)],
+          remaining: remaining, frameIndices: summary.frameIndices))
     }
     if cleaning.statistical != nil || cleaning.radius != nil || cleaning.normalNeighbours != nil {
       // Outlier removal and normals look at every point's neighbours: hold them all.
@@ -66,9 +89,10 @@ struct StreamedExport {
       var summary = FrameStreamSummary()
       summary.frameIndices = store.frameIndices
       summary.framePoints = store.count
-      return Merged(
-        cloud: store.cloud(), stages: stages(summary, crop: StreamingCrop()), remaining: cleaning,
-        frameIndices: store.frameIndices)
+      return .merged(
+        Merged(
+          cloud: store.cloud(), stages: stages(summary, crop: StreamingCrop()),
+          remaining: cleaning, frameIndices: store.frameIndices))
     }
     let stream =
       job.dryRun
@@ -82,17 +106,14 @@ struct StreamedExport {
         points, frameIndex, keep in
         try stream?.append(points.cloud(frameIndex: frameIndex, keeping: keep))
       }
-      progressLine?.finish()
       guard let stream else {
-        ExportCommand.printDryRun(
-          stages(summary, crop: crop), points: summary.keptPoints, output: job.outputPath)
-        return nil
+        return .dryRun(stages: stages(summary, crop: crop), points: summary.keptPoints)
       }
-      let writing = Terminal.progress("writing \(job.outputPath)")
-      defer { writing?.finish() }
+      let writing = "writing \(job.outputPath)"
       try stream.finish(
-        provenance: job.provenance(frameIndices: summary.frameIndices), progress: writing.handler)
-      return nil
+        provenance: job.provenance(frameIndices: summary.frameIndices),
+        progress: self.progress.map { report in { report(writing, $0) } })
+      return .written
     } catch {
       stream?.abandon()
       throw error
