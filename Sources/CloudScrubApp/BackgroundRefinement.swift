@@ -2,7 +2,8 @@ import CloudScrubCore
 import Foundation
 
 /// Runs `DriftAlignment`'s refinement of the open recording as a background job
-/// (`BackgroundWork`), with its progress and a cancel the pass polls between batches.
+/// (`BackgroundWork`), with the job's progress and a cancel the pass polls between
+/// batches.
 /// Opening another document invalidates a pass under way, so its result never lands.
 /// A pass asked for while a cancelled one winds down waits for it and starts when its
 /// outcome is taken.
@@ -23,9 +24,8 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   private let work = BackgroundWork<Outcome>()
+  /// Guards `queued`.
   private let lock = NSLock()
-  private var fraction = 0.0
-  private var cancelRequested = false
   private var queued: (source: any RecordingSource, frames: [Int])?
   private let options: CloudScrubCore.AlignmentOptions
 
@@ -36,11 +36,7 @@ final class BackgroundRefinement: @unchecked Sendable {
   var isRunning: Bool { work.isBusy }
 
   /// Whether the running pass was cancelled and is winding down.
-  var isCancelling: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return cancelRequested && work.isBusy
-  }
+  var isCancelling: Bool { work.isCancelling }
 
   /// Whether a pass waits for a cancelled one to end.
   var isQueued: Bool {
@@ -50,11 +46,7 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   /// The fraction of frames the running pass has done.
-  var fractionDone: Double {
-    lock.lock()
-    defer { lock.unlock() }
-    return fraction
-  }
+  var fractionDone: Double { work.progress.fraction }
 
   /// Starts refining `source`'s poses for the loaded frames `frames` (recording frame
   /// indices), or queues it behind a cancelled pass that is winding down.
@@ -63,7 +55,7 @@ final class BackgroundRefinement: @unchecked Sendable {
     lock.lock()
     if work.isBusy {
       defer { lock.unlock() }
-      guard cancelRequested else { return .refused }
+      guard work.isCancelling else { return .refused }
       queued = (source, frames)
       return .queued
     }
@@ -72,25 +64,12 @@ final class BackgroundRefinement: @unchecked Sendable {
   }
 
   private func begin(_ source: any RecordingSource, frames: [Int]) -> Bool {
-    lock.lock()
-    fraction = 0
-    cancelRequested = false
-    lock.unlock()
     let options = options
-    return work.start { [self] in
+    return work.run { job in
       do {
         let result = try DriftAlignment.run(
-          source, options: options, refine: true,
-          progress: { [self] done in
-            lock.lock()
-            fraction = done
-            lock.unlock()
-          },
-          isCancelled: { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            return cancelRequested
-          })
+          source, options: options, refine: true, progress: { job.report($0) },
+          isCancelled: { job.isCancelled })
         return .refined(PoseRefinement(result, frames: frames))
       } catch is CancellationError {
         return .cancelled
@@ -103,8 +82,8 @@ final class BackgroundRefinement: @unchecked Sendable {
   /// Asks the running pass to stop; it ends at its next batch with `.cancelled`. A
   /// queued pass is dropped too.
   func cancel() {
+    work.cancel()
     lock.lock()
-    cancelRequested = true
     queued = nil
     lock.unlock()
   }

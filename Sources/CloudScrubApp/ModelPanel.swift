@@ -20,8 +20,9 @@ enum ModelAction: Equatable {
 struct ModelPanel {
   /// The fusion under way: frames fused and to fuse, and whether it is winding down.
   struct Job: Equatable {
-    var done: Int
-    var total: Int
+    /// The fusion's progress: the share of the frames fused, and "fusing 3/40 frames".
+    var fraction: Double
+    var stage: String
     var cancelling: Bool
   }
 
@@ -36,8 +37,7 @@ struct ModelPanel {
     var actions: [PanelAction] = []
     let model = state.model
     if let job {
-      let fraction = job.total > 0 ? Float(job.done) / Float(job.total) : 0
-      csui_progress(fraction, -1, "fusing \(job.done)/\(job.total) frames")
+      csui_progress(Float(job.fraction), -1, job.stage)
       if job.cancelling {
         csui_text("cancelling")
       } else if csui_button("Cancel fusion") {

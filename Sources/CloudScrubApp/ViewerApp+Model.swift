@@ -126,7 +126,7 @@ extension ViewerApp {
     guard work.fusion.isRunning else { return nil }
     let progress = work.fusion.progress
     return ModelPanel.Job(
-      done: progress.done, total: progress.total, cancelling: work.fusion.isCancelling)
+      fraction: progress.fraction, stage: progress.stage, cancelling: work.fusion.isCancelling)
   }
 
   /// The title's word on the model: fusing, or what of the mesh shows ("mesh", "mesh

@@ -44,7 +44,10 @@ import Testing
     #expect(fusion.start(loader, inputs: Self.inputs(1...4)))
     let result = try Self.fused(fusion)
     #expect(result.frameIndices == [1, 2, 3, 4])
-    #expect(fusion.progress.done == 4 && fusion.progress.total == 4)
+    #expect(
+      fusion.progress
+        == JobProgress(
+          fraction: 1, stage: BackgroundFusion.stage(done: 4, total: 4)))
     let fromWindow = folder.appendingPathComponent("window.glb").path
     #expect(try fusion.save(result, to: fromWindow, recordingPath: recording))
     guard case .success(let line) = fusion.takeSaved(waitingUpTo: 120) else {
@@ -119,7 +122,8 @@ import Testing
       Issue.record("expected a cancel, got \(String(describing: outcome))")
       return
     }
-    #expect(fusion.progress.done == 0)
+    #expect(
+      fusion.progress == JobProgress(fraction: 0, stage: BackgroundFusion.stage(done: 0, total: 6)))
   }
 }
 

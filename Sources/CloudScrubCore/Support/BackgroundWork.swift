@@ -3,8 +3,9 @@ import Foundation
 /// The background job: one piece of work at a time on a thread of its own, whose
 /// result the frame loop picks up when it is ready. Each start takes a generation
 /// number; `invalidate()` begins a new generation, so the result of work started
-/// before (for a document since closed) never lands, and that work can ask whether it
-/// is stale and stop early.
+/// before (for a document since closed) never lands. Work started with `run` gets a
+/// `Job`: it reports its progress (a fraction and a stage in words) there, which
+/// `progress` shows, and learns there that `cancel()` or `invalidate()` asked it to stop.
 ///
 /// It is the one place that starts a thread. The window's export, frame images,
 /// cleaning preview, whole-frame points, pose refinement and alignment errors each keep
@@ -19,8 +20,61 @@ public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
   private var ready: Value?
   private var busy = false
   private var generation = 0
+  private var reported = JobProgress(fraction: 0, stage: "")
+  private var cancelRequested = false
 
   public init() {}
+
+  /// A running job's side of its `BackgroundWork`: where it reports its progress and
+  /// learns that it should stop.
+  public struct Job: Sendable {
+    fileprivate let owner: BackgroundWork<Value>
+    fileprivate let ticket: Int
+
+    /// Reports the fraction done (clamped to 0…1) and, when given, the stage.
+    public func report(_ fraction: Double, stage: String? = nil) {
+      owner.report(ticket, fraction: min(max(fraction, 0), 1), stage: stage)
+    }
+
+    /// Whether the job should stop: `cancel()` was asked, or its generation is over.
+    public var isCancelled: Bool { owner.isCancelled(ticket) }
+
+    /// - Throws: `JobCancelled` once the job should stop.
+    public func checkCancelled() throws(JobCancelled) {
+      if isCancelled { throw JobCancelled() }
+    }
+  }
+
+  /// The running job's progress, or the last job's once it ended (zero before any).
+  public var progress: JobProgress {
+    lock.lock()
+    defer { lock.unlock() }
+    return reported
+  }
+
+  /// Whether a cancel was asked of the running job and it is still winding down.
+  public var isCancelling: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return busy && cancelRequested
+  }
+
+  /// Asks the running job to stop: its `Job.isCancelled` turns true. Its result, if it
+  /// returns one, is still handed out.
+  public func cancel() {
+    lock.lock()
+    if busy { cancelRequested = true }
+    lock.unlock()
+  }
+
+  /// Starts `work` unless work is already running, with a `Job` to report progress to
+  /// and to ask whether to stop.
+  ///
+  /// - Returns: whether it started; `work`'s nil result is dropped.
+  @discardableResult
+  public func run(_ work: @escaping @Sendable (Job) -> Value?) -> Bool {
+    startTicket { [self] ticket in work(Job(owner: self, ticket: ticket)) }
+  }
 
   /// Whether work is running.
   public var isBusy: Bool {
@@ -34,28 +88,22 @@ public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
   /// - Returns: whether it started; `work`'s nil result is dropped.
   @discardableResult
   public func start(_ work: @escaping @Sendable () -> Value?) -> Bool {
-    startStoppable { _ in work() }
+    startTicket { _ in work() }
   }
 
-  /// Starts `work` unless work is already running, handing it a question that turns
-  /// true once its generation is over (`invalidate()`), for work long enough to stop
-  /// part-way.
-  ///
-  /// - Returns: whether it started; `work`'s nil result is dropped.
-  @discardableResult
-  public func startStoppable(
-    _ work: @escaping @Sendable (_ isStale: @escaping @Sendable () -> Bool) -> Value?
-  ) -> Bool {
+  private func startTicket(_ work: @escaping @Sendable (Int) -> Value?) -> Bool {
     lock.lock()
     guard !busy else {
       lock.unlock()
       return false
     }
     busy = true
+    cancelRequested = false
+    reported = JobProgress(fraction: 0, stage: "")
     let ticket = generation
     lock.unlock()
     Thread.detachNewThread { [self] in
-      let value = work { [self] in isStale(ticket) }
+      let value = work(ticket)
       lock.lock()
       if ticket == generation, let value { ready = value }
       busy = false
@@ -103,9 +151,35 @@ public final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     lock.unlock()
   }
 
-  private func isStale(_ ticket: Int) -> Bool {
+  private func isCancelled(_ ticket: Int) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    return ticket != generation
+    return ticket != generation || cancelRequested
   }
+
+  private func report(_ ticket: Int, fraction: Double, stage: String?) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard ticket == generation else { return }
+    reported.fraction = fraction
+    if let stage { reported.stage = stage }
+  }
+}
+
+/// What a background job last reported: the fraction done, 0…1, and its stage in words.
+public struct JobProgress: Equatable, Sendable {
+  public var fraction: Double
+  public var stage: String
+
+  public init(fraction: Double, stage: String) {
+    self.fraction = fraction
+    self.stage = stage
+  }
+}
+
+/// A background job stopped because it was asked to (`BackgroundWork.cancel()`, or a
+/// new generation), not because something failed.
+public struct JobCancelled: Error, CustomStringConvertible, Sendable {
+  public init() {}
+  public var description: String { "cancelled" }
 }

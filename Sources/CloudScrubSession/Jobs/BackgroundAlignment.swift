@@ -23,8 +23,6 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// The errors mapped to the loaded frames, and how many frames they were made for.
   private var mapped: (frames: Int, errors: FrameAlignmentErrors)?
   private let options: CloudScrubCore.AlignmentOptions
-  /// The fraction of frames the running pass has measured.
-  private let fraction = Fraction()
 
   public init(options: CloudScrubCore.AlignmentOptions = CloudScrubCore.AlignmentOptions()) {
     self.options = options
@@ -61,7 +59,7 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// The fraction measured while a pass runs, so the window can say that it works.
   public var progress: Double? {
     guard work.isBusy, result == nil else { return nil }
-    return fraction.value
+    return work.progress.fraction
   }
 
   public func takeFailure() -> String? {
@@ -74,12 +72,11 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// - Returns: false when the job of an earlier generation has not ended yet.
   private func start(_ source: any RecordingSource) -> Bool {
     let options = options
-    fraction.value = 0
-    return work.startStoppable { [fraction] isStale in
+    return work.run { job in
       Result {
         try DriftAlignment.run(
-          source, options: options, refine: false,
-          progress: { done in fraction.value = done }, isCancelled: isStale
+          source, options: options, refine: false, progress: { job.report($0) },
+          isCancelled: { job.isCancelled }
         ).errors
       }
     }
@@ -88,16 +85,5 @@ public final class BackgroundAlignment: FrameAlignmentProvider {
   /// Waits until the pass has ended; false when it did not within `timeout` seconds.
   public func waitForPass(timeout: TimeInterval) -> Bool {
     work.waitUntilIdle(seconds: timeout)
-  }
-}
-
-/// A fraction one thread writes and another reads.
-private final class Fraction: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored = 0.0
-
-  var value: Double {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
   }
 }

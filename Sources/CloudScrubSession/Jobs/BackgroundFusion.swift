@@ -2,10 +2,10 @@ import CloudScrubCore
 import Foundation
 
 /// The window's model: the shown frames fused in the background (`RecordingFusion`),
-/// with progress and a cancel it polls before each frame, and the fused mesh's export,
-/// in a job of its own so that the loop never waits for a file. Opening another
-/// document invalidates both, so a stale model never lands.
-public final class BackgroundFusion: @unchecked Sendable {
+/// with the job's progress and a cancel it polls before each frame, and the fused
+/// mesh's export, in a job of its own so that the loop never waits for a file. Opening
+/// another document invalidates both, so a stale model never lands.
+public final class BackgroundFusion: Sendable {
   /// How a fusion ended.
   public enum Outcome: Sendable {
     case fused(RecordingFusion.Result, ModelInputs)
@@ -15,10 +15,6 @@ public final class BackgroundFusion: @unchecked Sendable {
 
   private let fusing = BackgroundWork<Outcome>()
   private let saving = BackgroundWork<Result<String, SaveError>>()
-  private let lock = NSLock()
-  private var done = 0
-  private var total = 0
-  private var cancelRequested = false
 
   public init() {}
 
@@ -30,15 +26,12 @@ public final class BackgroundFusion: @unchecked Sendable {
   public var isRunning: Bool { fusing.isBusy }
   public var isSaving: Bool { saving.isBusy }
 
-  /// Frames fused and frames to fuse, while a fusion runs.
-  public var progress: (done: Int, total: Int) {
-    lock.withLock { (done, total) }
-  }
+  /// The share of the frames fused, and the stage ("fusing 3/40 frames"), of the
+  /// fusion under way or the last one.
+  public var progress: JobProgress { fusing.progress }
 
   /// Whether the running fusion was asked to stop and is winding down.
-  public var isCancelling: Bool {
-    lock.withLock { cancelRequested } && fusing.isBusy
-  }
+  public var isCancelling: Bool { fusing.isCancelling }
 
   /// The loader that fuses the shown recording frames `frames` of `document` (a
   /// recording), selected and filtered as the window's export selects them
@@ -67,22 +60,19 @@ public final class BackgroundFusion: @unchecked Sendable {
   public func start(_ loader: RecordingLoader, inputs: ModelInputs, voxelMeters: Float? = nil)
     -> Bool
   {
-    guard !fusing.isBusy else { return false }
-    lock.withLock {
-      done = 0
-      total = loader.selection.indices(frameCount: loader.source.frameCount).count
-      cancelRequested = false
-    }
     var options = FusionOptions()
     options.voxelSizeMeters = voxelMeters
     let fusion = RecordingFusion(loader: loader, options: options)
-    return fusing.startStoppable { [self] isStale in
+    let total = loader.selection.indices(frameCount: loader.source.frameCount).count
+    return fusing.run { job in
+      job.report(0, stage: Self.stage(done: 0, total: total))
       do {
         let result = try fusion.run(
-          progress: { [self] done, total in
-            lock.withLock { (self.done, self.total) = (done, total) }
+          progress: { done, total in
+            job.report(
+              Double(done) / Double(max(total, 1)), stage: Self.stage(done: done, total: total))
           },
-          stop: { [self] in isStale() || lock.withLock { cancelRequested } })
+          stop: { job.isCancelled })
         return .fused(result, inputs)
       } catch is CleaningCancelled {
         return .cancelled
@@ -92,9 +82,14 @@ public final class BackgroundFusion: @unchecked Sendable {
     }
   }
 
+  /// The stage a fusion reports: frames fused of the frames to fuse.
+  public static func stage(done: Int, total: Int) -> String {
+    "fusing \(done)/\(total) frames"
+  }
+
   /// Asks the running fusion to stop before its next frame; it ends with `.cancelled`.
   public func cancel() {
-    lock.withLock { cancelRequested = true }
+    fusing.cancel()
   }
 
   /// Drops what the fusion and the export under way would hand out (another document
