@@ -125,7 +125,7 @@ struct FormatsBenchmark {
     let encoder = TurboJPEGEncoder(quality: 92)
     let slots = ParallelSlots<Result<CapturedFrame, any Error>?>(
       count: synthetic.frameCount, initial: nil)
-    DispatchQueue.concurrentPerform(iterations: synthetic.frameCount) { index in
+    Parallel.perform(iterations: synthetic.frameCount) { index in
       slots[index] = Result<CapturedFrame, any Error> {
         var frame = try synthetic.frame(at: index)
         if case .rgb(let image) = frame.color { frame.color = .jpeg(try encoder.encode(image)) }
@@ -143,7 +143,7 @@ struct FormatsBenchmark {
   static func decodeAll(_ source: any RecordingSource) throws {
     let decoder = TurboJPEGDecoder()
     let failures = ParallelSlots<String?>(count: source.frameCount, initial: nil)
-    DispatchQueue.concurrentPerform(iterations: source.frameCount) { index in
+    Parallel.perform(iterations: source.frameCount) { index in
       do {
         let frame = try source.frame(at: index)
         if case .jpeg(let bytes) = frame.color {

@@ -90,12 +90,18 @@ struct HugePLYBenchmark {
     process.standardError = FileHandle.nullDevice
     let started = Date()
     try process.run()
-    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(
-      deadline: .now() + firstFrameTimeoutSeconds, execute: watchdog)
+    // Stops a window that never draws, so that the read below ends.
+    let watchdog = BackgroundWork<Never>()
+    let deadline = started.addingTimeInterval(firstFrameTimeoutSeconds)
+    nonisolated(unsafe) let child = process
+    watchdog.start {
+      while child.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+      if child.isRunning { child.terminate() }
+      return nil
+    }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    watchdog.cancel()
+    watchdog.waitUntilIdle()
     let wall = Date().timeIntervalSince(started)
     let text = String(decoding: data, as: UTF8.self)
     guard process.terminationStatus == 0,

@@ -74,7 +74,7 @@ public struct IngestMerge {
         }
       }
       if count > 1 && frame.count >= Self.parallelMinimumPoints {
-        DispatchQueue.concurrentPerform(iterations: count) { work($0) }
+        Parallel.perform(iterations: count) { work($0) }
       } else {
         for part in 0..<count { work(part) }
       }

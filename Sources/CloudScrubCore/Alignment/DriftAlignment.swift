@@ -155,7 +155,7 @@ public enum DriftAlignment {
   ) throws -> [AlignmentFrame] {
     let slots = ParallelSlots<Swift.Result<AlignmentFrame, FrameLoadError>?>(
       count: indices.count, initial: nil)
-    DispatchQueue.concurrentPerform(iterations: indices.count) { offset in
+    Parallel.perform(iterations: indices.count) { offset in
       let index = indices[offset]
       do {
         let frame = try AlignmentFrame(source.frame(at: index), index: index, options: options)

@@ -96,7 +96,7 @@ public struct FrameAligner: Sendable {
     refiner = PoseRefiner(options: options, worldUp: worldUp)
     meter = ErrorMeter(options: options)
     let measured = pending
-    DispatchQueue.concurrentPerform(iterations: 2) { part in
+    Parallel.perform(iterations: 2) { part in
       if part == 0 {
         work.poses = frames.map { work.refiner.refine($0) }
       } else {

@@ -175,7 +175,7 @@ public struct GhostingSample: Sendable {
     _ distances: @Sendable (FramePair, AlignmentFrame, AlignmentFrame) -> [Float]
   ) -> Float? {
     let slots = ParallelSlots<[Float]>(count: pairs.count, initial: [])
-    DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
+    Parallel.perform(iterations: pairs.count) { index in
       let pair = pairs[index]
       guard let a = frames[pair.first], let b = frames[pair.second] else { return }
       let found = distances(pair, a, b)

@@ -36,7 +36,7 @@ enum LoopRegistration {
   ) -> [Edge] {
     let groups = Dictionary(grouping: candidates, by: \.later).sorted { $0.key < $1.key }
     let slots = ParallelSlots<[Edge]>(count: groups.count, initial: [])
-    DispatchQueue.concurrentPerform(iterations: groups.count) { index in
+    Parallel.perform(iterations: groups.count) { index in
       let (later, pairs) = groups[index]
       var model = SurfelVoxelMap(voxelSizeMeters: voxelSizeMeters)
       for offset in LoopClosure.modelOffsets {

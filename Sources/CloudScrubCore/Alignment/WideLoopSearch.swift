@@ -65,7 +65,7 @@ enum WideLoopSearch {
       ($0.earlier, $0.later)
     }
     let found = ParallelSlots<Transform3D?>(count: pairs.count, initial: nil)
-    DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
+    Parallel.perform(iterations: pairs.count) { index in
       let (a, b) = pairs[index]
       guard let first = frames[nodes[a]], let second = frames[nodes[b]] else { return }
       let correction = hypothesis(

@@ -31,7 +31,7 @@ struct KDTreeBuilder: @unchecked Sendable {
     build(node: 0, lo: 0, hi: count, level: 0, stopLevel: parallelLevel, region: all)
     guard parallelLevel < depth else { return }
     let first = (1 << parallelLevel) - 1
-    DispatchQueue.concurrentPerform(iterations: 1 << parallelLevel) { offset in
+    Parallel.perform(iterations: 1 << parallelLevel) { offset in
       let range = Self.range(ofNodeAt: parallelLevel, offset: offset, count: count)
       build(
         node: first + offset, lo: range.lowerBound, hi: range.upperBound, level: parallelLevel,
@@ -45,7 +45,7 @@ struct KDTreeBuilder: @unchecked Sendable {
     guard count > 0, boxes != nil else { return }
     let parallelLevel = count >= 1 << 16 ? min(depth, 3) : 0
     let first = (1 << parallelLevel) - 1
-    DispatchQueue.concurrentPerform(iterations: 1 << parallelLevel) { offset in
+    Parallel.perform(iterations: 1 << parallelLevel) { offset in
       let range = Self.range(ofNodeAt: parallelLevel, offset: offset, count: count)
       box(node: first + offset, lo: range.lowerBound, hi: range.upperBound, level: parallelLevel)
     }

@@ -107,7 +107,7 @@ public final class VoxelAccumulator {
       }
     }
     if count > 1 && points.count >= 4096 {
-      DispatchQueue.concurrentPerform(iterations: count) { work($0) }
+      Parallel.perform(iterations: count) { work($0) }
     } else {
       for part in 0..<count { work(part) }
     }

@@ -98,7 +98,7 @@ struct VoxelBuckets: Sendable {
       body(0, 0..<count)
       return
     }
-    DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+    Parallel.perform(iterations: chunkCount) { chunk in
       body(chunk, (count * chunk / chunkCount)..<(count * (chunk + 1) / chunkCount))
     }
   }

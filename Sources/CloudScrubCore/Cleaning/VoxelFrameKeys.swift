@@ -92,7 +92,7 @@ final class VoxelFrameKeys: @unchecked Sendable {
         into: out)
     }
     if tasks > 1 {
-      DispatchQueue.concurrentPerform(iterations: tasks, execute: body)
+      Parallel.perform(iterations: tasks, body)
     } else {
       body(0)
     }

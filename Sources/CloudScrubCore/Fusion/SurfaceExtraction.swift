@@ -21,7 +21,7 @@ extension TSDFVolume {
     }
     let edges = ParallelSlots<[BlockEdges]>(count: chunks, initial: [])
     let vertices = ParallelSlots<TriangleMesh>(count: chunks, initial: TriangleMesh())
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+    Parallel.perform(iterations: chunks) { chunk in
       var mesh = TriangleMesh()
       var blocks: [BlockEdges] = []
       for block in range(chunk) {
@@ -46,7 +46,7 @@ extension TSDFVolume {
     let positions = mesh.positions
     let allEdges = blockEdges
     let triangleSlots = ParallelSlots<[SIMD3<UInt32>]>(count: chunks, initial: [])
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+    Parallel.perform(iterations: chunks) { chunk in
       var triangles: [SIMD3<UInt32>] = []
       for block in range(chunk) {
         neighbourhoods[block].triangles(into: &triangles, edges: allEdges, positions: positions)

@@ -17,7 +17,7 @@ extension TSDFVolume {
     let found = FoundBlocks(parts: frames.count * partsPerFrame)
     defer { found.free() }
     let (voxelSize, truncation, listingStride) = (voxelSize, truncation, listingStride)
-    DispatchQueue.concurrentPerform(iterations: frames.count * partsPerFrame) { part in
+    Parallel.perform(iterations: frames.count * partsPerFrame) { part in
       let (f, piece) = part.quotientAndRemainder(dividingBy: partsPerFrame)
       let rows = tileRows[f]
       let parts = min(partsPerFrame, rows)

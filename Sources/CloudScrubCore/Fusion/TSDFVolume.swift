@@ -160,7 +160,7 @@ public final class TSDFVolume: @unchecked Sendable {
     let integrators = frames.map {
       VoxelIntegrator(frame: $0, voxelSize: voxelSize, truncation: truncation)
     }
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+    Parallel.perform(iterations: chunks) { chunk in
       for k in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) {
         var frames = blocks.frames[k]
         while frames != 0 {

@@ -75,7 +75,7 @@ enum LODParallelDescent {
     let found = ParallelSlots<[NewChild]>(count: groupCount, initial: [])
     let frozenBuckets = buckets
     let shared = LODSharedPositions(base: positions)
-    DispatchQueue.concurrentPerform(iterations: groupCount) { group in
+    Parallel.perform(iterations: groupCount) { group in
       var made: [NewChild] = []
       var pending: [Int: Int32] = [:]
       for octant in members[group] {

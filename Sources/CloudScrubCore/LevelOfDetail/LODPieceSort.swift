@@ -56,7 +56,7 @@ final class LODPieceSort {
       }
     }
     if groupCount > 1 {
-      DispatchQueue.concurrentPerform(iterations: groupCount) { fill($0) }
+      Parallel.perform(iterations: groupCount) { fill($0) }
     } else {
       fill(0)
     }
@@ -89,7 +89,7 @@ final class LODPieceSort {
       }
     }
     if groups.count > 1 {
-      DispatchQueue.concurrentPerform(iterations: groups.count) { run($0) }
+      Parallel.perform(iterations: groups.count) { run($0) }
     } else {
       run(0)
     }

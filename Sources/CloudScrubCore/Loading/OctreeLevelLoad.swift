@@ -168,7 +168,7 @@ public struct OctreeLevelLoad: Sendable {
     let slots = ParallelSlots<Result<OctreeNode.Points, any Error>?>(
       count: indices.count, initial: nil)
     let source = self.source
-    DispatchQueue.concurrentPerform(iterations: indices.count) { slot in
+    Parallel.perform(iterations: indices.count) { slot in
       slots[slot] = Result { try source.read(node: indices[slot]) }
     }
     return try (0..<indices.count).map { try slots[$0].unsafelyUnwrapped.get() }

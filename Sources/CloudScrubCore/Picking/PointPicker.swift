@@ -181,6 +181,6 @@ public enum PointPicker {
       body(0)
       return
     }
-    DispatchQueue.concurrentPerform(iterations: tasks, execute: body)
+    Parallel.perform(iterations: tasks, body)
   }
 }

@@ -7,6 +7,12 @@ public enum Parallel {
   /// ask in a loop over frames or batches.
   public static let cores = ProcessInfo.processInfo.activeProcessorCount
 
+  /// Calls `body` once for each of `0..<iterations`, spread over the cores, and returns
+  /// when every call has: the one door to GCD's concurrent loop.
+  public static func perform(iterations: Int, _ body: @Sendable (Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+  }
+
   /// Calls `body` on consecutive sub-ranges of `0..<count` that together cover it, on
   /// up to one thread a core; small counts run on the calling thread in one call.
   ///
@@ -19,7 +25,7 @@ public enum Parallel {
       body(0..<count)
       return
     }
-    DispatchQueue.concurrentPerform(iterations: tasks) { task in
+    perform(iterations: tasks) { task in
       body((count * task / tasks)..<(count * (task + 1) / tasks))
     }
   }

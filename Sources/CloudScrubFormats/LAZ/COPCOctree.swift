@@ -1,3 +1,4 @@
+import CloudScrubCore
 import Foundation
 
 /// How a COPC export shares its points among the nodes of an octree: every node keeps at
@@ -116,7 +117,7 @@ struct COPCOctree {
       nonisolated(unsafe) let placed = placed
       withoutActuallyEscaping(positions) { positions in
         nonisolated(unsafe) let positions = positions
-        DispatchQueue.concurrentPerform(iterations: lists.count) { octant in
+        Parallel.perform(iterations: lists.count) { octant in
           var cells = (0...deepest).map { _ in LAZCellSet() }
           for index in lists[octant] {
             let unit = (positions(Int(index)) - corner) / rootCell

@@ -94,7 +94,7 @@ enum COPCWriter {
     let slots = ParallelSlots<[UInt8]>(count: nodes.count, initial: [])
     nonisolated(unsafe) let records = records
     let members = Array(nodes)
-    DispatchQueue.concurrentPerform(iterations: members.count) { slot in
+    Parallel.perform(iterations: members.count) { slot in
       let node = Self.mortonOrder(members[slot], records: records, recordLength: recordLength)
       let gathered = UnsafeMutableRawBufferPointer.allocate(
         byteCount: node.count * recordLength, alignment: 16)

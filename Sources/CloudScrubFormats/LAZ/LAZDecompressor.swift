@@ -121,7 +121,7 @@ enum LAZDecompressor {
     let items = parameters.items
     nonisolated(unsafe) let file = file
     nonisolated(unsafe) let output = storage.baseAddress.unsafelyUnwrapped
-    DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+    Parallel.perform(iterations: chunks.count) { index in
       let chunk = chunks[index]
       problems[index] = decode(
         chunk, of: file, items: items, layered: layered, recordLength: recordLength,
@@ -203,7 +203,7 @@ extension LAZDecompressor {
       let first = chunks[batch.lowerBound].firstPoint
       let problems = ParallelSlots<(point: Int, problem: String)?>(
         count: batch.count, initial: nil)
-      DispatchQueue.concurrentPerform(iterations: batch.count) { slot in
+      Parallel.perform(iterations: batch.count) { slot in
         let chunk = chunks[batch.lowerBound + slot]
         problems[slot] = decode(
           chunk, of: file, items: items, layered: layered, recordLength: recordLength,

@@ -162,7 +162,7 @@ final class LAZChunkWriter {
     for batch in stride(from: 0, to: chunkCount, by: batchChunks) {
       let size = min(batchChunks, chunkCount - batch)
       let compressed = ParallelSlots<[UInt8]>(count: size, initial: [])
-      DispatchQueue.concurrentPerform(iterations: size) { index in
+      Parallel.perform(iterations: size) { index in
         let first = (batch + index) * Self.chunkPoints
         compressed[index] = LAZLayeredChunk.encode(
           start + first * recordLength, points: min(Self.chunkPoints, count - first),

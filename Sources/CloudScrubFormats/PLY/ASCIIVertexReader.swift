@@ -139,7 +139,7 @@ struct ASCIIVertexReader {
     let pieces = cores
     let pieceBounds = bounds
     let lineCounts = ParallelSlots(count: pieces, initial: 0)
-    DispatchQueue.concurrentPerform(iterations: pieces) { k in
+    Parallel.perform(iterations: pieces) { k in
       lineCounts[k] = Self.countLines(
         chunk.base, pieceBounds[k]..<pieceBounds[k + 1], fileEnd: end)
     }
@@ -157,7 +157,7 @@ struct ASCIIVertexReader {
     let pieceRanges = ranges
     let firstLine = line
     let reporter = SendableBox(progress)
-    DispatchQueue.concurrentPerform(iterations: lastPiece + 1) { k in
+    Parallel.perform(iterations: lastPiece + 1) { k in
       let ranges = pieceRanges
       let bounds = pieceBounds
       guard !ranges[k].isEmpty else { return }

@@ -79,7 +79,7 @@ struct PLYWritePlan {
         }
       }
       if inBatch > 1 {
-        DispatchQueue.concurrentPerform(iterations: inBatch, execute: encode)
+        Parallel.perform(iterations: inBatch, encode)
       } else {
         encode(0)
       }

@@ -196,7 +196,7 @@ public final class CPUPointRasterizer {
     let job = ResolveJob(
       sources: used, colorRGBA: colorRGBA, depth: depth, clearWord: clearWord, pixels: pixels)
     let bands = pixels >= 1 << 16 ? workerCount : 1
-    DispatchQueue.concurrentPerform(iterations: bands) { band in
+    Parallel.perform(iterations: bands) { band in
       job.run(pixels * band / bands..<pixels * (band + 1) / bands)
     }
   }
@@ -240,7 +240,7 @@ public final class CPUPointRasterizer {
     let queue = ChunkQueue(range: range, chunks: chunks)
     withoutActuallyEscaping(body) { body in
       let work = UncheckedWork(body: body)
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
+      Parallel.perform(iterations: parts) { part in
         let target = targets[part]
         if needsClear[part] { target.buffer.update(repeating: clearWord, count: pixels) }
         while let chunk = queue.next() { work.body(target, chunk) }

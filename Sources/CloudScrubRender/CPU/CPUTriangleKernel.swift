@@ -29,7 +29,7 @@ extension CPUPointRasterizer {
     shadedVertices.withUnsafeMutableBufferPointer { out in
       guard let out = out.baseAddress else { return }
       let stage = VertexStage(mesh: mesh, output: out, shading: shading, rows: rows)
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
+      Parallel.perform(iterations: parts) { part in
         stage.run(count * part / parts..<count * (part + 1) / parts)
       }
     }
