@@ -23,18 +23,20 @@ extension ViewerApp {
     session.message = .info("exporting to \(path)")
   }
 
-  /// Takes a finished export's result into the message line; the panel's progress
-  /// otherwise (nil when no export runs).
-  func exportLine() -> String? {
-    if let result = work.exports.take() {
-      switch result {
-      case .success(let line): session.message = .info(line)
-      case .failure(let error as CleaningCancelled):
-        session.message = .info("export cancelled (\(error.step)); nothing written")
-      case .failure(let error): session.message = .error("\(error)")
-      }
-      panelFramesLeft = 3
+  /// Takes a finished export's result into the message line.
+  func takeExport() {
+    guard let result = work.exports.take() else { return }
+    switch result {
+    case .success(let line): session.message = .info(line)
+    case .failure(let error as CleaningCancelled):
+      session.message = .info("export cancelled (\(error.step)); nothing written")
+    case .failure(let error): session.message = .error("\(error)")
     }
+    panelFramesLeft = 3
+  }
+
+  /// The export's progress as the panel shows it, nil when no export runs.
+  func exportLine() -> String? {
     guard let status = work.exports.status else { return nil }
     let progress = status.progress
     return "\(progress.stage?.label ?? "")\(Int(progress.fraction * 100))\(progress.cancelled)"

@@ -122,8 +122,8 @@ extension ViewerApp {
       case .setRenderer(let choice):
         rendererSwitch.choose(choice)
         // Another renderer draws at another speed: learn its budget from the start.
-        refinement.invalidate()
-        refinement.budget = PointBudget()
+        passes.invalidate()
+        passes.budget = PointBudget()
       }
     }
   }

@@ -28,8 +28,8 @@ extension ViewerApp {
   }
 
   private func refinementLine() -> String {
-    let (drawn, total) = refinement.progress
-    let budget = Self.rounded(refinement.budgetPoints)
+    let (drawn, total) = passes.progress
+    let budget = Self.rounded(passes.budgetPoints)
     var sorting = ""
     let content = session.content
     if content.hasLevelOfDetail, !content.levelOfDetailIsComplete {
@@ -75,7 +75,7 @@ extension ViewerApp {
       if session.content.hasLevelOfDetail, !session.content.levelOfDetailIsComplete {
         text += " — sorting"
       }
-      if refinement.isRefining { text += " — drawing" }
+      if passes.hasPassesLeft { text += " — drawing" }
       if playback.isPlaying { text += " — playing" }
       if session.isLoading { text += " — loading" }
       text += posesLine().isEmpty ? "" : " — " + posesLine()
@@ -110,8 +110,9 @@ extension ViewerApp {
     guard let document = session.document else { return }
     session.alignmentProgress = alignment?.progress
     defer {
-      // A frame the pass cannot read was already named by the load when it failed.
-      if let failure = alignment?.takeFailure(), session.message == nil {
+      // The failure takes the message line from any news; an error already there is
+      // the load's, which named the frame the pass could not read either.
+      if let failure = alignment?.takeFailure(), !session.showsError {
         session.message = .error(failure)
       }
     }

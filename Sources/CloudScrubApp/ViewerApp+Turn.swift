@@ -7,7 +7,7 @@ import CloudScrubRender
 /// What one frame-loop turn draws: the scene's step, what the scene shows besides the
 /// points, and what the panels show.
 struct ViewerTurn {
-  var step: SceneRefinement<SceneSignature>.Step
+  var step: DrawingPasses<SceneSignature>.Step
   var signature: SceneSignature
   /// The cleaning preview's points, shown in place of the store's.
   var preview: OverlayPoints?
@@ -35,6 +35,7 @@ extension ViewerApp {
     input.pending += takeRefinement()
     input.pending += takeFusion()
     input.pending += takeOpenedMesh()
+    takeExport()
     updateAlignmentErrors()
     let scene = sceneRectangle()
     if scene.width != session.state.viewportWidth || scene.height != session.state.viewportHeight {
@@ -75,7 +76,7 @@ extension ViewerApp {
   }
 
   /// What this turn draws: the background results taken in, the scene's signature and
-  /// the refinement's step for it.
+  /// the drawing passes' step for it.
   func plan(now: Double) -> ViewerTurn {
     let newImages = work.previews.update(for: session)
     let shownRefinement = session.state.edits.shownRefinement
@@ -98,7 +99,7 @@ extension ViewerApp {
     let panelSignature = PanelSignature(
       loading: session.isLoading, message: session.message.map { "\($0)" },
       summary: work.cleaningPreview.summary,
-      refining: refinement.isRefining, export: exportLine(), poses: posesLine(),
+      drawing: passes.hasPassesLeft, export: exportLine(), poses: posesLine(),
       model: fusionJob, modelStale: session.state.modelIsStale,
       savingModel: work.fusion.isSaving,
       measuring: session.alignmentProgress.map { Int($0 * 100) }, record: recordJob())
@@ -112,18 +113,18 @@ extension ViewerApp {
 
   /// The scene's next pass for `signature`: planned by level of detail, or by frames.
   private func sceneStep(for signature: SceneSignature, corrections: FramePoseCorrections?)
-    -> SceneRefinement<SceneSignature>.Step
+    -> DrawingPasses<SceneSignature>.Step
   {
     let state = session.state
     guard session.content.hasLevelOfDetail else {
       let frameRanges = session.content.store.frameRanges
-      return refinement.step(for: signature) { budget in
+      return passes.step(for: signature) { budget in
         DrawPlan(state: state, frameRanges: frameRanges, budgetPoints: budget)
       }
     }
     return session.content.withLevelOfDetail { octree in
       let margin = LODPlan.marginMeters(for: corrections, in: octree)
-      return refinement.step(for: signature) { budget in
+      return passes.step(for: signature) { budget in
         LODPlan(octree: octree, state: state, budgetPoints: budget, marginMeters: margin)
       }
     } ?? .idle
@@ -151,7 +152,7 @@ extension ViewerApp {
         replacement: continuing ? nil : turn.replacement, frameErrors: errors,
         corrections: corrections, mesh: work.model?.scene)
       glFinish()
-      refinement.record(points: points, seconds: glfwGetTime() - started)
+      passes.record(points: points, seconds: glfwGetTime() - started)
     case .drawNodes(let pass, let continuing, let points):
       let started = glfwGetTime()
       do {
@@ -166,7 +167,7 @@ extension ViewerApp {
         session.message = .error("\(error)")
       }
       glFinish()
-      refinement.record(points: points, seconds: glfwGetTime() - started)
+      passes.record(points: points, seconds: glfwGetTime() - started)
     case .idle:
       renderer.recomposite()
     }

@@ -26,7 +26,7 @@ public final class ViewerApp {
   var panels = ViewerPanels()
   var cleaning: CleaningPanel
   /// Which passes of the scene are drawn; the scene is drawn only when it changed.
-  var refinement = SceneRefinement<SceneSignature>()
+  var passes = DrawingPasses<SceneSignature>()
   /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
   var panelFramesLeft = 0
   var lastPanelSignature: PanelSignature?
@@ -109,7 +109,7 @@ public final class ViewerApp {
     renderer.mirror.reset()
     renderer.nodeCache.reset()
     work.documentChanged()
-    refinement.invalidate()
+    passes.invalidate()
     input = WindowInput()
     treePoints = ShownTreePoints()
     lastJoin = -.infinity
@@ -169,14 +169,14 @@ public final class ViewerApp {
     // The level of detail grows on its own worker: the loop only looks in on it.
     let growing = !session.content.levelOfDetailIsComplete
     let loading = session.isLoading
-    if moving || refinement.isRefining || (loading && joinDue) { return 0 }
+    if moving || passes.hasPassesLeft || (loading && joinDue) { return 0 }
     if loading { return Self.loadingJoinSeconds / 5 }
     return growing || work.isWorking ? 0.02 : 0.5
   }
 
   /// `--exit-after-first-frame`: whether points (or an error) are on screen, saying
   /// how long that took.
-  private func exitsAfterFirstFrame(_ step: SceneRefinement<SceneSignature>.Step) -> Bool {
+  private func exitsAfterFirstFrame(_ step: DrawingPasses<SceneSignature>.Step) -> Bool {
     var shown =
       session.content.hasLevelOfDetail ? treePoints.points : session.content.store.count
     // The pass just drawn counts too: the tree may have grown its first points

@@ -23,6 +23,11 @@ struct ViewerSession {
   var content: ViewerContent
   var state: ViewerState
   var message: Message?
+  /// Whether the message line shows an error.
+  var showsError: Bool {
+    guard case .error = message else { return false }
+    return true
+  }
   /// The picked point and the measurement under way.
   var selection = PointSelection()
   /// Each loaded frame's alignment error, as the provider last told it; nil when none is

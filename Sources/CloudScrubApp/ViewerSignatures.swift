@@ -46,7 +46,8 @@ struct PanelSignature: Equatable {
   var loading: Bool
   var message: String?
   var summary: String
-  var refining: Bool
+  /// Whether drawing passes are left for the picture.
+  var drawing: Bool
   /// The background export's stage and whole percent, while one runs.
   var export: String? = nil
   /// The pose refinement's progress and what is applied and shown.

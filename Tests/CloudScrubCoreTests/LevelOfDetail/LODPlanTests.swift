@@ -153,15 +153,15 @@ import Testing
     #expect(plan.passCount == 1 && plan.items(ofPass: 0).isEmpty && plan.totalPoints == 0)
   }
 
-  @Test func refinementDrawsNodePassesUntilEveryPointIsDrawnOnce() throws {
+  @Test func passesDrawNodesUntilEveryPointIsDrawnOnce() throws {
     let store = try Tagged.syntheticStore()
     let tree = PointOctree(store: store, options: Self.options)
     let view = Self.viewOfEverything(store)
-    var refinement = SceneRefinement<Int>(fixedBudgetPoints: 3_000)
+    var passes = DrawingPasses<Int>(fixedBudgetPoints: 3_000)
     var drawn: [Int] = []
     var turns = 0
     while true {
-      let step = refinement.step(for: 1) { budget in
+      let step = passes.step(for: 1) { budget in
         LODPlan(octree: tree, view: view, visibleFrames: 0...29, budgetPoints: budget)
       }
       guard case .drawNodes(let pass, let continuing, let points) = step else {
@@ -175,9 +175,9 @@ import Testing
     }
     #expect(turns == (store.count + 2_999) / 3_000)
     #expect(drawn.sorted() == Array(0..<store.count))
-    #expect(refinement.progress == (drawn: store.count, total: store.count))
+    #expect(passes.progress == (drawn: store.count, total: store.count))
     // A new signature starts again from the first pass.
-    let again = refinement.step(for: 2) { budget in
+    let again = passes.step(for: 2) { budget in
       LODPlan(octree: tree, view: view, visibleFrames: 0...0, budgetPoints: budget)
     }
     guard case .drawNodes(_, let continuing, let points) = again else {

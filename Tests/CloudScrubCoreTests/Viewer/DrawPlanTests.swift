@@ -88,33 +88,33 @@ import Testing
     #expect(DrawPlan(visibleFrames: nil, frameRanges: frameRanges, budgetPoints: 4).passCount == 0)
   }
 
-  @Test func refinementStartsOverWhenTheSceneChangesAndStopsWhenComplete() {
+  @Test func passesStartOverWhenTheSceneChangesAndStopWhenComplete() {
     let frameRanges = Self.ranges([3, 4, 5, 8, 0, 6])
-    var refinement = SceneRefinement<Int>(fixedBudgetPoints: 10)
+    var passes = DrawingPasses<Int>(fixedBudgetPoints: 10)
     let plan = { (budget: Int) in
       DrawPlan(visibleFrames: 0...5, frameRanges: frameRanges, budgetPoints: budget)
     }
     #expect(
-      refinement.step(for: 1, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
-    #expect(refinement.isRefining)
+      passes.step(for: 1, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+    #expect(passes.hasPassesLeft)
     #expect(
-      refinement.step(for: 1, makePlan: plan)
+      passes.step(for: 1, makePlan: plan)
         == .draw(pass: [3..<7, 20..<26], continuing: true, points: 10))
     // The camera moved: the first pass again, over a cleared picture.
     #expect(
-      refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+      passes.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
     var drawn = [0..<3]
-    while case .draw(let pass, let continuing, _) = refinement.step(for: 2, makePlan: plan) {
+    while case .draw(let pass, let continuing, _) = passes.step(for: 2, makePlan: plan) {
       #expect(continuing)
       drawn += pass
     }
     #expect(drawn.flatMap { Array($0) }.sorted() == Array(0..<26))
-    #expect(!refinement.isRefining)
-    #expect(refinement.progress == (26, 26))
-    #expect(refinement.step(for: 2, makePlan: plan) == .idle)
-    refinement.invalidate()
+    #expect(!passes.hasPassesLeft)
+    #expect(passes.progress == (26, 26))
+    #expect(passes.step(for: 2, makePlan: plan) == .idle)
+    passes.invalidate()
     #expect(
-      refinement.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
+      passes.step(for: 2, makePlan: plan) == .draw(pass: [0..<3], continuing: false, points: 3))
   }
 
   @Test func budgetFollowsTheMeasuredSpeed() {

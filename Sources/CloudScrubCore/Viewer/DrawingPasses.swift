@@ -8,7 +8,7 @@
 /// `DrawPlan` (every k-th frame a pass, whole-store ranges) or an `LODPlan` (nodes of a
 /// `PointOctree` by projected size, node ranges); both cut the shown points into
 /// passes within the budget that together draw each point once.
-public struct SceneRefinement<Signature: Equatable> {
+public struct DrawingPasses<Signature: Equatable> {
   /// One turn's work.
   public enum Step: Equatable {
     /// Draw these point ranges; `continuing`: over the previous pass's picture.
@@ -41,7 +41,7 @@ public struct SceneRefinement<Signature: Equatable> {
   public var budgetPoints: Int { fixedBudgetPoints ?? budget.points }
 
   /// Whether passes are left to draw for the current signature.
-  public var isRefining: Bool { passesDrawn < passCount }
+  public var hasPassesLeft: Bool { passesDrawn < passCount }
 
   /// Points drawn so far of the current picture, and how many it shows in all.
   public var progress: (drawn: Int, total: Int) {
