@@ -32,17 +32,16 @@ final class WindowRecorder {
   /// The view's last picture taken, for the frames due when the recording stops.
   private var lastPicture: RGBImage?
   // Drawing a video.
-  private var director: VideoDirector?
-  private var state: ViewerState?
+  /// A drawn recording's pictures, and what draws them.
+  private var pictures: DirectedPictures?
   private var drawer: (backend: GLBackend, target: OffscreenTarget, renderer: SceneRenderer)?
-  private var growing = GrowingPicture()
 
   var isRecording: Bool { kind != nil }
 
   /// The video being drawn: frames done and in all; nil when recording the view.
   var progress: (done: Int, total: Int)? {
-    guard let director else { return nil }
-    return (framesWritten, director.frameCount)
+    guard let pictures else { return nil }
+    return (framesWritten, pictures.frameCount)
   }
 
   /// Starts recording the view, a `width` × `height` rectangle of the window (made
@@ -105,12 +104,10 @@ final class WindowRecorder {
       path, width: target.width, height: target.height, framesPerSecond: Self.framesPerSecond,
       protecting: inputs)
     drawer = (backend, target, SceneRenderer(backend: backend))
-    self.director = director
-    self.state = state
+    pictures = DirectedPictures(director: director, state: state)
     self.kind = kind
     self.path = path
     framesWritten = 0
-    growing = GrowingPicture()
   }
 
   /// Draws the drawn video's next frame, when the encoder has room; true once every
@@ -123,19 +120,17 @@ final class WindowRecorder {
     store: PointStore, frameErrors: FrameAlignmentErrors?, corrections: [Matrix4]?,
     mesh: SceneMesh?
   ) throws -> Bool {
-    guard var director, var state, let drawer, let queue else { return true }
-    guard framesWritten < director.frameCount else { return true }
+    guard var pictures, let drawer, let queue else { return true }
+    guard !pictures.isComplete else { return true }
     guard queue.hasRoom else { return false }
-    for command in director.commands(forFrame: framesWritten) { state.apply(command) }
-    growing.draw(
-      with: drawer.renderer, state: state, store: store, frameErrors: frameErrors,
-      mesh: mesh, corrections: corrections)
+    pictures.drawNext(
+      with: drawer.renderer, store: store, frameErrors: frameErrors, mesh: mesh,
+      corrections: corrections)
+    self.pictures = pictures
     if let failure = drawer.backend.sceneTargetError { throw failure }
     try queue.append(drawer.target.readPixels())
     framesWritten += 1
-    self.director = director
-    self.state = state
-    return framesWritten == director.frameCount
+    return pictures.isComplete
   }
 
   /// Completes the video and puts it in place; says what was written. A recording of
@@ -164,8 +159,7 @@ final class WindowRecorder {
   private func reset() {
     queue = nil
     kind = nil
-    director = nil
-    state = nil
+    pictures = nil
     drawer = nil
     lastPicture = nil
   }

@@ -32,11 +32,12 @@ package enum VideoMaker {
     let side = request.sideBySide ? input.source.map { VideoSideImages(source: $0) } : nil
     let layout = VideoLayout(
       width: render.width, height: render.height, imageAspect: side?.aspect)
-    var state = try HeadlessRenderer.state(
+    let state = try HeadlessRenderer.state(
       content: input.content, commands: input.commands, request: render,
       hasMesh: input.mesh != nil, viewport: (layout.viewWidth, layout.height))
-    var director = VideoDirector(shot: request.shot, state: state)
-    guard director.frameCount > 0 else {
+    var pictures = DirectedPictures(
+      director: VideoDirector(shot: request.shot, state: state), state: state)
+    guard pictures.frameCount > 0 else {
       throw UsageError("the video would have no frames (a path with no poses?)")
     }
     let surface = try HeadlessRenderer.Surface(
@@ -51,17 +52,15 @@ package enum VideoMaker {
     let progress = Terminal.progress("video \(output)")
     defer { progress?.finish() }
     var made = Made()
-    var picture = GrowingPicture()
     let start = Date()
     do {
-      for index in 0..<director.frameCount {
+      while !pictures.isComplete {
         let drawStart = Date()
-        for command in director.commands(forFrame: index) { state.apply(command) }
-        picture.draw(
-          with: surface.renderer, state: state, store: input.content.store,
-          frameErrors: frameErrors, mesh: mesh)
+        pictures.drawNext(
+          with: surface.renderer, store: input.content.store, frameErrors: frameErrors,
+          mesh: mesh)
         var image = try surface.readPicture()
-        if let side, let position = state.playback.visibleFrames?.upperBound,
+        if let side, let position = pictures.state.playback.visibleFrames?.upperBound,
           input.content.frameIndices.indices.contains(position)
         {
           let frameIndex = input.content.frameIndices[position]
@@ -73,7 +72,7 @@ package enum VideoMaker {
         made.drawSeconds += Date().timeIntervalSince(drawStart)
         try queue.append(image)
         made.frames += 1
-        progress?.update(Double(index + 1) / Double(director.frameCount))
+        progress?.update(Double(pictures.drawn) / Double(pictures.frameCount))
       }
       try queue.finish()
     } catch {
