@@ -97,7 +97,8 @@ extension ViewerApp {
       corrections: shownRefinement?.matrices, mesh: work.model?.identity)
     let fusionJob = fusionJob()
     let panelSignature = PanelSignature(
-      loading: session.isLoading, message: session.message.map { "\($0)" },
+      loading: session.isLoading, load: session.document?.load.status,
+      message: session.message.map { "\($0)" },
       summary: work.cleaningPreview.summary,
       drawing: passes.hasPassesLeft, export: exportLine(), poses: posesLine(),
       model: fusionJob, modelStale: session.state.modelIsStale,

@@ -44,6 +44,8 @@ struct SceneSignature: Equatable {
 /// What the panels show besides the state, so that a change redraws them.
 struct PanelSignature: Equatable {
   var loading: Bool
+  /// The load's status, whose progress the panel shows ("reading 40%").
+  var load: LoadStatus? = nil
   var message: String?
   var summary: String
   /// Whether drawing passes are left for the picture.
