@@ -5,7 +5,7 @@ import CloudScrubCore
 /// every core straight from the mapped bytes (`TextRows`).
 enum PCDASCIIData {
   /// The records of the ASCII body `body`, one line a point, telling `progress` the
-  /// share of the lines parsed.
+  /// share of the lines counted and then parsed.
   ///
   /// - Throws: `PCDErrorReason` naming the line and field at fault; before
   ///   allocating, a point count that the body's bytes cannot hold (two bytes a value
@@ -25,7 +25,10 @@ enum PCDASCIIData {
     guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
       throw .missingLines(points: header.points, lines: 0)
     }
-    let chunks = TextRows.chunks(base, from: 0, to: body.count, firstLine: header.dataLine)
+    let share = TextRows.countingShare
+    let chunks = TextRows.chunks(
+      base, from: 0, to: body.count, firstLine: header.dataLine,
+      progress: ProgressParts.part(progress, from: 0, to: share))
     let rows = chunks.reduce(0) { $0 + $1.rows }
     var failure: TextRowFailure?
     let records = [UInt8](unsafeUninitializedCapacity: header.points * header.recordSize) {
@@ -37,7 +40,7 @@ enum PCDASCIIData {
         records: UnsafeMutableRawPointer(out), recordSize: header.recordSize, columns: columns)
       failure = TextRows.parse(
         base, chunks: chunks, columns: columns.count, commas: false, rowLimit: header.points,
-        into: sink, progress: progress)
+        into: sink, progress: ProgressParts.part(progress, from: share, to: 1))
     }
     switch failure {
     case .valueCount(let line, let got)?:

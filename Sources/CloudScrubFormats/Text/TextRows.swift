@@ -48,9 +48,16 @@ enum TextRows {
   /// Comment lines a piece keeps (a reader keeps no more in all).
   static let commentLimit = 1000
 
-  /// The pieces of `base[start..<end]`, whose first line is `firstLine`, counted.
+  /// The share of a read's progress that counting the pieces takes (`chunks`), before
+  /// they are parsed (`parse`): the first pass over the bytes, which reads them from
+  /// the disk when they are not cached.
+  static let countingShare = 0.3
+
+  /// The pieces of `base[start..<end]`, whose first line is `firstLine`, counted,
+  /// telling `progress` the share of the pieces counted.
   static func chunks(
-    _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstLine: Int
+    _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstLine: Int,
+    progress: ProgressHandler? = nil
   ) -> [TextRowChunk] {
     let cores = Parallel.cores
     // Enough pieces for progress in steps of a few hundredths (`parse`).
@@ -67,7 +74,9 @@ enum TextRows {
     let slots = ParallelSlots(
       count: bounds.count - 1, initial: TextRowChunk(start: 0, end: 0))
     nonisolated(unsafe) let base = base
-    Parallel.forEachRange(cuts.count - 1, minimumPerTask: 1) { range in
+    Parallel.forEachRange(
+      cuts.count - 1, minimumPerTask: 1, slabs: cuts.count - 1, progress: progress
+    ) { range in
       for k in range { slots[k] = count(base, from: cuts[k], to: cuts[k + 1]) }
     }
     var chunks = (0..<slots.count).map { slots[$0] }

@@ -42,7 +42,7 @@ public enum XYZReader {
   }
 
   /// Reads the text point file at `path` through a memory map, telling `progress` the
-  /// share of its rows parsed.
+  /// share of its lines counted and then parsed.
   ///
   /// - Throws: `XYZError` naming the line at fault, with the path; `FileError` when
   ///   the file cannot be opened.
@@ -92,7 +92,10 @@ public enum XYZReader {
     guard let first, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
       throw .noPoints
     }
-    let chunks = TextRows.chunks(base, from: first.start, to: bytes.count, firstLine: first.line)
+    let share = TextRows.countingShare
+    let chunks = TextRows.chunks(
+      base, from: first.start, to: bytes.count, firstLine: first.line,
+      progress: ProgressParts.part(progress, from: 0, to: share))
     for chunk in chunks {
       for range in chunk.comments where comments.count < TextRows.commentLimit {
         comments.append(commentText(lines.text(range)))
@@ -111,7 +114,8 @@ public enum XYZReader {
     let sink = FloatColumnsSink(columns: first.columns, rows: rows)
     defer { sink.deallocate() }
     let parsed = TextRows.parse(
-      base, chunks: chunks, columns: first.columns, commas: true, into: sink, progress: progress)
+      base, chunks: chunks, columns: first.columns, commas: true, into: sink,
+      progress: ProgressParts.part(progress, from: share, to: 1))
     if let error = failure(parsed, columns: first.columns) { throw error }
     return Document(cloud: try cloud(sink.arrays(), names: names), comments: comments)
   }
