@@ -20,8 +20,6 @@ final class DocumentWork {
   let fusion = BackgroundFusion()
   /// The scene's mesh (fused, or a mesh file's), nil while there is none.
   var model: ShownModel?
-  /// The refinement panel's view of the pass (cancelling, queued).
-  var poses = RefinementPanel()
 
   /// Needs the window's GL context current (the previews keep textures).
   init(backend: GLBackend) {
@@ -41,7 +39,6 @@ final class DocumentWork {
     previews.clear()
     wholeFrame.clear()
     refiner.invalidate()
-    poses = RefinementPanel()
     fusion.invalidate()
     model = nil
   }

@@ -81,7 +81,8 @@ extension ViewerApp {
     let newImages = work.previews.update(for: session)
     let shownRefinement = session.state.edits.shownRefinement
     let preview = work.cleaningPreview.update(
-      enabled: cleaning.previewEnabled, session: session, options: session.state.edits.cleaning,
+      enabled: panels.cleaning.previewEnabled, session: session,
+      options: session.state.edits.cleaning,
       refinedPoses: shownRefinement?.trajectory.poses)
     let lines = cropLines() + MeasureTool.lines(session.selection, scene: session.state.scene)
     let replacement = work.wholeFrame.update(for: session)
@@ -178,8 +179,8 @@ extension ViewerApp {
   /// Lays the panels over the picture and returns what the user did in them.
   func drawPanels() -> [PanelAction] {
     csui_new_frame()
-    work.poses.cancelling = work.refiner.isCancelling
-    work.poses.queued = work.refiner.isQueued
+    panels.poses.cancelling = work.refiner.isCancelling
+    panels.poses.queued = work.refiner.isQueued
     let scale = window.pixelScale
     panels.exportStatus = work.exports.status
     panels.model.job = fusionJob()
@@ -187,11 +188,10 @@ extension ViewerApp {
     panels.record.job = recordJob()
     let size = window.framebufferSize
     let actions = panels.draw(
-      session: session, previews: work.previews, cleaning: &cleaning,
+      session: session, previews: work.previews,
       cleaningSummary: work.cleaningPreview.summary,
       drawing: drawingLine(), renderer: rendererSwitch.status,
       width: Float(size.width) / scale, height: Float(size.height) / scale,
-      poses: &work.poses,
       poseRefining: work.refiner.isRunning ? work.refiner.fractionDone : nil)
     csui_render()
     return actions

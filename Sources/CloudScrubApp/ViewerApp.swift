@@ -23,8 +23,9 @@ public final class ViewerApp {
   let alignment: (any FrameAlignmentProvider)?
   let options: ViewerOptions
   let started = Date()
-  var panels = ViewerPanels()
-  var cleaning: CleaningPanel
+  /// The panels, each keeping only its own fields; they read the session and return
+  /// what the user asked for.
+  var panels: ViewerPanels
   /// Which passes of the scene are drawn; the scene is drawn only when it changed.
   var passes = DrawingPasses<SceneSignature>()
   /// Panel frames still to draw after the last input (Dear ImGui settles over a few).
@@ -79,7 +80,7 @@ public final class ViewerApp {
     self.opener = opener
     self.alignment = alignment
     self.options = options
-    cleaning = CleaningPanel(initial: options.cleaning)
+    panels = ViewerPanels(cleaning: options.cleaning)
     let size = window.framebufferSize
     session = ViewerSession(
       width: size.width, height: size.height, levelOfDetail: options.levelOfDetail,
@@ -109,6 +110,7 @@ public final class ViewerApp {
     renderer.mirror.reset()
     renderer.nodeCache.reset()
     work.documentChanged()
+    panels.poses = RefinementPanel()
     passes.invalidate()
     input = WindowInput()
     treePoints = ShownTreePoints()

@@ -31,6 +31,11 @@ struct ViewerPanels {
     errorCurve ? timelineHeight + ErrorCurve.heightPixels + 22 : timelineHeight
   }
 
+  /// The cleaning section, with its fields and preview switch.
+  var cleaning: CleaningPanel
+  /// The pose refinement's controls (cancelling, queued); a new document starts them
+  /// anew.
+  var poses = RefinementPanel()
   /// The export running in the background, shown in the Export panel; set by the frame
   /// loop each turn.
   var exportStatus: BackgroundExport.Status?
@@ -41,6 +46,11 @@ struct ViewerPanels {
   /// The export path's field, showing `ViewerState.fileNames.exportPath`.
   private var exportField = TextField()
   private var openField = TextField()
+
+  /// Panels whose cleaning section starts with `cleaning` (`view --voxel …`).
+  init(cleaning: CleaningOptions) {
+    self.cleaning = CleaningPanel(initial: cleaning)
+  }
 
   /// Where the 3D view goes in a window of `width` × `height` (window coordinates,
   /// top-left origin).
@@ -54,16 +64,15 @@ struct ViewerPanels {
   }
 
   mutating func draw(
-    session: ViewerSession, previews: PreviewTextures, cleaning: inout CleaningPanel,
-    cleaningSummary: String,
+    session: ViewerSession, previews: PreviewTextures, cleaningSummary: String,
     drawing: String, renderer: RendererSwitch.Status, width: Float, height: Float,
-    poses: inout RefinementPanel, poseRefining: Double?
+    poseRefining: Double?
   ) -> [PanelAction] {
     var actions: [PanelAction] = []
     let timelineHeight = Self.timelineHeight(errorCurve: session.showsErrorCurve)
     controls(
-      session, &actions, cleaning: &cleaning, cleaningSummary: cleaningSummary, renderer: renderer,
-      height: height, timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
+      session, &actions, cleaningSummary: cleaningSummary, renderer: renderer,
+      height: height, timelineHeight: timelineHeight, poseRefining: poseRefining)
     if session.document?.recording != nil {
       frameImages(
         previews, x: width - Self.sideWidth - Self.margin, height: height,
@@ -71,7 +80,7 @@ struct ViewerPanels {
     }
     timeline(
       session, &actions, drawing: drawing, width: width, height: height,
-      timelineHeight: timelineHeight, poses: &poses, poseRefining: poseRefining)
+      timelineHeight: timelineHeight, poseRefining: poseRefining)
     let scene = Self.sceneArea(
       width: width, height: height, hasFramePanel: session.document?.recording != nil,
       hasErrorCurve: session.showsErrorCurve)
@@ -82,10 +91,9 @@ struct ViewerPanels {
   // MARK: - Controls
 
   private mutating func controls(
-    _ session: ViewerSession, _ actions: inout [PanelAction], cleaning: inout CleaningPanel,
-    cleaningSummary: String,
+    _ session: ViewerSession, _ actions: inout [PanelAction], cleaningSummary: String,
     renderer: RendererSwitch.Status, height: Float, timelineHeight: Float,
-    poses: inout RefinementPanel, poseRefining: Double?
+    poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
@@ -285,9 +293,9 @@ struct ViewerPanels {
 
   /// The timeline panel: buttons and the playhead's frame, the slider, and a line on how
   /// far the picture has drawn (`drawing`).
-  private func timeline(
+  private mutating func timeline(
     _ session: ViewerSession, _ actions: inout [PanelAction], drawing: String, width: Float,
-    height: Float, timelineHeight: Float, poses: inout RefinementPanel, poseRefining: Double?
+    height: Float, timelineHeight: Float, poseRefining: Double?
   ) {
     defer { csui_end() }
     guard
