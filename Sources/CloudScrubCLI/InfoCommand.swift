@@ -34,9 +34,8 @@ enum InfoCommand {
     }
     let input: Input
     do {
-      var choices = LoadChoices()
-      choices.posesPath = parsed.value("poses")
-      input = try CommandInput.open(parsed.positionals[0], choices: choices)
+      input = try CommandInput.open(
+        parsed.positionals[0], choices: LoadChoices(posesPath: parsed.value("poses")))
     } catch let error as R3DError {
       guard case .metadataOnly = error.reason else { throw error }
       // A .r3d with no frames still says what its metadata holds.

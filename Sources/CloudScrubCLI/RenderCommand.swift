@@ -166,8 +166,7 @@ package struct RenderRequest {
     var commands: [ViewerCommand] = []
     var mesh: TriangleMesh?
     // --min-confidence still hides a PLY's points by their confidence attribute.
-    let opened = try InputLoader.open(path, choices: choices, applying: ["min-confidence"])
-    for note in opened.notes { Terminal.error("note: " + note) }
+    let opened = try CommandInput.opened(path, choices: choices, applying: ["min-confidence"])
     if !choices.cleans, opened.kind == .cloud(format: LASFileFormat.name),
       let octree = try InputLoader.openOctree(opened.path)
     {

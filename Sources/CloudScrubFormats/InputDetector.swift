@@ -147,10 +147,7 @@ public enum InputDetector {
   public static func openRecording(_ path: String) throws -> any RecordingSource {
     switch try kind(of: path) {
     case .recording(let name):
-      guard let format = formats.first(where: { $0.name == name }) else {
-        throw FileError(.unsupportedFormat("unknown recording format \(name)"), path: path)
-      }
-      return try format.open(path)
+      return try openRecording(path, format: name)
     case .ply: throw FileError(.unsupportedFormat("a PLY point cloud, not a recording"), path: path)
     case .cloud(let format):
       throw FileError(.unsupportedFormat("a \(format) point cloud, not a recording"), path: path)
@@ -174,6 +171,19 @@ public enum InputDetector {
     case S_IFREG: return false
     default: throw FileError(.notARegularFile, path: path)
     }
+  }
+
+  /// Opens the recording at `path`, already found to be in the format named `name`
+  /// (`resolve`), without looking at it again.
+  ///
+  /// - Throws: the format's error naming what is wrong.
+  public static func openRecording(_ path: String, format name: String) throws
+    -> any RecordingSource
+  {
+    guard let format = formats.first(where: { $0.name == name }) else {
+      throw FileError(.unsupportedFormat("unknown recording format \(name)"), path: path)
+    }
+    return try format.open(path)
   }
 
   static func firstBytes(of path: String, count: Int) throws -> [UInt8] {

@@ -60,7 +60,7 @@ import Testing
       "Core/Loop.swift":
         "/// concurrentPerform in a comment\nDispatchQueue.concurrentPerform(iterations: 2) { _ in }\n",
       "Core/Home.swift": "let lock = NSCondition()\n",
-      "Core/Sleep.swift": "Thread.sleep(forTimeInterval: 1)\n",
+      "Core/Name.swift": "let name = Thread.current.name\n",
     ]
     for (name, text) in files {
       try Data(text.utf8).write(to: root.appendingPathComponent(name))

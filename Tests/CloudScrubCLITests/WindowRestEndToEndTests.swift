@@ -13,6 +13,22 @@ struct WindowRestEndToEndTests {
   /// Clock ticks a second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
   static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
 
+  /// Waits until `viewer` has used no clock tick over three polls in a row, or until
+  /// `timeout` seconds; whether it came to rest.
+  static func waitUntilStill(_ viewer: ViewerProcess, timeout: TimeInterval) throws -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = try #require(viewer.processorTicks)
+    var stillPolls = 0
+    while stillPolls < 3 {
+      guard Date() < deadline, viewer.isRunning else { return false }
+      Thread.sleep(forTimeInterval: 0.2)
+      let now = try #require(viewer.processorTicks)
+      stillPolls = now == last ? stillPolls + 1 : 0
+      last = now
+    }
+    return true
+  }
+
   @Test func aWindowWithNothingLeftToDoRests() throws {
     try ViewerProcess.withSmallRecording(options: ["--renderer", "cpu"], alignment: true) {
       viewer, display, _ in
@@ -25,10 +41,10 @@ struct WindowRestEndToEndTests {
         !$0.contains(" — loading") && !$0.contains(" — measuring")
           && !$0.contains(" — sorting") && !$0.contains(" — drawing")
       }
-      // The title changes as the last pass's turn begins; that turn's picture (a CPU
-      // rasterizer's, a tenth of a second or more on a loaded machine) is no part of
-      // resting, so the measurement starts a second later.
-      Thread.sleep(forTimeInterval: 1)
+      // The panels settle over a few frames after the title changes (each a picture
+      // drawn by llvmpipe, a tenth of a second on a loaded machine): the measurement
+      // starts once the process has used no processor time for a while.
+      #expect(try Self.waitUntilStill(viewer, timeout: 120), "the window never came to rest")
       let before = try #require(viewer.processorTicks)
       // The sleep is the measurement's window, not a wait for something to happen: what
       // the window should do by then it has done (the title said so). A loaded machine

@@ -13,22 +13,21 @@ public enum ProgressParts {
   }
 }
 
-/// Tells a handler how much of a count is done, only when another hundredth is: for a
-/// loop that advances a few items at a time.
+/// Tells a handler the fraction done only when it reaches another hundredth: for a
+/// loop that advances a little at a time.
 public struct ProgressSteps {
   private let handler: ProgressHandler?
-  private let total: Int
   private var reported = -1
 
-  public init(_ handler: ProgressHandler?, total: Int) {
+  public init(_ handler: ProgressHandler?) {
     self.handler = handler
-    self.total = max(total, 1)
   }
 
-  /// Reports `done` of the total, when it is another hundredth past the last report.
-  public mutating func update(_ done: Int) {
+  /// Reports `fraction` (clamped to 0…1) when it is another hundredth past the last
+  /// report.
+  public mutating func update(_ fraction: Double) {
     guard let handler else { return }
-    let step = Int(Double(min(max(done, 0), total)) / Double(total) * 100)
+    let step = Int(min(max(fraction, 0), 1) * 100)
     guard step > reported else { return }
     reported = step
     handler(Double(step) / 100)

@@ -89,12 +89,12 @@ public enum E57Reader {
     // Record counts are checked against their sections as each scan is decoded; the
     // share of the whole is worked out in floating point, which no count overflows.
     let records = decoders.reduce(0.0) { $0 + Double($1.scan.recordCount) }
-    var steps = ProgressSteps(progress, total: 1000)
+    var steps = ProgressSteps(progress)
     var before = 0.0
     for decoder in decoders {
       let start = points.positions.count
       try decoder.decode(into: &points) {
-        steps.update(Int((before + Double($0)) / max(records, 1) * 1000))
+        steps.update((before + Double($0)) / max(records, 1))
       }
       before += Double(decoder.scan.recordCount)
       let scan = decoder.scan

@@ -59,11 +59,15 @@ public enum LASReader {
     }
   }
 
+  /// The records an uncompressed file's read takes into the cloud at a time, telling its
+  /// progress after each.
+  static let recordBatchPoints = 1 << 20
+
   /// Reads a whole LAS file held in memory, telling `progress` the share of the points
   /// read after each batch. A LAZ file's records are decoded about `batchPoints` at a
   /// time (whole chunks) and go into the cloud batch by batch, so the whole file's
   /// records are never held at once (`LASCloudBuilder`); a LAS file's go in batches of
-  /// a million, for the progress.
+  /// `recordBatchPoints`.
   ///
   /// - Throws: `LASErrorReason` naming what is wrong and where.
   public static func read(
@@ -80,7 +84,7 @@ public enum LASReader {
       var builder = LASCloudBuilder(header: header, vlrs: vlrs, expectedPoints: header.points)
       var taken = 0
       repeat {
-        let batch = min(1 << 20, header.points - taken)
+        let batch = min(recordBatchPoints, header.points - taken)
         builder.append(
           UnsafeRawBufferPointer(rebasing: records[(taken * length)..<((taken + batch) * length)]),
           points: batch)

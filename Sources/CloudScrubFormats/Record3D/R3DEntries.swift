@@ -63,24 +63,15 @@ struct R3DFolder: R3DEntries {
 
   func read(_ name: String, limitBytes: Int) throws -> [UInt8] {
     guard names.contains(name) else { throw R3DError(.missingFile(name), path: path) }
-    let file: MappedFile
     do {
-      // Mapping reads nothing: the size is checked before any byte is copied.
-      file = try MappedFile(path: (path as NSString).appendingPathComponent(name))
-    } catch let error as FileError {
-      throw R3DError(.unreadableEntry(entry: name, message: FileBytes.reason(error)), path: path)
-    }
-    let size = file.bytes.count
-    guard size <= limitBytes else {
+      return try FileBytes.read(
+        (path as NSString).appendingPathComponent(name), limitBytes: limitBytes)
+    } catch let error as FileBytes.TooLarge {
       throw R3DError(
-        .entryTooLarge(entry: name, declaredBytes: size, limitBytes: limitBytes), path: path)
-    }
-    let bytes = withExtendedLifetime(file) { Array(file.bytes) }
-    do {
-      try file.checkIntact()
+        .entryTooLarge(entry: name, declaredBytes: error.bytes, limitBytes: limitBytes),
+        path: path)
     } catch let error as FileError {
       throw R3DError(.unreadableEntry(entry: name, message: FileBytes.reason(error)), path: path)
     }
-    return bytes
   }
 }

@@ -2,12 +2,20 @@ import CloudScrubCore
 
 /// Whole-file reads for importers whose files are small (one image a frame).
 enum FileBytes {
-  /// The bytes of the file at `path`.
+  /// A file holding more bytes than its reader accepts.
+  struct TooLarge: Error {
+    var bytes: Int
+  }
+
+  /// The bytes of the file at `path`, refused unread when it holds more than
+  /// `limitBytes` (mapping reads nothing, so the size is checked before any byte is
+  /// copied).
   ///
-  /// - Throws: `FileError` when it cannot be opened, is not a regular file, or cannot be
-  ///   read.
-  static func read(_ path: String) throws -> [UInt8] {
+  /// - Throws: `TooLarge` past the limit; `FileError` when it cannot be opened, is not a
+  ///   regular file, or cannot be read.
+  static func read(_ path: String, limitBytes: Int = .max) throws -> [UInt8] {
     let file = try MappedFile(path: path)
+    guard file.bytes.count <= limitBytes else { throw TooLarge(bytes: file.bytes.count) }
     let bytes = withExtendedLifetime(file) { Array(file.bytes) }
     try file.checkIntact()
     return bytes

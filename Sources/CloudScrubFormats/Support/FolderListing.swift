@@ -13,16 +13,21 @@ enum FolderListing {
   /// - Throws: `Unlistable`, so that a folder that cannot be read is never taken for an
   ///   empty one.
   static func names(in folder: String) throws(Unlistable) -> [String] {
-    // The system's reason comes from opening the folder; Foundation's error for the
-    // listing words it for no one.
     guard let handle = opendir(folder) else {
       throw Unlistable(reason: String(cString: strerror(errno)))
     }
-    closedir(handle)
-    do {
-      return try FileManager.default.contentsOfDirectory(atPath: folder)
-    } catch {
-      throw Unlistable(reason: "\(error)")
+    defer { closedir(handle) }
+    var names: [String] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(handle) else { break }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
     }
+    // readdir's end and its error both return nil; only an error sets errno.
+    if errno != 0 { throw Unlistable(reason: String(cString: strerror(errno))) }
+    return names
   }
 }

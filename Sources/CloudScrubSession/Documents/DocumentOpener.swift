@@ -36,17 +36,20 @@ public struct DocumentOpener: ViewerDocumentOpener {
         kind: .recording(
           RecordingDocument(source: source, decoder: TurboJPEGDecoder(), loader: loader)))
     }
+    let choices = loadChoices(for: path)
     let opened = try InputLoader.open(
-      path, choices: loadChoices(for: path), applying: Self.optionsApplyingToClouds)
-    var document = try open(path, opened)
+      path, choices: choices, applying: Self.optionsApplyingToClouds)
+    var document = try open(path, opened, choices: choices)
     document.notes = opened.notes
     return document
   }
 
-  /// The document of the path `given`, opened as `opened`.
-  private func open(_ given: String, _ opened: OpenedInput) throws -> ViewerDocument {
+  /// The document of the path `given`, opened as `opened` with `choices`.
+  private func open(_ given: String, _ opened: OpenedInput, choices: LoadChoices) throws
+    -> ViewerDocument
+  {
     if let source = opened.recording {
-      return try openRecording(opened.path, source: source)
+      return try openRecording(opened.path, source: source, choices: choices)
     }
     // A binary PLY opens at once: only its header is read here, its points in the
     // background (a sample first).
@@ -101,12 +104,11 @@ public struct DocumentOpener: ViewerDocumentOpener {
       kind: .cloud(CloudDocument(points: .reading(read), worldUp: up)))
   }
 
-  /// Opens a recording for the window with the command line's recording options when
-  /// it is the one they were given for.
-  private func openRecording(_ recordingPath: String, source: any RecordingSource) throws
-    -> ViewerDocument
-  {
-    let choices = loadChoices(for: recordingPath)
+  /// Opens a recording for the window with `choices`: the command line's recording
+  /// options when it is the one they were given for.
+  private func openRecording(
+    _ recordingPath: String, source: any RecordingSource, choices: LoadChoices
+  ) throws -> ViewerDocument {
     let selection = try choices.frames(of: source, path: recordingPath)
     let loader = RecordingLoader(
       source: source, selection: selection, unprojection: choices.unprojection,

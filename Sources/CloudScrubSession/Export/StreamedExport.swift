@@ -36,11 +36,12 @@ public struct StreamedExport {
   /// nil for the command line, which Ctrl-C stops instead.
   public var stop: StopCheck?
   /// Told what runs ("loading PATH", then "writing OUT") and the fraction of it done.
-  public var progress: ((_ stage: String, _ fraction: Double) -> Void)?
+  public typealias StageProgress = (_ stage: String, _ fraction: Double) -> Void
+  public var progress: StageProgress?
 
   public init(
     path: String, loader: RecordingLoader, job: ExportJob, writer: any CloudFormatWriter,
-    stop: StopCheck? = nil, progress: ((_ stage: String, _ fraction: Double) -> Void)? = nil
+    stop: StopCheck? = nil, progress: StageProgress? = nil
   ) {
     self.path = path
     self.loader = loader

@@ -71,7 +71,7 @@ public enum InputLoader {
     if resolved.foundInside != nil {
       notes.append("opening \(resolved.path) (\(format)), the one recording in \(path)")
     }
-    var source = try InputDetector.openRecording(resolved.path)
+    var source = try InputDetector.openRecording(resolved.path, format: format)
     if let poses = choices.posesPath {
       source = try replacingPoses(of: source, withPosesFrom: poses)
     }

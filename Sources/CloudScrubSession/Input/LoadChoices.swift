@@ -17,6 +17,11 @@ public struct LoadChoices {
 
   public init() {}
 
+  /// The choices of a command that takes only `--poses` (`info`, `refine`, `mesh`).
+  public init(posesPath: String?) {
+    self.posesPath = posesPath
+  }
+
   /// Whether a cleaning step was asked for.
   public var cleans: Bool { ExportJob.cleaningDescription(cleaning) != nil }
 
